@@ -1,0 +1,140 @@
+/**
+ * Builds the Nest application on the configured HTTP adapter. This is the only file that
+ * knows Express or Fastify: body parsing, body limits, security headers, trust-proxy and
+ * the errors raised before a request reaches Nest are wired here for each adapter, so
+ * everything else (controllers, guards, filters) stays adapter-agnostic.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+import fastifyHelmet from '@fastify/helmet';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { AppModule } from './app.module.js';
+import { ApiError } from './common/api-error.js';
+import { ErrorCode } from './common/error-codes.js';
+import { isJsonContentType, parseJsonBody } from './common/json-body.js';
+import { PinoNestLogger } from './common/logger.js';
+import type { ProjectDefinition } from './common/project-definition.js';
+import { requestIdOf, trackRequest } from './common/request-context.js';
+import type { AppConfig } from './config/app-config.js';
+
+export interface AppParts {
+  config: AppConfig;
+  project: ProjectDefinition;
+  dataSource: DataSource;
+  logger: Logger;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A body is present when the client announced one. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+function earlyError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as { type?: string; status?: number; statusCode?: number; code?: string };
+  const status = e.statusCode ?? e.status;
+  if (e.type === 'entity.too.large' || status === 413) {
+    return new ApiError(ErrorCode.BODY_TOO_LARGE, 'The request body is too large.');
+  }
+  if (status === 415) return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(ErrorCode.BAD_REQUEST, 'The request body could not be read.');
+  }
+  return new ApiError(ErrorCode.INTERNAL, 'Internal error.');
+}
+
+function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
+  if (BODY_METHODS.has(req.method ?? '') && hasBody(req) && !isJsonContentType(req.headers['content-type'])) {
+    return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
+  }
+  return undefined;
+}
+
+async function createExpressApp(parts: AppParts): Promise<INestApplication> {
+  const { config, logger } = parts;
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy);
+  app.set('query parser', 'simple');
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    trackRequest(logger, req, res);
+    next(unsupportedMediaType(req));
+  });
+  app.use(helmet());
+  app.use(express.text({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    try {
+      req.body = typeof req.body === 'string' ? parseJsonBody(req.body) : undefined;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const apiError = earlyError(error);
+    if (apiError.errorCode === ErrorCode.INTERNAL) logger.error({ requestId: requestIdOf(req), err: error }, 'request failed before routing');
+    res.status(apiError.statusCode).json(apiError.toBody(requestIdOf(req)));
+  });
+  return app;
+}
+
+async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
+  const { config, logger } = parts;
+  const adapter = new FastifyAdapter({
+    trustProxy: config.http.trustProxy,
+    bodyLimit: config.http.bodyLimitBytes,
+    // Nest owns routing; Fastify's defaults here would differ from Express's.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    trackRequest(logger, request.raw as IncomingMessage, reply.raw as ServerResponse);
+    done(unsupportedMediaType(request.raw));
+  });
+  await app.register(fastifyHelmet as never);
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(
+    /^application\/([a-z0-9.+-]+\+)?json(;.*)?$/i,
+    { parseAs: 'string', bodyLimit: config.http.bodyLimitBytes },
+    (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      try {
+        done(null, parseJsonBody(body.toString()));
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  );
+  fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = earlyError(error);
+    if (apiError.errorCode === ErrorCode.INTERNAL) logger.error({ requestId: requestIdOf(request), err: error }, 'request failed before routing');
+    void reply.status(apiError.statusCode).send(apiError.toBody(requestIdOf(request)));
+  });
+  return app;
+}
+
+/** Creates and initialises the application (not yet listening). */
+export async function createApp(parts: AppParts): Promise<INestApplication> {
+  const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(parts) : await createExpressApp(parts);
+  await app.init();
+  if (parts.config.http.adapter === 'fastify') {
+    await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  }
+  return app;
+}

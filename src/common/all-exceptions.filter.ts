@@ -1,0 +1,75 @@
+import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { apiErrorFromDatabase } from '../database/database-errors.js';
+import { ApiError } from './api-error.js';
+import { ErrorCode } from './error-codes.js';
+import { LOGGER } from './logger.js';
+import { rawRequestOf, redactUrl, requestIdOf } from './request-context.js';
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: ErrorCode.BAD_REQUEST,
+  401: ErrorCode.NO_TOKEN,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.NOT_FOUND,
+  409: ErrorCode.CHECKSUM_MISMATCH,
+  413: ErrorCode.BODY_TOO_LARGE,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  429: ErrorCode.TOO_MANY_LOGINS,
+  503: ErrorCode.DATABASE_UNAVAILABLE,
+};
+
+const GENERIC_MESSAGE: Partial<Record<ErrorCode, string>> = {
+  [ErrorCode.BAD_REQUEST]: 'The request is not valid.',
+  [ErrorCode.NOT_FOUND]: 'No such resource or endpoint.',
+  [ErrorCode.BODY_TOO_LARGE]: 'The request body is too large.',
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The request body must be application/json.',
+};
+
+/**
+ * Turns any error into an `ApiError`. Nest's own HTTP exceptions keep their status;
+ * database conditions map to the contract; anything else is an internal error whose
+ * details stay in the log.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const code = BY_STATUS[status] ?? (status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST);
+    const response = error.getResponse() as { message?: unknown } | string;
+    const detail = typeof response === 'object' && Array.isArray(response.message)
+      ? response.message.join('; ')
+      : undefined;
+    return new ApiError(code, detail ?? GENERIC_MESSAGE[code] ?? 'The request failed.');
+  }
+  return apiErrorFromDatabase(error) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
+}
+
+/** The one exception filter: every error leaves as the contract's JSON envelope. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<unknown>();
+    const response = http.getResponse<unknown>();
+    const requestId = requestIdOf(request);
+    const error = toApiError(exception);
+
+    if (error.errorCode === ErrorCode.INTERNAL || error.errorCode === ErrorCode.DATABASE_UNAVAILABLE) {
+      const raw = rawRequestOf(request);
+      this.logger.error(
+        { requestId, method: raw.method, path: redactUrl(raw.url ?? ''), err: exception },
+        error.errorCode === ErrorCode.INTERNAL ? 'unhandled error' : 'database unavailable',
+      );
+    }
+    const adapter = this.adapterHost.httpAdapter;
+    for (const [name, value] of Object.entries(error.headers)) adapter.setHeader(response, name, value);
+    adapter.reply(response, error.toBody(requestId), error.statusCode);
+  }
+}

@@ -1,0 +1,33 @@
+import type { AppConfig } from '../config/app-config.js';
+import type { ProjectDefinition } from './project-definition.js';
+
+/** The API project's settings after the environment's overrides: what the engine obeys. */
+export class ApiSettings {
+  readonly account: string;
+  readonly project: string;
+  readonly versions: readonly string[];
+  readonly permitAuthInUrl: boolean;
+  readonly allowFreeFormFilters: boolean;
+  readonly resourcePrefix: string;
+  readonly pageSizeDefault: number;
+  readonly pageSizeMax: number;
+
+  constructor(config: AppConfig, project: ProjectDefinition) {
+    this.account = config.api.account ?? project.account;
+    this.project = config.api.project ?? project.name;
+    this.versions = config.api.versions ?? project.versions;
+    this.permitAuthInUrl = config.api.permitAuthInUrl ?? project.options.permitAuthInUrl ?? false;
+    this.allowFreeFormFilters = config.api.allowFreeFormFilters ?? project.options.allowFreeFormFilters ?? true;
+    this.resourcePrefix = config.api.resourcePrefix;
+    this.pageSizeDefault = config.api.pageSizeDefault;
+    this.pageSizeMax = config.api.pageSizeMax;
+  }
+
+  /** True when the URL's account, project and version name this API (case-sensitive, as configured). */
+  serves(account: string, project: string, version: string): boolean {
+    return account === this.account && project === this.project && this.versions.includes(version);
+  }
+}
+
+/** Injection token of the `ProjectDefinition`. */
+export const PROJECT_DEFINITION = Symbol('PROJECT_DEFINITION');

@@ -1,0 +1,31 @@
+/** Every errorCode Tessera answers with (api-contract §4), and its HTTP status. */
+export enum ErrorCode {
+  BAD_REQUEST = 4000,
+  FILTER_SYNTAX = 4001,
+  FREE_FORM_FORBIDDEN = 4002,
+  UNKNOWN_COLUMN = 4003,
+  CHECKSUM_REQUIRED = 4004,
+  NO_TOKEN = 4010,
+  TOKEN_INVALID = 4011,
+  TOKEN_EXPIRED = 4012,
+  LOGIN_FAILED = 4013,
+  TOKEN_IN_URL_FORBIDDEN = 4014,
+  FORBIDDEN = 4030,
+  NOT_FOUND = 4040,
+  OBJECT_NOT_FOUND = 4041,
+  TOKEN_NOT_FOUND = 4042,
+  CHECKSUM_MISMATCH = 4090,
+  DUPLICATE_KEY = 4091,
+  BODY_TOO_LARGE = 4130,
+  UNSUPPORTED_MEDIA_TYPE = 4150,
+  RULE_CONSTRAINT = 4220,
+  DATABASE_CONSTRAINT = 4221,
+  TOO_MANY_LOGINS = 4290,
+  INTERNAL = 5000,
+  DATABASE_UNAVAILABLE = 5030,
+}
+
+/** The HTTP status of an error code is its first three digits. */
+export function httpStatusOf(code: ErrorCode): number {
+  return Math.floor(code / 10);
+}

@@ -1,0 +1,33 @@
+import { ApiError } from './api-error.js';
+import { isJsonContentType, parseJsonBody } from './json-body.js';
+
+describe('parseJsonBody', () => {
+  it('parses objects and arrays', () => {
+    expect(parseJsonBody('{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
+  });
+
+  it.each(['{"__proto__":{}}', '{"x":{"constructor":1}}', '[{"prototype":2}]'])('refuses polluting keys in %s', (text) => {
+    expect(() => parseJsonBody(text)).toThrow(ApiError);
+  });
+
+  it('refuses malformed JSON with 4000', () => {
+    try {
+      parseJsonBody('{');
+      throw new Error('not thrown');
+    } catch (error) {
+      expect((error as ApiError).errorCode).toBe(4000);
+    }
+  });
+});
+
+describe('isJsonContentType', () => {
+  it.each([
+    ['application/json', true],
+    ['application/json; charset=utf-8', true],
+    ['application/merge-patch+json', true],
+    ['text/plain', false],
+    [undefined, false],
+  ])('%s -> %s', (type, expected) => {
+    expect(isJsonContentType(type)).toBe(expected);
+  });
+});

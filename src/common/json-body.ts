@@ -1,0 +1,36 @@
+import { ApiError } from './api-error.js';
+import { ErrorCode } from './error-codes.js';
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Parses a JSON request body. Keys that can pollute prototypes are refused outright,
+ * whatever their depth, rather than silently dropped.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text, function reviver(key: string, value: unknown) {
+      if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKey(key);
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof ForbiddenKey) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, `The request body may not contain the key "${error.key}".`);
+    }
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body is not valid JSON.');
+  }
+}
+
+class ForbiddenKey extends Error {
+  constructor(readonly key: string) {
+    super(key);
+  }
+}
+
+/** True for `application/json` and `application/<x>+json`, with any parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}

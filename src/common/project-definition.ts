@@ -1,0 +1,25 @@
+import type { MixedList } from 'typeorm';
+
+/**
+ * What an API project hands to the engine (see `src/project/project.ts`).
+ * The engine never imports `src/project/`; `app.module.ts` passes this in, so tests can
+ * boot the engine with a small project of their own.
+ */
+export interface ProjectDefinition {
+  /** Account segment of the URL (`/rest/<account>/...`). */
+  account: string;
+  /** API project name, the second segment (`/rest/<account>/<project>/...`). */
+  name: string;
+  /** API versions served; the third segment. At least one. */
+  versions: string[];
+  options: {
+    /** Allow `auth=<key>` in the query string of GET requests (api-contract §2). Default false. */
+    permitAuthInUrl?: boolean;
+    /** Allow free-form `filter` and `order` (api-contract §5). Default true. */
+    allowFreeFormFilters?: boolean;
+  };
+  /** TypeORM entity classes; each becomes a resource. */
+  entities: Function[];
+  /** Migrations that create and change the project's tables. */
+  migrations: MixedList<Function>;
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+
+const REQUEST_ID = Symbol('tesseraRequestId');
+const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+type Tagged = IncomingMessage & { [REQUEST_ID]?: string };
+
+/** The raw Node request behind an Express or Fastify request object. */
+export function rawRequestOf(request: unknown): IncomingMessage {
+  const r = request as { raw?: IncomingMessage };
+  return (r.raw ?? request) as IncomingMessage;
+}
+
+export function requestIdOf(request: unknown): string | undefined {
+  return (rawRequestOf(request) as Tagged)[REQUEST_ID];
+}
+
+/** Replaces the value of an `auth` query parameter so keys never reach a log. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]auth=)[^&#]*/gi, '$1[REDACTED]');
+}
+
+/**
+ * Runs first on every request, on both HTTP adapters: gives it a request id (a safe
+ * incoming X-Request-Id is kept), sets the X-Request-Id response header, and logs one
+ * line when the response is finished.
+ */
+export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  (req as Tagged)[REQUEST_ID] = id;
+  res.setHeader('X-Request-Id', id);
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    logger.info(
+      {
+        requestId: id,
+        method: req.method,
+        path: redactUrl(req.url ?? ''),
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
+  });
+}

@@ -1,0 +1,125 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS } from './environment.schema.js';
+import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
+
+export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The validated configuration, grouped by concern. Built once at boot by `loadConfig`. */
+export interface AppConfig {
+  http: {
+    port: number;
+    host: string;
+    adapter: HttpAdapterName;
+    bodyLimitBytes: number;
+    trustProxy: boolean;
+    shutdownGraceMs: number;
+  };
+  log: { level: LogLevel };
+  database: DatabaseTarget & {
+    poolSize: number;
+    acquireTimeoutMs: number;
+    statementTimeoutMs: number;
+  };
+  /** Overrides of the project definition; undefined means "as the project says". */
+  api: {
+    account?: string;
+    project?: string;
+    versions?: string[];
+    permitAuthInUrl?: boolean;
+    allowFreeFormFilters?: boolean;
+    resourcePrefix: string;
+    pageSizeDefault: number;
+    pageSizeMax: number;
+  };
+  auth: {
+    tokenLifetimeSeconds: number;
+    bcryptCost: number;
+    loginMaxFailures: number;
+    loginFailureWindowSeconds: number;
+    provider: string;
+    /** Raw JSON text from AUTH_PROVIDER_CONFIG; parsed and validated by the provider loader. */
+    providerConfigJson?: string;
+    providerTimeoutMs: number;
+    adminUser?: string;
+    adminPassword?: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((message) =>
+      message.startsWith(e.property) ? `${message} (got ${JSON.stringify(e.value)})`
+        : `${e.property}: ${message} (got ${JSON.stringify(e.value)})`,
+    ),
+  );
+}
+
+/**
+ * Validates the whole environment at once and returns the typed configuration.
+ * Empty strings count as unset. Throws `ConfigError` listing every invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const schema = plainToInstance(EnvironmentSchema, present, { exposeDefaultValues: true });
+  const problems = describe(validateSync(schema, { stopAtFirstError: true }));
+
+  let database: DatabaseTarget | undefined;
+  if (!problems.some((p) => p.startsWith('DATABASE_URL'))) {
+    try {
+      database = parseDatabaseUrl(schema.DATABASE_URL);
+    } catch (error) {
+      problems.push(`DATABASE_URL: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0 || !database) throw new ConfigError(problems);
+
+  return {
+    http: {
+      port: schema.PORT,
+      host: schema.HOST,
+      adapter: schema.HTTP_ADAPTER,
+      bodyLimitBytes: schema.BODY_LIMIT_BYTES,
+      trustProxy: schema.TRUST_PROXY,
+      shutdownGraceMs: schema.SHUTDOWN_GRACE_MS,
+    },
+    log: { level: schema.LOG_LEVEL },
+    database: {
+      ...database,
+      poolSize: schema.DB_POOL_SIZE,
+      acquireTimeoutMs: schema.DB_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: schema.DB_STATEMENT_TIMEOUT_MS,
+    },
+    api: {
+      account: schema.API_ACCOUNT,
+      project: schema.API_PROJECT,
+      versions: schema.API_VERSIONS?.split(','),
+      permitAuthInUrl: schema.PERMIT_AUTH_IN_URL,
+      allowFreeFormFilters: schema.ALLOW_FREE_FORM_FILTERS,
+      resourcePrefix: schema.RESOURCE_PREFIX,
+      pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
+      pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),
+    },
+    auth: {
+      tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
+      bcryptCost: schema.BCRYPT_COST,
+      loginMaxFailures: schema.LOGIN_MAX_FAILURES,
+      loginFailureWindowSeconds: schema.LOGIN_FAILURE_WINDOW_SECONDS,
+      provider: schema.AUTH_PROVIDER,
+      providerConfigJson: schema.AUTH_PROVIDER_CONFIG,
+      providerTimeoutMs: schema.AUTH_PROVIDER_TIMEOUT_MS,
+      adminUser: schema.TESSERA_ADMIN_USER,
+      adminPassword: schema.TESSERA_ADMIN_PASSWORD,
+    },
+  };
+}

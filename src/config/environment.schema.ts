@@ -1,0 +1,126 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const toBool = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return value;
+};
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
+
+/**
+ * Every environment variable Tessera reads, with its default and its rule.
+ * `loadConfig` validates a whole environment against this class at once, so one
+ * boot error names every bad variable.
+ */
+export class EnvironmentSchema {
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  PORT: number = 8080;
+
+  @IsString() @MinLength(1)
+  HOST: string = '0.0.0.0';
+
+  @IsString()
+  @Matches(/^(sqlite:.+|(mysql|mariadb|postgres|postgresql):\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path>, mysql://…, mariadb://… or postgres://…',
+  })
+  DATABASE_URL: string = 'sqlite:./data/tessera.sqlite';
+
+  @IsOptional() @IsString() @Matches(NAME, { message: `API_ACCOUNT: ${NAME_MESSAGE}` })
+  API_ACCOUNT?: string;
+
+  @IsOptional() @IsString() @Matches(NAME, { message: `API_PROJECT: ${NAME_MESSAGE}` })
+  API_PROJECT?: string;
+
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, {
+    message: 'API_VERSIONS must be a comma-separated list of names, e.g. v1,v2',
+  })
+  API_VERSIONS?: string;
+
+  @IsIn(HTTP_ADAPTERS, { message: `HTTP_ADAPTER must be one of ${HTTP_ADAPTERS.join(', ')}` })
+  HTTP_ADAPTER: (typeof HTTP_ADAPTERS)[number] = 'express';
+
+  @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
+  BODY_LIMIT_BYTES: number = 1024 * 1024;
+
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Transform(toBool) @IsBoolean()
+  TRUST_PROXY: boolean = false;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  DB_POOL_SIZE: number = 10;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  DB_ACQUIRE_TIMEOUT_MS: number = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  DB_STATEMENT_TIMEOUT_MS: number = 30_000;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(10 * 365 * 86400)
+  TOKEN_LIFETIME_SECONDS: number = 86400;
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(15)
+  BCRYPT_COST: number = 12;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  LOGIN_MAX_FAILURES: number = 10;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  PERMIT_AUTH_IN_URL?: boolean;
+
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  ALLOW_FREE_FORM_FILTERS?: boolean;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(5000)
+  PAGE_SIZE_DEFAULT: number = 20;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  PAGE_SIZE_MAX: number = 5000;
+
+  @IsString() @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'RESOURCE_PREFIX must be an identifier' })
+  RESOURCE_PREFIX: string = 'main';
+
+  @IsString() @Matches(/^[A-Za-z0-9_.-]+$/, { message: 'AUTH_PROVIDER must be default, none, or a file name in providers/' })
+  AUTH_PROVIDER: string = 'default';
+
+  @IsOptional() @IsString()
+  AUTH_PROVIDER_CONFIG?: string;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  AUTH_PROVIDER_TIMEOUT_MS: number = 5000;
+
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(100)
+  TESSERA_ADMIN_USER?: string;
+
+  @IsOptional() @IsString() @MinLength(8) @MaxLength(72)
+  TESSERA_ADMIN_PASSWORD?: string;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  SHUTDOWN_GRACE_MS: number = 10_000;
+}

@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions, MixedList } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { systemEntities } from './system-entities.js';
+import { systemMigrations } from './system-migrations.js';
+
+export interface SchemaParts {
+  entities: Function[];
+  migrations: MixedList<Function>;
+}
+
+/**
+ * The one data-source options object, used by the application and by `ormconfig.ts`
+ * (the TypeORM CLI). `synchronize` is always off: the schema comes from migrations.
+ */
+export function buildDataSourceOptions(
+  database: AppConfig['database'],
+  project: SchemaParts,
+): DataSourceOptions {
+  const common = {
+    entities: [...systemEntities, ...project.entities],
+    migrations: [...systemMigrations, ...(project.migrations as Function[])],
+    migrationsTableName: 'tessera_migrations',
+    synchronize: false,
+    logging: false,
+  };
+
+  switch (database.kind) {
+    case 'sqlite': {
+      const path = database.sqlitePath!;
+      mkdirSync(dirname(path), { recursive: true });
+      return {
+        ...common,
+        type: 'better-sqlite3',
+        database: path,
+        enableWAL: true,
+        timeout: database.acquireTimeoutMs,
+        prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+          db.pragma('foreign_keys = ON');
+          db.pragma(`busy_timeout = ${Math.trunc(database.acquireTimeoutMs)}`);
+          db.pragma('synchronous = NORMAL');
+        },
+      };
+    }
+    case 'mysql':
+    case 'mariadb':
+      return {
+        ...common,
+        type: database.kind,
+        url: database.url.replace(/^mariadb:/, 'mysql:'),
+        poolSize: database.poolSize,
+        connectTimeout: database.acquireTimeoutMs,
+        acquireTimeout: database.acquireTimeoutMs,
+        charset: 'utf8mb4_unicode_ci',
+        timezone: 'Z',
+        supportBigNumbers: true,
+        bigNumberStrings: true,
+        dateStrings: false,
+      };
+    case 'postgres':
+      return {
+        ...common,
+        type: 'postgres',
+        url: database.url,
+        poolSize: database.poolSize,
+        connectTimeoutMS: database.acquireTimeoutMs,
+        extra: {
+          statement_timeout: database.statementTimeoutMs,
+          idle_in_transaction_session_timeout: database.statementTimeoutMs,
+          connectionTimeoutMillis: database.acquireTimeoutMs,
+        },
+      };
+  }
+}

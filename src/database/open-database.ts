@@ -1,0 +1,48 @@
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
+
+export class DatabaseBootError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseBootError';
+  }
+}
+
+interface MysqlPoolConnection {
+  query(sql: string, callback: (error: unknown) => void): void;
+}
+
+/** MySQL and MariaDB name the statement timeout differently; try MariaDB's, then MySQL's. */
+function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): void {
+  const pool = (dataSource.driver as unknown as { pool?: { on(event: string, fn: (c: MysqlPoolConnection) => void): void } }).pool;
+  pool?.on('connection', (connection) => {
+    connection.query(`SET SESSION max_statement_time = ${(timeoutMs / 1000).toFixed(3)}`, (error) => {
+      if (error) connection.query(`SET SESSION max_execution_time = ${Math.trunc(timeoutMs)}`, () => undefined);
+    });
+  });
+}
+
+/**
+ * Connects, applies pending migrations, and returns the ready data source.
+ * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
+ */
+export async function openDatabase(database: AppConfig['database'], project: SchemaParts): Promise<DataSource> {
+  const dataSource = new DataSource(buildDataSourceOptions(database, project));
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
+    throw new DatabaseBootError(`Cannot connect to the database at ${database.safeUrl}: ${reason}`);
+  }
+  if (database.kind === 'mysql' || database.kind === 'mariadb') {
+    limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
+  }
+  try {
+    await dataSource.runMigrations({ transaction: database.kind === 'postgres' || database.kind === 'sqlite' ? 'each' : 'none' });
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw new DatabaseBootError(`Database migrations failed on ${database.safeUrl}: ${(error as Error).message}`);
+  }
+  return dataSource;
+}

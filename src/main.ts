@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { createApp } from './bootstrap.js';
+import { createLogger } from './common/logger.js';
+import { ConfigError, type AppConfig } from './config/app-config.js';
+import { configFromEnvironment } from './config/read-environment.js';
+import { DatabaseBootError, openDatabase } from './database/open-database.js';
+import { demoProject } from './project/project.js';
+
+function loadConfigOrExit(): AppConfig {
+  try {
+    return configFromEnvironment();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.log.level);
+  let dataSource;
+  try {
+    dataSource = await openDatabase(config.database, demoProject);
+  } catch (error) {
+    if (error instanceof DatabaseBootError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = await createApp({ config, project: demoProject, dataSource, logger });
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      logger.warn('shutdown grace period over; exiting');
+      process.exit(1);
+    }, config.http.shutdownGraceMs).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
+  await app.listen(config.http.port, config.http.host);
+  logger.info(
+    { url: `http://${config.http.host}:${config.http.port}/rest`, adapter: config.http.adapter, database: config.database.safeUrl },
+    'Tessera is listening',
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Tessera failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

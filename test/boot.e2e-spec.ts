@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** These tests run the built service (npm test builds it first) as a real process. */
+const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function runService(env: Record<string, string>, whileRunning?: (port: number) => Promise<void>, port = 0): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let started = false;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (!started && whileRunning && stdout.includes('Tessera is listening')) {
+        started = true;
+        whileRunning(port).then(() => child.kill('SIGTERM'), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('the service process', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tessera-boot-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to boot with an invalid PORT and DATABASE_URL, naming both in one message', async () => {
+    const run = await runService({ PORT: 'eighty', DATABASE_URL: 'oracle://db/x' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Invalid configuration/);
+    expect(run.stderr).toMatch(/PORT/);
+    expect(run.stderr).toMatch(/DATABASE_URL/);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+
+  it('exits non-zero with one clear line when the database is unreachable', async () => {
+    const run = await runService({ DATABASE_URL: 'postgres://tessera:pw@127.0.0.1:1/none', DB_ACQUIRE_TIMEOUT_MS: '2000' });
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trim().split('\n').filter((l) => l.includes('Cannot connect'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('127.0.0.1:1');
+    expect(lines[0]).not.toContain(':pw@');
+  });
+
+  it('serves @heartbeat on a fresh SQLite file, then stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    let body: unknown;
+    const run = await runService(
+      { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'nested', 'fresh.sqlite')}` },
+      async (p) => {
+        const res = await fetch(`http://127.0.0.1:${p}/rest/default/demo/v1/@heartbeat`);
+        body = await res.json();
+      },
+      port,
+    );
+    expect(body).toEqual({ status: 'OK' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/shutting down/);
+  });
+
+  it('does not write the auth query parameter to the log', async () => {
+    const port = await freePort();
+    const run = await runService(
+      { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'log.sqlite')}` },
+      async (p) => {
+        await fetch(`http://127.0.0.1:${p}/rest/default/demo/v1/@heartbeat?auth=supersecretkey123:1`);
+      },
+      port,
+    );
+    expect(run.stdout).toMatch(/"path":"\/rest\/default\/demo\/v1\/@heartbeat\?auth=\[REDACTED\]"/);
+    expect(run.stdout).not.toContain('supersecretkey123');
+  });
+});

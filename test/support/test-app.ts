@@ -1,0 +1,88 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import request from 'supertest';
+import { createApp } from '../../src/bootstrap.js';
+import { createLogger } from '../../src/common/logger.js';
+import type { ProjectDefinition } from '../../src/common/project-definition.js';
+import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
+import { openDatabase } from '../../src/database/open-database.js';
+import { demoProject } from '../../src/project/project.js';
+import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './test-databases.js';
+
+export interface TestTarget {
+  /** e.g. "sqlite/express" */
+  name: string;
+  database: 'sqlite' | 'mysql' | 'postgres';
+  adapter: HttpAdapterName;
+}
+
+const ADAPTERS: HttpAdapterName[] = ['express', 'fastify'];
+
+/** Every database this run can reach, on both HTTP adapters. */
+export function testTargets(): TestTarget[] {
+  const databases: TestTarget['database'][] = ['sqlite'];
+  if (TEST_MYSQL_URL) databases.push('mysql');
+  if (TEST_POSTGRES_URL) databases.push('postgres');
+  return databases.flatMap((database) => ADAPTERS.map((adapter) => ({ name: `${database}/${adapter}`, database, adapter })));
+}
+
+/** Runs the suite once per target (database × adapter). */
+export function describeEachTarget(title: string, suite: (target: TestTarget) => void): void {
+  for (const target of testTargets()) {
+    describe(`${title} [${target.name}]`, () => suite(target));
+  }
+}
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  /** The API base path, e.g. /rest/default/demo/v1 */
+  base: string;
+  http(): ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  project?: ProjectDefinition;
+  /** Extra environment variables, validated like the real ones. */
+  env?: Record<string, string>;
+}
+
+/** Boots Tessera on a database of its own (created here, dropped on close). */
+export async function startTestApp(target: TestTarget, options: TestAppOptions = {}): Promise<TestApp> {
+  const scratch: ScratchDatabase = await createScratchDatabase(target.database);
+  const project = options.project ?? demoProject;
+  const config = loadConfig({
+    DATABASE_URL: scratch.url,
+    HTTP_ADAPTER: target.adapter,
+    LOG_LEVEL: 'silent',
+    BCRYPT_COST: '10',
+    DB_POOL_SIZE: '5',
+    ...options.env,
+  });
+  const logger = createLogger(config.log.level);
+  const dataSource = await openDatabase(config.database, project);
+  let app: INestApplication;
+  try {
+    app = await createApp({ config, project, dataSource, logger });
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    await scratch.drop();
+    throw error;
+  }
+  const base = `/rest/${config.api.account ?? project.account}/${config.api.project ?? project.name}/${(config.api.versions ?? project.versions)[0]}`;
+  return {
+    app,
+    config,
+    dataSource,
+    base,
+    http: () => request(app.getHttpServer()),
+    close: async () => {
+      await app.close();
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await scratch.drop();
+    },
+  };
+}
