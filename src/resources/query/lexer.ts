@@ -1,0 +1,125 @@
+import { excerpt, syntaxError } from './limits.js';
+
+/**
+ * One lexer serves filter, sysfilter, order and sysorder: their tokens are the same, only the
+ * grammars differ. It is a hand-written scanner (no backtracking regular expressions), linear
+ * in the text, so hostile input costs no more than its length.
+ */
+
+export type SymbolText = '(' | ')' | ',' | ':' | '=' | '<>' | '!=' | '<' | '<=' | '>' | '>=';
+
+interface TokenBase {
+  /** 1-based character position of the token's first character. */
+  position: number;
+  /** The token as written, for error messages. */
+  source: string;
+}
+
+/** An identifier or keyword; `rel.col` is one word with two path parts. */
+export interface WordToken extends TokenBase {
+  type: 'word';
+  path: string[];
+  /** Lower-cased text, for case-insensitive keyword tests. */
+  lower: string;
+}
+
+export type Token =
+  | WordToken
+  | (TokenBase & { type: 'string'; value: string })
+  | (TokenBase & { type: 'number'; text: string })
+  | (TokenBase & { type: 'global'; name: string })
+  | (TokenBase & { type: 'symbol'; text: SymbolText })
+  | (TokenBase & { type: 'end' });
+
+const TWO_CHAR_SYMBOLS = new Set(['<>', '!=', '<=', '>=']);
+const ONE_CHAR_SYMBOLS = new Set(['(', ')', ',', ':', '=', '<', '>']);
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+const isWordStart = (c: string | undefined): boolean =>
+  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isWordPart = (c: string | undefined): boolean => isWordStart(c) || isDigit(c);
+const isGlobalNamePart = (c: string | undefined): boolean => isWordPart(c) || c === '.';
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+/** Splits `text` into tokens, ending with an `end` token. `label` names the parameter in errors. */
+export function tokenize(text: string, label: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const fail = (at: number, detail: string): never => {
+    throw syntaxError(label, at + 1, detail);
+  };
+
+  const readWordPart = (start: number): number => {
+    let end = start;
+    while (isWordPart(text[end])) end++;
+    return end;
+  };
+
+  while (i < text.length) {
+    const c = text[i]!;
+    const start = i;
+    if (isSpace(c)) {
+      i++;
+    } else if (isWordStart(c)) {
+      i = readWordPart(i);
+      const path = [text.slice(start, i)];
+      if (text[i] === '.') {
+        if (!isWordStart(text[i + 1])) fail(i + 1, 'expected a column name after "."');
+        const partEnd = readWordPart(i + 1);
+        path.push(text.slice(i + 1, partEnd));
+        i = partEnd;
+        if (text[i] === '.') fail(i, 'a column name may be qualified only once (relationship.column)');
+      }
+      const source = text.slice(start, i);
+      tokens.push({ type: 'word', path, lower: source.toLowerCase(), position: start + 1, source });
+    } else if (isDigit(c) || (c === '-' && isDigit(text[i + 1]))) {
+      i++;
+      while (isDigit(text[i])) i++;
+      if (text[i] === '.') {
+        if (!isDigit(text[i + 1])) fail(i + 1, 'expected digits after the decimal point');
+        i++;
+        while (isDigit(text[i])) i++;
+      }
+      if (isWordPart(text[i]) || text[i] === '.') fail(i, `expected a number, found "${excerpt(text.slice(start, i + 1))}"`);
+      const source = text.slice(start, i);
+      tokens.push({ type: 'number', text: source, position: start + 1, source });
+    } else if (c === "'") {
+      let value = '';
+      i++;
+      for (;;) {
+        if (i >= text.length) fail(start, 'this string has no closing quote (a quote inside a string is written twice)');
+        const d = text[i]!;
+        if (d === '\u0000') fail(i, 'a string may not contain the NUL character');
+        if (d === "'") {
+          if (text[i + 1] !== "'") break;
+          value += "'";
+          i += 2;
+        } else {
+          value += d;
+          i++;
+        }
+      }
+      i++;
+      tokens.push({ type: 'string', value, position: start + 1, source: text.slice(start, i) });
+    } else if (c === '@') {
+      if (text[i + 1] !== '{') fail(i, 'expected "{" after "@" (a global is written @{name})');
+      i += 2;
+      while (isGlobalNamePart(text[i])) i++;
+      const name = text.slice(start + 2, i);
+      if (name === '') fail(i, 'expected a global name after "@{"');
+      if (text[i] !== '}') fail(i, `expected "}" to close the global "@{${excerpt(name)}"`);
+      i++;
+      tokens.push({ type: 'global', name, position: start + 1, source: text.slice(start, i) });
+    } else if (TWO_CHAR_SYMBOLS.has(text.slice(i, i + 2))) {
+      i += 2;
+      tokens.push({ type: 'symbol', text: text.slice(start, i) as SymbolText, position: start + 1, source: text.slice(start, i) });
+    } else if (ONE_CHAR_SYMBOLS.has(c)) {
+      i++;
+      tokens.push({ type: 'symbol', text: c as SymbolText, position: start + 1, source: c });
+    } else {
+      fail(i, `unexpected character "${excerpt(String.fromCodePoint(text.codePointAt(i)!))}"`);
+    }
+  }
+  tokens.push({ type: 'end', position: text.length + 1, source: '' });
+  return tokens;
+}

@@ -1,0 +1,80 @@
+import { apiErrorOf } from '../../../test/support/api-error-of.js';
+import { combineSortTerms, parseOrder, parseSysOrder } from './order-parser.js';
+
+describe('parseOrder', () => {
+  it('reads columns with optional directions, case-insensitively', () => {
+    expect(parseOrder('balance DESC, name, rel.due asc')).toEqual([
+      { column: ['balance'], direction: 'desc', caseInsensitive: false },
+      { column: ['name'], direction: 'asc', caseInsensitive: false },
+      { column: ['rel', 'due'], direction: 'asc', caseInsensitive: false },
+    ]);
+  });
+
+  it('lets a column be named like a direction', () => {
+    expect(parseOrder('desc desc')).toEqual([{ column: ['desc'], direction: 'desc', caseInsensitive: false }]);
+  });
+
+  it.each([
+    ['', 'order syntax error at position 1: expected a column name, found the end of the text'],
+    ['a,', 'order syntax error at position 3: expected a column name after ",", found the end of the text'],
+    ['a desc desc', 'order syntax error at position 8: expected "asc", "desc", "," or the end of the text after "desc", found "desc"'],
+    ['a:desc', 'order syntax error at position 2: expected "asc", "desc", "," or the end of the text after "a", found ":"'],
+    ['a asc_uc', 'order syntax error at position 3: expected "asc", "desc", "," or the end of the text after "a", found "asc_uc"'],
+  ])('%j', (text, message) => {
+    const error = apiErrorOf(() => parseOrder(text));
+    expect(error.errorCode).toBe(4001);
+    expect(error.message).toBe(message);
+  });
+
+  it('allows 8 sort terms and refuses 9', () => {
+    const columns = (n: number): string => Array.from({ length: n }, (_, i) => `c${i}`).join(', ');
+    expect(parseOrder(columns(8))).toHaveLength(8);
+    const error = apiErrorOf(() => parseOrder(columns(9)));
+    expect(error.errorCode).toBe(4001);
+    expect(error.message).toBe('too many sort terms: 9, at most 8');
+    expect(apiErrorOf(() => parseOrder(['a, b, c, d', 'e, f, g, h, i'])).errorCode).toBe(4001);
+  });
+
+  it('refuses text over the length limit', () => {
+    expect(apiErrorOf(() => parseOrder(`${'a'.repeat(5000)}`)).message).toBe('order is too long: 5000 characters, at most 4096');
+  });
+});
+
+describe('parseSysOrder', () => {
+  it('reads every direction', () => {
+    expect(parseSysOrder('(name:asc_uc, balance:DESC, due:asc, rel.x:desc_uc)')).toEqual([
+      { column: ['name'], direction: 'asc', caseInsensitive: true },
+      { column: ['balance'], direction: 'desc', caseInsensitive: false },
+      { column: ['due'], direction: 'asc', caseInsensitive: false },
+      { column: ['rel', 'x'], direction: 'desc', caseInsensitive: true },
+    ]);
+  });
+
+  it.each([
+    ['name:asc', 'sysorder syntax error at position 1: expected "(", found "name"'],
+    ['(name)', 'sysorder syntax error at position 6: expected ":" and a direction (asc, desc, asc_uc or desc_uc) after "name", found ")"'],
+    ['(name:up)', 'sysorder syntax error at position 7: expected a direction: asc, desc, asc_uc or desc_uc after ":", found "up"'],
+    ['(name:asc', 'sysorder syntax error at position 10: expected "," or ")" after "asc", found the end of the text'],
+    ['(name:asc))', 'sysorder syntax error at position 11: expected the end of the text after ")", found ")"'],
+  ])('%j', (text, message) => {
+    const error = apiErrorOf(() => parseSysOrder(text));
+    expect(error.errorCode).toBe(4001);
+    expect(error.message).toBe(message);
+  });
+
+  it('allows 8 sort terms and refuses 9', () => {
+    const terms = (n: number): string => `(${Array.from({ length: n }, (_, i) => `c${i}:asc`).join(',')})`;
+    expect(parseSysOrder(terms(8))).toHaveLength(8);
+    expect(apiErrorOf(() => parseSysOrder(terms(9))).errorCode).toBe(4001);
+  });
+});
+
+describe('combineSortTerms', () => {
+  it('joins order and sysorder and limits their total to 8', () => {
+    const order = parseOrder('a, b, c, d');
+    const sysorder = parseSysOrder('(e:asc, f:asc, g:asc, h:desc_uc)');
+    expect(combineSortTerms([order, sysorder]).map((term) => term.column[0])).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    expect(apiErrorOf(() => combineSortTerms([order, sysorder, parseOrder('i')])).message).toBe('too many sort terms: 9, at most 8');
+    expect(apiErrorOf(() => combineSortTerms([order], { maxSortTerms: 3 })).errorCode).toBe(4001);
+  });
+});
