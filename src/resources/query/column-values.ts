@@ -1,0 +1,104 @@
+import type { BooleanLiteral, NumberLiteral, StringLiteral } from './ast.js';
+import type { ColumnKind, CompileContext } from './sql-compiler.js';
+
+/** A literal with a value of its own: what is left once nulls are handled and globals looked up. */
+export type PlainLiteral = StringLiteral | NumberLiteral | BooleanLiteral;
+
+export type Conversion = { ok: true; value: unknown } | { ok: false; expected: string };
+
+const INTEGRAL = /^-?\d+(?:\.0+)?$/;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** DECIMAL(65,30), MySQL's widest, is what MySQL compares decimals as (see `decimalPlaceholder`). */
+const MAX_DECIMAL_INTEGER_DIGITS = 35;
+const MAX_DECIMAL_FRACTION_DIGITS = 30;
+
+/**
+ * The value to bind for `literal` compared with a column of `kind`, or what the column expects.
+ *
+ * - integer: a whole number in the signed 64-bit range (`5.0` counts); bound as a JS number when
+ *   it is a safe integer, else as its decimal text.
+ * - decimal: any number literal, bound as the exact text written (never through a float); at
+ *   most 35 digits before and 30 after the point.
+ * - boolean: `true` / `false`; bound as 1 / 0 on SQLite and MySQL, true / false on PostgreSQL.
+ * - date: a quoted `'YYYY-MM-DD'`. datetime: a quoted `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM'`,
+ *   `'YYYY-MM-DD HH:MM:SS'` or with up to 6 fraction digits (`T` also separates); no time zone.
+ *   Bound as `'YYYY-MM-DD HH:MM:SS[.ffffff]'`, which all three databases read as a timestamp.
+ * - string: a quoted string, bound as is.
+ */
+export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect: CompileContext['dialect']): Conversion {
+  switch (kind) {
+    case 'string':
+      return literal.kind === 'string' ? accept(literal.value) : expect('a quoted text value');
+    case 'integer':
+      return literal.kind === 'number' && INTEGRAL.test(literal.text) ? integerValue(literal.text) : expect('a whole number');
+    case 'decimal':
+      return literal.kind === 'number' ? decimalValue(literal.text) : expect('a number');
+    case 'boolean':
+      if (literal.kind !== 'boolean') return expect('true or false');
+      return accept(dialect === 'postgres' ? literal.value : literal.value ? 1 : 0);
+    case 'date':
+      return literal.kind === 'string' && DATE.test(literal.value) ? dateTimeValue(literal.value, false) : expect("a date written 'YYYY-MM-DD'");
+    case 'datetime':
+      return literal.kind === 'string' ? dateTimeValue(literal.value, true) : expect("a date and time written 'YYYY-MM-DD HH:MM:SS'");
+  }
+}
+
+/**
+ * A global's value as a literal. Globals come from the user record or an identity provider,
+ * where numbers and flags often arrive as text, so numeric and boolean text is read as such.
+ */
+export function literalOfGlobal(value: string | number | boolean, kind: ColumnKind): PlainLiteral {
+  if (typeof value === 'boolean') return { kind: 'boolean', value };
+  if (typeof value === 'number') return { kind: 'number', text: String(value) };
+  if ((kind === 'integer' || kind === 'decimal') && NUMBER.test(value)) return { kind: 'number', text: value };
+  if (kind === 'boolean' && (value === 'true' || value === 'false')) return { kind: 'boolean', value: value === 'true' };
+  return { kind: 'string', value };
+}
+
+function accept(value: unknown): Conversion {
+  return { ok: true, value };
+}
+
+function expect(expected: string): Conversion {
+  return { ok: false, expected };
+}
+
+function integerValue(text: string): Conversion {
+  const whole = BigInt(text.split('.')[0]!);
+  if (whole < INT64_MIN || whole > INT64_MAX) return expect('a whole number within the 64-bit range');
+  return accept(Number.isSafeInteger(Number(whole)) ? Number(whole) : whole.toString());
+}
+
+function decimalValue(text: string): Conversion {
+  if (!NUMBER.test(text)) return expect('a number');
+  const [integerPart, fraction = ''] = text.replace('-', '').split('.');
+  if (integerPart!.replace(/^0+/, '').length > MAX_DECIMAL_INTEGER_DIGITS || fraction.length > MAX_DECIMAL_FRACTION_DIGITS) {
+    return expect(`a number of at most ${MAX_DECIMAL_INTEGER_DIGITS} digits before and ${MAX_DECIMAL_FRACTION_DIGITS} after the point`);
+  }
+  return accept(text);
+}
+
+function dateTimeValue(text: string, withTime: boolean): Conversion {
+  const failure = expect(withTime ? "a date and time written 'YYYY-MM-DD HH:MM:SS'" : "a date written 'YYYY-MM-DD'");
+  const match = DATETIME.exec(text);
+  if (!match) return failure;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction] = match;
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return failure;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return failure;
+  const date = `${year}-${month}-${day}`;
+  if (!withTime) return accept(date);
+  return accept(`${date} ${hour}:${minute}:${second}${fraction ? `.${fraction}` : ''}`);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
+}

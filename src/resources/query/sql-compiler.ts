@@ -1,0 +1,278 @@
+import { ApiError } from '../../common/api-error.js';
+import { ErrorCode } from '../../common/error-codes.js';
+import type { ColumnPath, ColumnRef, Comparison, FilterNode, Literal, OrderTerm } from './ast.js';
+import { convertLiteral, literalOfGlobal, type PlainLiteral } from './column-values.js';
+import { excerpt } from './limits.js';
+
+export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime';
+
+export interface ResolvedColumn {
+  /** SQL for the column: quoted identifiers, or a scalar subquery for a parent's column. Trusted as is. */
+  sql: string;
+  kind: ColumnKind;
+  maxLength?: number;
+}
+
+export interface ColumnResolver {
+  /**
+   * Returns the SQL expression for a column path (already-quoted identifiers, or a scalar
+   * subquery for a parent path), or undefined when the caller may not use it. May be called
+   * more than once for the same path while compiling.
+   */
+  resolve(path: ColumnPath): ResolvedColumn | undefined;
+}
+
+/** Receives every bound value, in the order its placeholder appears in the SQL. */
+export interface ParameterSink {
+  /** Returns the placeholder to splice (`?` or `$3`). */
+  add(value: unknown): string;
+}
+
+/** A sink that keeps the values, for handing to the driver with the SQL. */
+export interface ParameterList extends ParameterSink {
+  readonly values: unknown[];
+}
+
+/** `?` placeholders (SQLite, MySQL). */
+export function positionalParams(): ParameterList {
+  const values: unknown[] = [];
+  return {
+    values,
+    add(value) {
+      values.push(value);
+      return '?';
+    },
+  };
+}
+
+/** `$1`, `$2`, ... placeholders (PostgreSQL), numbered from `start` (to follow parameters already in the query). */
+export function numberedParams(start = 1): ParameterList {
+  const values: unknown[] = [];
+  return {
+    values,
+    add(value) {
+      values.push(value);
+      return `$${start + values.length - 1}`;
+    },
+  };
+}
+
+export interface CompileContext {
+  columns: ColumnResolver;
+  params: ParameterSink;
+  /** Global values of the caller; a global absent here makes its comparison admit no rows (compile to a false predicate such as 1=0), never an error. */
+  globals?: Record<string, string | number | boolean | null>;
+  dialect: 'sqlite' | 'mysql' | 'postgres';
+}
+
+/** What a filter compiles to when it may admit no row at all. */
+export const FALSE_PREDICATE = '(1=0)';
+const TRUE_PREDICATE = '(1=1)';
+
+/**
+ * Compiles a filter tree into a parenthesized SQL boolean expression. Values only ever reach
+ * the SQL as placeholders from `ctx.params`; identifiers only as `ctx.columns` returns them.
+ *
+ * Semantics, the same on SQLite, MySQL/MariaDB and PostgreSQL unless said otherwise:
+ * - `= null` / `<> null` mean `IS NULL` / `IS NOT NULL`; null is refused anywhere else
+ *   (ordering comparisons, `in` lists, `between`, `like`), since SQL would silently match nothing.
+ * - Strings compare under the database's collation (MySQL's default is case-insensitive,
+ *   PostgreSQL's and SQLite's `=` are not). sysfilter `_uc` is the portable case-insensitive
+ *   form: `UPPER(column) op UPPER(value)` (SQLite upper-cases ASCII letters only).
+ * - `like`: `%` matches any run of characters and `_` one character; every other character,
+ *   backslash included, matches itself: there is no escape character for the client (the
+ *   compiled SQL says `ESCAPE '!'` and doubles any `!` in the pattern so that all three
+ *   databases agree). Case sensitivity is the database's LIKE (SQLite: ASCII case-insensitive;
+ *   MySQL: the collation; PostgreSQL: case-sensitive); `_uc` is case-insensitive everywhere.
+ *   `like` applies to string columns only.
+ * - Booleans accept `=`, `<>` and `in`. Decimals bind as their exact text; on MySQL the
+ *   placeholder is `CAST(? AS DECIMAL(65,30))`, because MySQL compares a DECIMAL column with a
+ *   text parameter as doubles.
+ * - Two columns may be compared when their kinds agree (numbers with numbers, dates with
+ *   datetimes, strings with strings, booleans with booleans).
+ * - Globals (`@{name}`): when any global the filter names is absent from `ctx.globals`, is null,
+ *   or does not fit its column's kind, the WHOLE filter compiles to `(1=0)` (no parameter is
+ *   added). Whole, not just the one comparison, so that `not`/`or` cannot turn a missing global
+ *   into access (api-contract §7: such a row filter denies access).
+ *
+ * Nothing is added to `ctx.params` when an error is thrown.
+ *
+ * @throws ApiError 400 / 4003 `unknown column "x"` when the resolver refuses a column;
+ *   400 / 4000 naming the column when a value or operator does not fit its kind.
+ */
+export function compileFilter(node: FilterNode, ctx: CompileContext): string {
+  // A first pass against a scratch sink finds errors and unusable globals before the
+  // caller's sink receives anything; only a clean tree is compiled for real.
+  const probe = new FilterCompiler({ ...ctx, params: positionalParams() });
+  probe.compile(node);
+  if (probe.denied) return FALSE_PREDICATE;
+  return new FilterCompiler(ctx).compile(node);
+}
+
+/**
+ * Compiles sort terms into `ORDER BY` items, e.g. `['"t"."balance" DESC', 'UPPER("t"."name") ASC']`.
+ * Nulls sort as the smallest value on all three databases (PostgreSQL gets `NULLS FIRST` /
+ * `NULLS LAST` to match SQLite and MySQL). `_uc` terms need string columns.
+ *
+ * @throws ApiError 400 / 4003 for a refused column, 400 / 4000 for `_uc` on a non-string column.
+ */
+export function compileOrder(terms: OrderTerm[], ctx: CompileContext): string[] {
+  return terms.map((term) => {
+    const column = resolveColumn(ctx.columns, term.column);
+    if (term.caseInsensitive) requireString(column, term.column, 'a case-insensitive sort (_uc)');
+    const expression = term.caseInsensitive ? `UPPER(${column.sql})` : column.sql;
+    const direction = term.direction === 'desc' ? 'DESC' : 'ASC';
+    const nulls = ctx.dialect === 'postgres' ? (term.direction === 'desc' ? ' NULLS LAST' : ' NULLS FIRST') : '';
+    return `${expression} ${direction}${nulls}`;
+  });
+}
+
+class FilterCompiler {
+  /** Set when a global is unusable: the filter as a whole must admit nothing. */
+  denied = false;
+
+  constructor(private readonly ctx: CompileContext) {}
+
+  compile(node: FilterNode): string {
+    switch (node.type) {
+      case 'and':
+      case 'or':
+        if (node.operands.length === 0) return node.type === 'and' ? TRUE_PREDICATE : FALSE_PREDICATE;
+        return `(${node.operands.map((operand) => this.compile(operand)).join(node.type === 'and' ? ' AND ' : ' OR ')})`;
+      case 'not':
+        return `(NOT ${this.compile(node.operand)})`;
+      case 'compare':
+        return this.comparison(node);
+      case 'like': {
+        const column = this.column(node.subject);
+        requireString(column, node.subject.path, '"like"');
+        const pattern = this.plainValue(node.pattern, column, node.subject.path, 'like');
+        const escaped = typeof pattern === 'string' ? pattern.replaceAll('!', '!!') : pattern;
+        const placeholder = this.ctx.params.add(escaped);
+        const [subject, value] = node.caseInsensitive ? [`UPPER(${column.sql})`, `UPPER(${placeholder})`] : [column.sql, placeholder];
+        return `(${subject} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${value} ESCAPE '!')`;
+      }
+      case 'in': {
+        const column = this.column(node.subject);
+        const placeholders = node.values.map((value) => this.bind(value, column, node.subject.path, 'in'));
+        return `(${column.sql} ${node.negated ? 'NOT IN' : 'IN'} (${placeholders.join(', ')}))`;
+      }
+      case 'between': {
+        const column = this.column(node.subject);
+        refuseBoolean(column, node.subject.path, '"between"');
+        const low = this.bind(node.low, column, node.subject.path, 'between');
+        const high = this.bind(node.high, column, node.subject.path, 'between');
+        return `(${column.sql} ${node.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${low} AND ${high})`;
+      }
+      case 'isNull':
+        return `(${this.column(node.subject).sql} ${node.negated ? 'IS NOT NULL' : 'IS NULL'})`;
+    }
+  }
+
+  private comparison(node: Comparison): string {
+    const { left, right, operator } = node;
+    if (left.kind === 'column' && right.kind === 'column') {
+      const [a, b] = [this.column(left), this.column(right)];
+      if (kindFamily(a.kind) !== kindFamily(b.kind)) {
+        throw badRequest(`columns "${nameOf(left.path)}" and "${nameOf(right.path)}" cannot be compared: ${a.kind} and ${b.kind}`);
+      }
+      if (operator !== '=' && operator !== '<>') refuseBoolean(a, left.path, `"${operator}"`);
+      if (node.caseInsensitive) requireString(a, left.path, 'a case-insensitive comparison (_uc)');
+      return `(${this.upper(a.sql, node)} ${operator} ${this.upper(b.sql, node)})`;
+    }
+    const columnOnLeft = left.kind === 'column';
+    const [ref, value] = columnOnLeft ? [left, right as Literal] : right.kind === 'column' ? [right, left as Literal] : [];
+    if (!ref || !value) throw badRequest('a comparison needs a column on one side');
+
+    const column = this.column(ref);
+    if (value.kind === 'null') {
+      if (operator === '=' || operator === '<>') return `(${column.sql} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'})`;
+      throw badRequest(`column "${nameOf(ref.path)}": null can only be compared with = or <> (or use is null)`);
+    }
+    if (operator !== '=' && operator !== '<>') refuseBoolean(column, ref.path, `"${operator}"`);
+    if (node.caseInsensitive) requireString(column, ref.path, 'a case-insensitive comparison (_uc)');
+    const columnSql = this.upper(column.sql, node);
+    const placeholder = this.upper(this.bind(value, column, ref.path, operator), node);
+    return columnOnLeft ? `(${columnSql} ${operator} ${placeholder})` : `(${placeholder} ${operator} ${columnSql})`;
+  }
+
+  private upper(sql: string, node: Comparison): string {
+    return node.caseInsensitive ? `UPPER(${sql})` : sql;
+  }
+
+  private column(ref: ColumnRef): ResolvedColumn {
+    return resolveColumn(this.ctx.columns, ref.path);
+  }
+
+  /** Binds a value compared with `column` and returns its placeholder. */
+  private bind(literal: Literal, column: ResolvedColumn, path: ColumnPath, operator: string): string {
+    const placeholder = this.ctx.params.add(this.plainValue(literal, column, path, operator));
+    // MySQL compares DECIMAL with a text parameter as doubles; the cast keeps it exact.
+    return column.kind === 'decimal' && this.ctx.dialect === 'mysql' ? `CAST(${placeholder} AS DECIMAL(65,30))` : placeholder;
+  }
+
+  /** The value to bind for a non-null literal or global; an unusable global sets `denied`. */
+  private plainValue(literal: Literal, column: ResolvedColumn, path: ColumnPath, operator: string): unknown {
+    if (literal.kind === 'null') {
+      throw badRequest(`column "${nameOf(path)}": null cannot be used with ${operator}; use is null`);
+    }
+    let plain: PlainLiteral;
+    if (literal.kind === 'global') {
+      const globals = this.ctx.globals ?? {};
+      const value = Object.hasOwn(globals, literal.name) ? globals[literal.name] : undefined;
+      if (value === undefined || value === null) return this.deny();
+      plain = literalOfGlobal(value, column.kind);
+    } else {
+      plain = literal;
+    }
+    const conversion = convertLiteral(column.kind, plain, this.ctx.dialect);
+    if (conversion.ok) return conversion.value;
+    if (literal.kind === 'global') return this.deny();
+    throw badRequest(`column "${nameOf(path)}" takes ${conversion.expected}, not ${describeLiteral(plain)}`);
+  }
+
+  private deny(): null {
+    this.denied = true;
+    return null;
+  }
+}
+
+function resolveColumn(columns: ColumnResolver, path: ColumnPath): ResolvedColumn {
+  const column = columns.resolve(path);
+  if (!column) throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `unknown column "${nameOf(path)}"`);
+  return column;
+}
+
+function requireString(column: ResolvedColumn, path: ColumnPath, what: string): void {
+  if (column.kind !== 'string') throw badRequest(`${what} applies to text columns only, and "${nameOf(path)}" holds ${column.kind} values`);
+}
+
+function refuseBoolean(column: ResolvedColumn, path: ColumnPath, what: string): void {
+  if (column.kind === 'boolean') throw badRequest(`column "${nameOf(path)}" holds true/false values: use = or <>, not ${what}`);
+}
+
+/** Kinds that SQL can compare with each other. */
+function kindFamily(kind: ColumnKind): string {
+  if (kind === 'integer' || kind === 'decimal') return 'number';
+  if (kind === 'date' || kind === 'datetime') return 'date';
+  return kind;
+}
+
+function nameOf(path: ColumnPath): string {
+  return excerpt(path.join('.'), 64);
+}
+
+function describeLiteral(literal: PlainLiteral): string {
+  switch (literal.kind) {
+    case 'string':
+      return `'${excerpt(literal.value)}'`;
+    case 'number':
+      return excerpt(literal.text);
+    case 'boolean':
+      return String(literal.value);
+  }
+}
+
+function badRequest(message: string): ApiError {
+  return new ApiError(ErrorCode.BAD_REQUEST, message);
+}
