@@ -10,6 +10,8 @@ import { LOGGER } from './common/logger.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { DatabaseGate } from './database/database-gate.js';
+import { ResourcesModule } from './resources/resources.module.js';
 import { SystemModule } from './system/system.module.js';
 
 export interface AppModuleOptions {
@@ -35,15 +37,17 @@ export class AppModule {
           dataSourceFactory: async () => options.dataSource,
         }),
         SystemModule,
+        ResourcesModule,
       ],
       providers: [
         { provide: ApiSettings, useValue: settings },
         { provide: PROJECT_DEFINITION, useValue: options.project },
         { provide: LOGGER, useValue: options.logger },
+        { provide: DatabaseGate, useValue: DatabaseGate.for(options.dataSource) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_GUARD, useClass: ApiScopeGuard },
       ],
-      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER],
+      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, DatabaseGate],
     };
   }
 }

@@ -23,6 +23,7 @@ import { PinoNestLogger } from './common/logger.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { requestIdOf, trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
+import { seedProjectOnce } from './database/seed-project.js';
 
 export interface AppParts {
   config: AppConfig;
@@ -129,8 +130,9 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   return app;
 }
 
-/** Creates and initialises the application (not yet listening). */
+/** Seeds an empty database, then creates and initialises the application (not yet listening). */
 export async function createApp(parts: AppParts): Promise<INestApplication> {
+  if (await seedProjectOnce(parts.dataSource, parts.project)) parts.logger.info('seeded the project\'s starting data');
   const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(parts) : await createExpressApp(parts);
   await app.init();
   if (parts.config.http.adapter === 'fastify') {

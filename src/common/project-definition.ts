@@ -1,4 +1,4 @@
-import type { MixedList } from 'typeorm';
+import type { EntityManager, MixedList } from 'typeorm';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -22,4 +22,9 @@ export interface ProjectDefinition {
   entities: Function[];
   /** Migrations that create and change the project's tables. */
   migrations: MixedList<Function>;
+  /**
+   * Loads starting data into an empty database, once (on the first start). It runs in one
+   * transaction, before the service accepts requests, and only when every project table is empty.
+   */
+  seed?: (manager: EntityManager) => Promise<void>;
 }

@@ -46,3 +46,22 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
     );
   });
 }
+
+/**
+ * The scheme and host the client used, e.g. `https://api.example.com`. Forwarded headers
+ * count only when the service is configured to trust its proxy.
+ */
+export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string {
+  const first = (value: string | string[] | undefined): string | undefined =>
+    (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
+  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  let scheme = encrypted ? 'https' : 'http';
+  let host = first(req.headers.host) ?? 'localhost';
+  if (trustProxy) {
+    const proto = first(req.headers['x-forwarded-proto']);
+    if (proto === 'http' || proto === 'https') scheme = proto;
+    host = first(req.headers['x-forwarded-host']) ?? host;
+  }
+  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(host)) host = 'localhost';
+  return `${scheme}://${host}`;
+}

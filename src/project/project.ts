@@ -1,4 +1,12 @@
 import type { ProjectDefinition } from '../common/project-definition.js';
+import { Customer } from './entities/customer.entity.js';
+import { Employee } from './entities/employee.entity.js';
+import { Lineitem } from './entities/lineitem.entity.js';
+import { Product } from './entities/product.entity.js';
+import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
+import { Purchaseorder } from './entities/purchaseorder.entity.js';
+import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
+import { seedDemo } from './seed/demo-seed.js';
 
 /**
  * The demo API project: what `/rest/default/demo/v1` serves.
@@ -12,6 +20,7 @@ export const demoProject: ProjectDefinition = {
     permitAuthInUrl: false,
     allowFreeFormFilters: true,
   },
-  entities: [],
-  migrations: [],
+  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
+  migrations: [CreateDemoTables1763900000000],
+  seed: seedDemo,
 };

@@ -1,0 +1,63 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * SQLite through TypeORM is one connection: two transactions from concurrent requests would
+ * interleave on it, and a read could see another request's uncommitted rows. The gate
+ * serialises write transactions and keeps reads out while one is open (readers share).
+ * MySQL/MariaDB and PostgreSQL have a pool and real isolation, so there it lets everything
+ * through.
+ */
+export class DatabaseGate {
+  private readers = 0;
+  private writing = false;
+  private readonly waiting: Array<{ write: boolean; wake: () => void }> = [];
+
+  constructor(private readonly enabled: boolean) {}
+
+  static for(dataSource: DataSource): DatabaseGate {
+    return new DatabaseGate(dataSource.options.type === 'better-sqlite3');
+  }
+
+  async read<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return work();
+    if (this.writing || this.waiting.some((w) => w.write)) await this.wait(false);
+    else this.readers += 1;
+    try {
+      return await work();
+    } finally {
+      this.readers -= 1;
+      this.wakeNext();
+    }
+  }
+
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return work();
+    if (this.writing || this.readers > 0 || this.waiting.length > 0) await this.wait(true);
+    else this.writing = true;
+    try {
+      return await work();
+    } finally {
+      this.writing = false;
+      this.wakeNext();
+    }
+  }
+
+  /** Resolves once the caller holds the gate (the waker has already counted it in). */
+  private wait(write: boolean): Promise<void> {
+    return new Promise((wake) => this.waiting.push({ write, wake }));
+  }
+
+  private wakeNext(): void {
+    if (this.writing || this.waiting.length === 0) return;
+    if (this.waiting[0]!.write) {
+      if (this.readers > 0) return;
+      this.writing = true;
+      this.waiting.shift()!.wake();
+      return;
+    }
+    while (this.waiting.length > 0 && !this.waiting[0]!.write) {
+      this.readers += 1;
+      this.waiting.shift()!.wake();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { DataSource } from 'typeorm';
+import type { ProjectDefinition } from '../common/project-definition.js';
+import { TesseraMeta } from './tessera-meta.entity.js';
+
+const SEEDED = 'project_seeded_at';
+
+/**
+ * Runs the project's seed on the first start, in one transaction, when every project table
+ * is empty. Either way the start is recorded, so a seed never runs twice (not even after an
+ * operator empties the tables).
+ */
+export async function seedProjectOnce(dataSource: DataSource, project: ProjectDefinition): Promise<boolean> {
+  const meta = dataSource.getRepository(TesseraMeta);
+  if (!project.seed || (await meta.findOneBy({ name: SEEDED }))) return false;
+  return dataSource.transaction(async (manager) => {
+    let empty = true;
+    for (const entity of project.entities) {
+      if ((await manager.getRepository(entity).count({ take: 1 })) > 0) empty = false;
+    }
+    if (empty) await project.seed!(manager);
+    await manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() });
+    return empty;
+  });
+}

@@ -1,0 +1,14 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { decimalColumn } from './decimal-column.js';
+
+@Entity({ name: 'product' })
+export class Product {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  product_number!: number;
+
+  @Column({ type: 'varchar', length: 50, unique: true })
+  name!: string;
+
+  @Column({ ...decimalColumn })
+  price!: string;
+}

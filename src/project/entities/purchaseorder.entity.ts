@@ -1,0 +1,37 @@
+import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import type { Customer } from './customer.entity.js';
+import type { Employee } from './employee.entity.js';
+import type { Lineitem } from './lineitem.entity.js';
+import { decimalColumn } from './decimal-column.js';
+
+@Entity({ name: 'purchaseorder' })
+export class Purchaseorder {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  order_number!: number;
+
+  @Column({ type: 'varchar', length: 30 })
+  customer_name!: string;
+
+  @Column({ type: 'integer', nullable: true })
+  salesrep_id!: number | null;
+
+  @Column({ ...decimalColumn, default: 0 })
+  amount_total!: string;
+
+  @Column({ type: 'boolean', default: false })
+  paid!: boolean;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  notes!: string | null;
+
+  @ManyToOne('Customer', (customer: Customer) => customer.purchaseorders, { nullable: false })
+  @JoinColumn({ name: 'customer_name' })
+  customer?: Customer;
+
+  @ManyToOne('Employee', { nullable: true })
+  @JoinColumn({ name: 'salesrep_id' })
+  salesrep?: Employee;
+
+  @OneToMany('Lineitem', (item: Lineitem) => item.purchaseorder)
+  lineitems?: Lineitem[];
+}

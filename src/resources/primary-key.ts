@@ -1,0 +1,46 @@
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { Resource } from './resource-registry.js';
+import { fromRequest, type CanonicalRow, type CanonicalValue } from './value-codec.js';
+
+/** A primary key's values in key-column order. */
+export type KeyValues = CanonicalValue[];
+
+/**
+ * Parses the primary-key segment of a URL: composite keys join their parts with `~`, each
+ * part URL-encoded (the router has already decoded the segment once, so `~` inside a
+ * part arrives as `%7E`).
+ */
+export function parseKeySegment(resource: Resource, segment: string): KeyValues {
+  const parts = segment.split('~');
+  if (parts.length !== resource.primaryKey.length) {
+    throw new ApiError(
+      ErrorCode.BAD_REQUEST,
+      `The key of ${resource.name} has ${resource.primaryKey.length} part(s) (${resource.primaryKey.map((c) => c.name).join('~')}).`,
+    );
+  }
+  return resource.primaryKey.map((column, i) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(parts[i]!);
+    } catch {
+      throw new ApiError(ErrorCode.BAD_REQUEST, 'The key in the URL is not correctly encoded.');
+    }
+    const raw = column.kind === 'string' ? text : column.kind === 'boolean' ? text === 'true' : text;
+    return fromRequest({ ...column, nullable: false }, raw);
+  });
+}
+
+/** The URL segment of a row's key (each part URL-encoded, joined with `~`). */
+export function keySegment(resource: Resource, row: CanonicalRow): string {
+  return resource.primaryKey.map((c) => encodeURIComponent(String(row[c.name]))).join('~');
+}
+
+export function keyOf(resource: Resource, row: CanonicalRow): KeyValues {
+  return resource.primaryKey.map((c) => row[c.name] ?? null);
+}
+
+/** A stable identity for maps: resource name and key. */
+export function rowIdentity(resource: Resource, key: KeyValues): string {
+  return `${resource.name}\u0000${key.map((v) => String(v)).join('\u0000')}`;
+}

@@ -1,0 +1,57 @@
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { Resource } from './resource-registry.js';
+import { fromRequest, type CanonicalRow } from './value-codec.js';
+
+const METADATA = '@metadata';
+export const MAX_OBJECTS_PER_REQUEST = 1000;
+
+/** The items of a POST or PUT body: one object, or an array of objects. */
+export function bodyItems(body: unknown): Array<Record<string, unknown>> {
+  const items = Array.isArray(body) ? body : [body];
+  if (body === undefined || items.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body must be a JSON object or an array of objects.');
+  if (items.length > MAX_OBJECTS_PER_REQUEST) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, `At most ${MAX_OBJECTS_PER_REQUEST} objects may be sent in one request.`);
+  }
+  for (const item of items) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, 'Each object in the request body must be a JSON object.');
+    }
+  }
+  return items as Array<Record<string, unknown>>;
+}
+
+export function metadataOf(item: Record<string, unknown>): { href?: string; checksum?: string } {
+  const metadata = item[METADATA];
+  if (metadata === undefined) return {};
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata" must be an object.');
+  }
+  const { href, checksum } = metadata as Record<string, unknown>;
+  if ((href !== undefined && typeof href !== 'string') || (checksum !== undefined && typeof checksum !== 'string')) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href" and "@metadata.checksum" must be strings.');
+  }
+  return { href, checksum };
+}
+
+/**
+ * The columns an object sets, checked against the resource. Unknown and non-writable
+ * columns are 400 / 4003 (all named at once); bad values are 400 / 4000 naming the column.
+ */
+export function columnValues(resource: Resource, item: Record<string, unknown>, writable: (column: string) => boolean): CanonicalRow {
+  const refused = Object.keys(item).filter((name) => name !== METADATA && (!resource.columnsByName.has(name) || !writable(name)));
+  if (refused.length > 0) {
+    throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`);
+  }
+  const values: CanonicalRow = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (name === METADATA) continue;
+    values[name] = fromRequest(resource.columnsByName.get(name)!, value);
+  }
+  return values;
+}
+
+/** Columns an insert must set: not nullable, no default, not generated. */
+export function missingRequired(resource: Resource, values: CanonicalRow): string[] {
+  return resource.columns.filter((c) => !c.nullable && !c.hasDefault && !c.generated && !(c.name in values)).map((c) => c.name);
+}

@@ -1,0 +1,137 @@
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import type { DataSource } from 'typeorm';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { columnKindOf, type ColumnKind } from './column-kind.js';
+
+/** One column of a resource, as the API names and types it. The API name is the column's database name. */
+export interface ResourceColumn {
+  name: string;
+  /** The entity property, for TypeORM calls. */
+  propertyName: string;
+  kind: ColumnKind;
+  /** varchar length, when limited. */
+  length?: number;
+  precision?: number;
+  scale?: number;
+  nullable: boolean;
+  /** Filled by the database (auto-increment key). */
+  generated: boolean;
+  hasDefault: boolean;
+  primary: boolean;
+  unique: boolean;
+}
+
+/** A many-to-one link from this resource to a parent resource. */
+export interface ParentRelation {
+  /** The relation's property name on the child entity, e.g. `purchaseorder`. */
+  name: string;
+  parent: string;
+  /** Pairs of (child column, parent column), in the parent's key order. */
+  columns: Array<{ child: string; parent: string }>;
+  onDelete?: string;
+}
+
+export interface ChildRelation {
+  /** The relation's property name on the parent entity (one-to-many), or the child's resource name. */
+  name: string;
+  child: string;
+  /** The matching parent relation on the child. */
+  via: string;
+}
+
+export interface Resource {
+  /** Plain name used in URLs and hrefs: the table name. */
+  name: string;
+  tableName: string;
+  target: Function | string;
+  columns: ResourceColumn[];
+  columnsByName: ReadonlyMap<string, ResourceColumn>;
+  primaryKey: ResourceColumn[];
+  parents: ParentRelation[];
+  children: ChildRelation[];
+}
+
+/**
+ * The project's resources, built once at boot from TypeORM entity metadata. It is the only
+ * source of identifiers that reach SQL.
+ */
+export class ResourceRegistry {
+  private readonly byLowerName = new Map<string, Resource>();
+  readonly resources: readonly Resource[];
+
+  constructor(dataSource: DataSource, entities: Function[], readonly prefix: string) {
+    const metadatas = entities.map((entity) => dataSource.getMetadata(entity));
+    const tableOf = new Map(metadatas.map((m) => [m.target, m.tableName]));
+    this.resources = metadatas.map((m) => buildResource(m, tableOf));
+    for (const resource of this.resources) {
+      for (const child of this.resources) {
+        for (const relation of child.parents) {
+          if (relation.parent === resource.name) resource.children.push({ name: child.name, child: child.name, via: relation.name });
+        }
+      }
+      this.byLowerName.set(resource.name.toLowerCase(), resource);
+      this.byLowerName.set(`${prefix}:${resource.tableName}`.toLowerCase(), resource);
+    }
+  }
+
+  /** Finds a resource by plain or prefixed name, case-insensitively; undefined when unknown. */
+  find(name: string): Resource | undefined {
+    return this.byLowerName.get(name.toLowerCase());
+  }
+
+  /** Like `find`, but an unknown name is 404 / 4040. */
+  get(name: string): Resource {
+    const resource = this.find(name);
+    if (!resource) throw new ApiError(ErrorCode.NOT_FOUND, `No such resource: ${name.slice(0, 100)}`);
+    return resource;
+  }
+}
+
+function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>): Resource {
+  const uniqueColumns = new Set(
+    metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
+  );
+  for (const index of metadata.indices) {
+    if (index.isUnique && index.columns.length === 1) uniqueColumns.add(index.columns[0]!.databaseName);
+  }
+  const columns = metadata.columns
+    .filter((c) => !c.isVirtual)
+    .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns));
+  const parents = metadata.manyToOneRelations.map((relation): ParentRelation => ({
+    name: relation.propertyName,
+    parent: tableOf.get(relation.inverseEntityMetadata.target) ?? relation.inverseEntityMetadata.tableName,
+    columns: relation.joinColumns.map((jc) => ({ child: jc.databaseName, parent: jc.referencedColumn!.databaseName })),
+    onDelete: relation.onDelete,
+  }));
+  const primaryKey = columns.filter((c) => c.primary);
+  if (primaryKey.length === 0) throw new Error(`Entity ${metadata.name} has no primary key; every resource needs one.`);
+  return {
+    name: metadata.tableName,
+    tableName: metadata.tableName,
+    target: metadata.target,
+    columns,
+    columnsByName: new Map(columns.map((c) => [c.name, c])),
+    primaryKey,
+    parents,
+    children: [],
+  };
+}
+
+function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): ResourceColumn {
+  const length = c.length ? Number(c.length) : undefined;
+  return {
+    name: c.databaseName,
+    propertyName: c.propertyName,
+    kind: columnKindOf(c),
+    length: Number.isFinite(length) ? length : undefined,
+    precision: c.precision ?? undefined,
+    scale: c.scale ?? undefined,
+    nullable: c.isNullable,
+    generated: c.isGenerated,
+    hasDefault: c.default !== undefined,
+    primary: c.isPrimary,
+    unique: uniqueColumns.has(c.databaseName),
+  };
+}

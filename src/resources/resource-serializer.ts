@@ -1,0 +1,42 @@
+import { rowChecksum } from './checksum.js';
+import { keySegment } from './primary-key.js';
+import type { Resource } from './resource-registry.js';
+import { toJson, type CanonicalRow } from './value-codec.js';
+
+export type Verb = 'INSERT' | 'UPDATE' | 'DELETE';
+
+/**
+ * Turns canonical rows into API objects: the columns the caller may read, then `@metadata`
+ * with href and checksum (and resource and verb in a transaction summary).
+ */
+export class ResourceSerializer {
+  /** @param resourcesUrl absolute URL of the API base, e.g. http://host/rest/default/demo/v1 */
+  constructor(private readonly resourcesUrl: string) {}
+
+  href(resource: Resource, row: CanonicalRow): string {
+    return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
+  }
+
+  object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>): Record<string, unknown> {
+    const out: Record<string, unknown> = {
+      '@metadata': { href: this.href(resource, row), checksum: rowChecksum(resource, row) },
+    };
+    this.copyColumns(resource, row, out, readable);
+    return out;
+  }
+
+  summaryEntry(resource: Resource, row: CanonicalRow, verb: Verb, readable?: ReadonlySet<string>): Record<string, unknown> {
+    const metadata: Record<string, unknown> = { href: this.href(resource, row), resource: resource.name, verb };
+    if (verb !== 'DELETE') metadata.checksum = rowChecksum(resource, row);
+    const out: Record<string, unknown> = { '@metadata': metadata };
+    this.copyColumns(resource, row, out, readable);
+    return out;
+  }
+
+  private copyColumns(resource: Resource, row: CanonicalRow, out: Record<string, unknown>, readable?: ReadonlySet<string>): void {
+    for (const column of resource.columns) {
+      if (readable && !readable.has(column.name)) continue;
+      out[column.name] = toJson(column, row[column.name] ?? null);
+    }
+  }
+}

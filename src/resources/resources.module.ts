@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ApiSettings, PROJECT_DEFINITION } from '../common/api-settings.js';
+import type { ProjectDefinition } from '../common/project-definition.js';
+import { LogicEngine } from '../logic/logic-engine.js';
+import { MetaController } from './meta.controller.js';
+import { ResourceRegistry } from './resource-registry.js';
+import { ResourcesController } from './resources.controller.js';
+import { ResourcesService } from './resources.service.js';
+
+/** The project's tables as REST resources. MetaController comes first so `@tables` is not taken for a resource name. */
+@Module({
+  controllers: [MetaController, ResourcesController],
+  providers: [
+    {
+      provide: ResourceRegistry,
+      useFactory: (dataSource: DataSource, project: ProjectDefinition, settings: ApiSettings) =>
+        new ResourceRegistry(dataSource, project.entities, settings.resourcePrefix),
+      inject: [DataSource, PROJECT_DEFINITION, ApiSettings],
+    },
+    LogicEngine,
+    ResourcesService,
+  ],
+  exports: [ResourceRegistry, ResourcesService],
+})
+export class ResourcesModule {}

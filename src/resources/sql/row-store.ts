@@ -1,0 +1,121 @@
+import type { QueryRunner } from 'typeorm';
+import { numberedParams, positionalParams, type ParameterList } from '../query/sql-compiler.js';
+import { keyOf, type KeyValues } from '../primary-key.js';
+import type { ParentRelation, Resource, ResourceColumn } from '../resource-registry.js';
+import { quoteIdentifier, type Dialect } from '../sql-dialect.js';
+import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from '../value-codec.js';
+
+export type Params = ParameterList;
+
+/** A fresh parameter list with the dialect's placeholders. */
+export function paramsFor(dialect: Dialect): Params {
+  return dialect === 'postgres' ? numberedParams() : positionalParams();
+}
+
+/**
+ * Row-level SQL for one resource table, on one query runner (one transaction). Every
+ * identifier comes from the registry, every value is a bound parameter.
+ */
+export class RowStore {
+  constructor(
+    private readonly runner: Pick<QueryRunner, 'query'>,
+    readonly dialect: Dialect,
+  ) {}
+
+  q(name: string): string {
+    return quoteIdentifier(this.dialect, name);
+  }
+
+  selectList(resource: Resource, alias = 't'): string {
+    return resource.columns.map((c) => `${this.q(alias)}.${this.q(c.name)} AS ${this.q(c.name)}`).join(', ');
+  }
+
+  toRow(resource: Resource, raw: Record<string, unknown>): CanonicalRow {
+    const row: CanonicalRow = {};
+    for (const column of resource.columns) row[column.name] = fromDatabase(column, raw[column.name], this.dialect);
+    return row;
+  }
+
+  keyPredicate(resource: Resource, key: KeyValues, params: Params, alias?: string): string {
+    return resource.primaryKey
+      .map((column, i) => `${alias ? `${this.q(alias)}.` : ''}${this.q(column.name)} = ${params.add(toDatabase(column, key[i] ?? null, this.dialect))}`)
+      .join(' AND ');
+  }
+
+  /** Reads one row; `lock` takes a row lock until the transaction ends (MySQL, PostgreSQL). */
+  async findByKey(resource: Resource, key: KeyValues, lock: boolean): Promise<CanonicalRow | undefined> {
+    const params = paramsFor(this.dialect);
+    const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${this.keyPredicate(resource, key, params, 't')}${lock && this.dialect !== 'sqlite' ? ' FOR UPDATE' : ''}`;
+    const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+    return rows[0] ? this.toRow(resource, rows[0]) : undefined;
+  }
+
+  /** A page of rows; `where` and `orderBy` are compiled SQL whose values are already in `params`. */
+  async page(resource: Resource, where: string[], orderBy: string[], params: Params, limit: number, offset: number): Promise<CanonicalRow[]> {
+    const sql = [
+      `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')}`,
+      where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
+      orderBy.length > 0 ? `ORDER BY ${orderBy.join(', ')}` : '',
+      `LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+    ].filter(Boolean).join(' ');
+    const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+    return rows.map((raw) => this.toRow(resource, raw));
+  }
+
+  /** Children of a parent row through one relation, locked. */
+  async findChildren(child: Resource, relation: ParentRelation, parentRow: CanonicalRow, lock: boolean): Promise<CanonicalRow[]> {
+    const params = paramsFor(this.dialect);
+    const where = relation.columns
+      .map((pair) => {
+        const column = child.columnsByName.get(pair.child)!;
+        return `${this.q('t')}.${this.q(pair.child)} = ${params.add(toDatabase(column, parentRow[pair.parent] ?? null, this.dialect))}`;
+      })
+      .join(' AND ');
+    const sql = `SELECT ${this.selectList(child)} FROM ${this.q(child.tableName)} ${this.q('t')} WHERE ${where}${lock && this.dialect !== 'sqlite' ? ' FOR UPDATE' : ''}`;
+    const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+    return rows.map((raw) => this.toRow(child, raw));
+  }
+
+  /** Inserts the given columns and returns the new row's key (generated parts included). */
+  async insert(resource: Resource, values: CanonicalRow): Promise<KeyValues> {
+    const params = paramsFor(this.dialect);
+    const columns = resource.columns.filter((c) => c.name in values);
+    const generated = resource.primaryKey.find((c) => c.generated && !(c.name in values));
+    const names = columns.map((c) => this.q(c.name)).join(', ');
+    const placeholders = columns.map((c) => params.add(toDatabase(c, values[c.name] ?? null, this.dialect))).join(', ');
+    const head = columns.length > 0
+      ? `INSERT INTO ${this.q(resource.tableName)} (${names}) VALUES (${placeholders})`
+      : this.dialect === 'mysql' ? `INSERT INTO ${this.q(resource.tableName)} () VALUES ()` : `INSERT INTO ${this.q(resource.tableName)} DEFAULT VALUES`;
+    const returning = this.dialect === 'postgres' && generated ? ` RETURNING ${this.q(generated.name)}` : '';
+    const result = await this.runner.query(head + returning, params.values, true);
+    if (!generated) return keyOf(resource, values);
+    const id = this.generatedId(result as { raw: unknown; records?: unknown[] }, generated);
+    return resource.primaryKey.map((c) => (c === generated ? id : values[c.name] ?? null));
+  }
+
+  private generatedId(result: { raw: unknown; records?: unknown[] }, column: ResourceColumn): CanonicalValue {
+    let raw: unknown;
+    if (this.dialect === 'postgres') raw = (result.records?.[0] as Record<string, unknown> | undefined)?.[column.name];
+    else if (this.dialect === 'mysql') raw = (result.raw as { insertId?: unknown }).insertId;
+    else raw = result.raw;
+    return fromDatabase(column, typeof raw === 'bigint' ? raw.toString() : raw, this.dialect);
+  }
+
+  async update(resource: Resource, key: KeyValues, changes: CanonicalRow): Promise<void> {
+    const names = Object.keys(changes);
+    if (names.length === 0) return;
+    const params = paramsFor(this.dialect);
+    const sets = names
+      .map((name) => {
+        const column = resource.columnsByName.get(name)!;
+        return `${this.q(name)} = ${params.add(toDatabase(column, changes[name] ?? null, this.dialect))}`;
+      })
+      .join(', ');
+    await this.runner.query(`UPDATE ${this.q(resource.tableName)} SET ${sets} WHERE ${this.keyPredicate(resource, key, params)}`, params.values);
+  }
+
+  async delete(resource: Resource, key: KeyValues): Promise<void> {
+    const params = paramsFor(this.dialect);
+    await this.runner.query(`DELETE FROM ${this.q(resource.tableName)} WHERE ${this.keyPredicate(resource, key, params)}`, params.values);
+  }
+}

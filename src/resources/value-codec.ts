@@ -1,0 +1,142 @@
+import { Decimal } from 'decimal.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { Dialect } from './sql-dialect.js';
+import type { ResourceColumn } from './resource-registry.js';
+
+/**
+ * Values inside Tessera are canonical and the same on every database:
+ * string → string; integer → number; decimal → string with the column's scale ("10.5000");
+ * boolean → boolean; date → "YYYY-MM-DD"; datetime → "YYYY-MM-DDTHH:mm:ss.sssZ" (UTC).
+ * Checksums, comparisons and rules work on these; JSON output renders decimals as numbers.
+ */
+export type CanonicalValue = string | number | boolean | null;
+export type CanonicalRow = Record<string, CanonicalValue>;
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function utcIso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** node-pg reads DATE and TIMESTAMP (without zone) as local wall time; undo that. */
+function localWallClockToUtc(d: Date): number {
+  return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+}
+
+export function canonicalDecimal(value: Decimal.Value, scale: number | undefined): string {
+  const d = new Decimal(value);
+  return scale === undefined ? d.toString() : d.toFixed(scale);
+}
+
+/** Converts what a driver returned for a column into the canonical value. */
+export function fromDatabase(column: ResourceColumn, raw: unknown, dialect: Dialect): CanonicalValue {
+  if (raw === null || raw === undefined) return null;
+  switch (column.kind) {
+    case 'string':
+      return String(raw);
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : Number(raw);
+      return Number.isSafeInteger(n) ? n : String(raw);
+    }
+    case 'decimal':
+      // SQLite hands back a double; its shortest decimal form is the value that was stored.
+      return canonicalDecimal(typeof raw === 'number' ? String(raw) : String(raw), column.scale);
+    case 'boolean':
+      return raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true';
+    case 'date': {
+      if (raw instanceof Date) {
+        const ms = dialect === 'postgres' ? localWallClockToUtc(raw) : raw.getTime();
+        return utcIso(ms).slice(0, 10);
+      }
+      return String(raw).slice(0, 10);
+    }
+    case 'datetime': {
+      if (raw instanceof Date) return utcIso(dialect === 'postgres' ? localWallClockToUtc(raw) : raw.getTime());
+      const text = String(raw).replace(' ', 'T');
+      const withZone = /[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`;
+      const ms = Date.parse(withZone);
+      return Number.isNaN(ms) ? String(raw) : utcIso(ms);
+    }
+  }
+}
+
+/** Converts a canonical value into the parameter a driver binds for the column. */
+export function toDatabase(column: ResourceColumn, value: CanonicalValue, dialect: Dialect): unknown {
+  if (value === null) return null;
+  switch (column.kind) {
+    case 'boolean':
+      return dialect === 'postgres' ? value === true : value === true ? 1 : 0;
+    case 'datetime': {
+      if (dialect === 'postgres') return value;
+      const d = new Date(String(value));
+      return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
+    }
+    default:
+      return value;
+  }
+}
+
+function bad(column: ResourceColumn, why: string): ApiError {
+  return new ApiError(ErrorCode.BAD_REQUEST, `Column "${column.name}" ${why}.`);
+}
+
+const INTEGER_TEXT = /^-?\d{1,18}$/;
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Checks a value from a request body against the column and returns it canonical, or 400 / 4000 naming the column. */
+export function fromRequest(column: ResourceColumn, value: unknown): CanonicalValue {
+  if (value === null) {
+    if (!column.nullable) throw bad(column, 'may not be null');
+    return null;
+  }
+  switch (column.kind) {
+    case 'string':
+      if (typeof value !== 'string') throw bad(column, 'must be a string');
+      if (column.length !== undefined && [...value].length > column.length) {
+        throw bad(column, `is longer than ${column.length} characters`);
+      }
+      return value;
+    case 'integer': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) throw bad(column, 'must be an integer');
+      return n;
+    }
+    case 'decimal': {
+      const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+      if (!DECIMAL_TEXT.test(text) && !/^-?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) throw bad(column, 'must be a number');
+      const d = new Decimal(text);
+      if (column.scale !== undefined && d.decimalPlaces() > column.scale) {
+        throw bad(column, `has more than ${column.scale} decimal places`);
+      }
+      if (column.precision !== undefined && column.scale !== undefined) {
+        const integerDigits = d.abs().trunc().toFixed(0).replace(/^0$/, '').length;
+        if (integerDigits > column.precision - column.scale) throw bad(column, `is out of range for decimal(${column.precision},${column.scale})`);
+      }
+      return canonicalDecimal(d, column.scale);
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw bad(column, 'must be true or false');
+      return value;
+    case 'date':
+      if (typeof value !== 'string' || !DATE_TEXT.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+        throw bad(column, 'must be a date (YYYY-MM-DD)');
+      }
+      return value;
+    case 'datetime': {
+      if (typeof value !== 'string' || !DATETIME_TEXT.test(value)) throw bad(column, 'must be an ISO 8601 date-time');
+      const text = value.replace(' ', 'T');
+      const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+      if (Number.isNaN(ms)) throw bad(column, 'must be an ISO 8601 date-time');
+      return utcIso(ms);
+    }
+  }
+}
+
+/** The JSON form of a canonical value: decimals become numbers (exact to 15 significant digits). */
+export function toJson(column: ResourceColumn, value: CanonicalValue): unknown {
+  if (value !== null && column.kind === 'decimal') return Number(value);
+  return value;
+}
