@@ -53,9 +53,12 @@ export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect:
 
 /**
  * A global's value as a literal. Globals come from the user record or an identity provider,
- * where numbers and flags often arrive as text, so numeric and boolean text is read as such.
+ * where numbers and flags often arrive as text (and ids as numbers), so a global is read as
+ * the column's kind when its value can be: text for string columns, numeric text for number
+ * columns, 'true' / 'false' for boolean columns.
  */
 export function literalOfGlobal(value: string | number | boolean, kind: ColumnKind): PlainLiteral {
+  if (kind === 'string') return { kind: 'string', value: String(value) };
   if (typeof value === 'boolean') return { kind: 'boolean', value };
   if (typeof value === 'number') return { kind: 'number', text: String(value) };
   if ((kind === 'integer' || kind === 'decimal') && NUMBER.test(value)) return { kind: 'number', text: value };

@@ -247,6 +247,7 @@ describe('compileFilter: globals', () => {
     expect(compile('id = @{employee}', 'sqlite', { employee: '17' }).values).toEqual([17]);
     expect(compile('balance < @{limit}', 'sqlite', { limit: 2.5 }).values).toEqual(['2.5']);
     expect(compile('paid = @{flag}', 'postgres', { flag: 'true' }).values).toEqual([true]);
+    expect(compile('name = @{employee}', 'sqlite', { employee: 17 }).values).toEqual(['17']);
   });
 
   it.each([
