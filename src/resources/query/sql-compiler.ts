@@ -180,9 +180,10 @@ class FilterCompiler {
       if (node.caseInsensitive) requireString(a, left.path, 'a case-insensitive comparison (_uc)');
       return `(${this.upper(a.sql, node)} ${operator} ${this.upper(b.sql, node)})`;
     }
-    const columnOnLeft = left.kind === 'column';
-    const [ref, value] = columnOnLeft ? [left, right as Literal] : right.kind === 'column' ? [right, left as Literal] : [];
-    if (!ref || !value) throw badRequest('a comparison needs a column on one side');
+    const ref = left.kind === 'column' ? left : right.kind === 'column' ? right : undefined;
+    if (!ref) throw badRequest('a comparison needs a column on one side');
+    const columnOnLeft = ref === left;
+    const value = (columnOnLeft ? right : left) as Literal;
 
     const column = this.column(ref);
     if (value.kind === 'null') {
