@@ -41,7 +41,7 @@ function printChild(node: FilterNode, parent: number): string {
   return own <= parent ? `(${text})` : text;
 }
 
-export function printOperand(operand: Operand): string {
+function printOperand(operand: Operand): string {
   switch (operand.kind) {
     case 'column':
       return operand.path.join('.');
