@@ -8,8 +8,7 @@ export type Conversion = { ok: true; value: unknown } | { ok: false; expected: s
 
 const INTEGRAL = /^-?\d+(?:\.0+)?$/;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -25,9 +24,13 @@ const MAX_DECIMAL_FRACTION_DIGITS = 30;
  * - decimal: any number literal, bound as the exact text written (never through a float); at
  *   most 35 digits before and 30 after the point.
  * - boolean: `true` / `false`; bound as 1 / 0 on SQLite and MySQL, true / false on PostgreSQL.
- * - date: a quoted `'YYYY-MM-DD'`. datetime: a quoted `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM'`,
- *   `'YYYY-MM-DD HH:MM:SS'` or with up to 6 fraction digits (`T` also separates); no time zone.
- *   Bound as `'YYYY-MM-DD HH:MM:SS[.ffffff]'`, which all three databases read as a timestamp.
+ * - date: a quoted `'YYYY-MM-DD'`, bound as is.
+ * - datetime: a quoted ISO 8601 date-time: `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM'`, `'YYYY-MM-DD HH:MM:SS'`,
+ *   with up to 6 fraction digits, `T` or a space between date and time, and an optional zone
+ *   (`Z`, `+02:00`, `-0530`). Datetime columns hold UTC (as the resources' value codec writes
+ *   them), so a zoned value is converted to UTC and one without a zone is taken as UTC. Bound
+ *   as `'YYYY-MM-DD HH:MM:SS.fff'` (at least 3 fraction digits, the stored form, so that SQLite's
+ *   text comparison orders it correctly), with `+00:00` appended on PostgreSQL.
  * - string: a quoted string, bound as is.
  */
 export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect: CompileContext['dialect']): Conversion {
@@ -42,17 +45,20 @@ export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect:
       if (literal.kind !== 'boolean') return expect('true or false');
       return accept(dialect === 'postgres' ? literal.value : literal.value ? 1 : 0);
     case 'date':
-      return literal.kind === 'string' && DATE.test(literal.value) ? dateTimeValue(literal.value, false) : expect("a date written 'YYYY-MM-DD'");
+      return literal.kind === 'string' ? dateTimeValue(literal.value, false, dialect) : expect("a date written 'YYYY-MM-DD'");
     case 'datetime':
-      return literal.kind === 'string' ? dateTimeValue(literal.value, true) : expect("a date and time written 'YYYY-MM-DD HH:MM:SS'");
+      return literal.kind === 'string' ? dateTimeValue(literal.value, true, dialect) : expect("a date and time written 'YYYY-MM-DD HH:MM:SS'");
   }
 }
 
 /**
  * A global's value as a literal. Globals come from the user record or an identity provider,
- * where numbers and flags often arrive as text, so numeric and boolean text is read as such.
+ * where numbers and flags often arrive as text (and ids as numbers), so a global is read as
+ * the column's kind when its value can be: text for string columns, numeric text for number
+ * columns, 'true' / 'false' for boolean columns.
  */
 export function literalOfGlobal(value: string | number | boolean, kind: ColumnKind): PlainLiteral {
+  if (kind === 'string') return { kind: 'string', value: String(value) };
   if (typeof value === 'boolean') return { kind: 'boolean', value };
   if (typeof value === 'number') return { kind: 'number', text: String(value) };
   if ((kind === 'integer' || kind === 'decimal') && NUMBER.test(value)) return { kind: 'number', text: value };
@@ -83,16 +89,37 @@ function decimalValue(text: string): Conversion {
   return accept(text);
 }
 
-function dateTimeValue(text: string, withTime: boolean): Conversion {
+function dateTimeValue(text: string, withTime: boolean, dialect: CompileContext['dialect']): Conversion {
   const failure = expect(withTime ? "a date and time written 'YYYY-MM-DD HH:MM:SS'" : "a date written 'YYYY-MM-DD'");
   const match = DATETIME.exec(text);
   if (!match) return failure;
-  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction] = match;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
   if (!isCalendarDate(Number(year), Number(month), Number(day))) return failure;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return failure;
-  const date = `${year}-${month}-${day}`;
-  if (!withTime) return accept(date);
-  return accept(`${date} ${hour}:${minute}:${second}${fraction ? `.${fraction}` : ''}`);
+  if (!withTime) return match[4] === undefined ? accept(`${year}-${month}-${day}`) : failure;
+
+  const offsetMinutes = zoneOffsetMinutes(zone);
+  if (offsetMinutes === undefined) return failure;
+  const utc = new Date(0);
+  utc.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  utc.setUTCHours(Number(hour), Number(minute) - offsetMinutes, Number(second));
+  if (utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return failure;
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  const wallClock =
+    `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())} ` +
+    `${pad(utc.getUTCHours())}:${pad(utc.getUTCMinutes())}:${pad(utc.getUTCSeconds())}.${fraction.padEnd(3, '0')}`;
+  // The explicit zone makes a timestamptz column right whatever the session's time zone;
+  // PostgreSQL ignores it for a timestamp column. SQLite compares text, MySQL would refuse it.
+  return accept(dialect === 'postgres' ? `${wallClock}+00:00` : wallClock);
+}
+
+/** Minutes east of UTC for `Z`, `+02:00` or `-0530`; none means UTC; undefined when out of range. */
+function zoneOffsetMinutes(zone: string | undefined): number | undefined {
+  if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
+  const hours = Number(zone.slice(1, 3));
+  const minutes = Number(zone.slice(-2));
+  if (hours > 14 || minutes > 59) return undefined;
+  return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -59,8 +59,8 @@ export class NodeBudget {
 
   constructor(private readonly label: string, private readonly max: number) {}
 
-  spend(position: number, nodes = 1): void {
-    this.used += nodes;
+  spend(position: number): void {
+    this.used += 1;
     if (this.used > this.max) {
       throw new ApiError(
         ErrorCode.FILTER_SYNTAX,

@@ -159,11 +159,19 @@ describe('compileFilter: values and column kinds', () => {
     expect(compile('paid in (true, false)', 'postgres').values).toEqual([true, false]);
   });
 
-  it('binds dates as given and datetimes in one canonical form', () => {
+  it('binds dates as given and datetimes as UTC in the stored form', () => {
     expect(compile("due = '2024-02-29'").values).toEqual(['2024-02-29']);
-    expect(compile("created >= '2024-02-29'").values).toEqual(['2024-02-29 00:00:00']);
-    expect(compile("created >= '2024-02-29T13:45'").values).toEqual(['2024-02-29 13:45:00']);
+    expect(compile("created >= '2024-02-29'").values).toEqual(['2024-02-29 00:00:00.000']);
+    expect(compile("created >= '2024-02-29T13:45'").values).toEqual(['2024-02-29 13:45:00.000']);
+    expect(compile("created < '2024-02-29 13:45:07.5'").values).toEqual(['2024-02-29 13:45:07.500']);
     expect(compile("created < '2024-02-29 13:45:07.123456'").values).toEqual(['2024-02-29 13:45:07.123456']);
+  });
+
+  it('converts a zoned datetime to UTC, and tells PostgreSQL it is UTC', () => {
+    expect(compile("created = '2024-01-05T10:00:00.000Z'", 'mysql').values).toEqual(['2024-01-05 10:00:00.000']);
+    expect(compile("created = '2024-03-01T01:30:00+02:00'").values).toEqual(['2024-02-29 23:30:00.000']);
+    expect(compile("created = '0001-01-01T00:00-0530'").values).toEqual(['0001-01-01 05:30:00.000']);
+    expect(compile("created = '2024-12-31T23:00:00-01:00'", 'postgres').values).toEqual(['2025-01-01 00:00:00.000+00:00']);
   });
 
   it.each([
@@ -177,7 +185,9 @@ describe('compileFilter: values and column kinds', () => {
     ['paid = 1', 'column "paid" takes true or false, not 1'],
     ["due = '2023-02-29'", `column "due" takes a date written 'YYYY-MM-DD', not '2023-02-29'`],
     ["due = '2024-01-01 10:00'", `column "due" takes a date written 'YYYY-MM-DD', not '2024-01-01 10:00'`],
-    ["created = '2024-01-01T10:00Z'", `column "created" takes a date and time written 'YYYY-MM-DD HH:MM:SS', not '2024-01-01T10:00Z'`],
+    ["created = '2024-01-01T10:00+15:00'", `column "created" takes a date and time written 'YYYY-MM-DD HH:MM:SS', not '2024-01-01T10:00+15:00'`],
+    ["created = '0001-01-01T00:00+01:00'", `column "created" takes a date and time written 'YYYY-MM-DD HH:MM:SS', not '0001-01-01T00:00+01:00'`],
+    ["due = '2024-01-01Z'", `column "due" takes a date written 'YYYY-MM-DD', not '2024-01-01Z'`],
     ["created = '2024-01-01 24:00'", `column "created" takes a date and time written 'YYYY-MM-DD HH:MM:SS', not '2024-01-01 24:00'`],
     ['due = 20240101', `column "due" takes a date written 'YYYY-MM-DD', not 20240101`],
     ['balance like 1', '"like" applies to text columns only, and "balance" holds decimal values'],
@@ -237,6 +247,7 @@ describe('compileFilter: globals', () => {
     expect(compile('id = @{employee}', 'sqlite', { employee: '17' }).values).toEqual([17]);
     expect(compile('balance < @{limit}', 'sqlite', { limit: 2.5 }).values).toEqual(['2.5']);
     expect(compile('paid = @{flag}', 'postgres', { flag: 'true' }).values).toEqual([true]);
+    expect(compile('name = @{employee}', 'sqlite', { employee: 17 }).values).toEqual(['17']);
   });
 
   it.each([

@@ -85,6 +85,9 @@ const TRUE_PREDICATE = '(1=1)';
  *   databases agree). Case sensitivity is the database's LIKE (SQLite: ASCII case-insensitive;
  *   MySQL: the collation; PostgreSQL: case-sensitive); `_uc` is case-insensitive everywhere.
  *   `like` applies to string columns only.
+ * - Each value must suit its column's kind; what each kind takes and how it is bound (integers
+ *   as numbers, decimals as exact text, booleans as 1/0 or true/false, datetimes as UTC
+ *   `'YYYY-MM-DD HH:MM:SS.fff'`) is listed at `convertLiteral` in `column-values.ts`.
  * - Booleans accept `=`, `<>` and `in`. Decimals bind as their exact text; on MySQL the
  *   placeholder is `CAST(? AS DECIMAL(65,30))`, because MySQL compares a DECIMAL column with a
  *   text parameter as doubles.
@@ -180,9 +183,10 @@ class FilterCompiler {
       if (node.caseInsensitive) requireString(a, left.path, 'a case-insensitive comparison (_uc)');
       return `(${this.upper(a.sql, node)} ${operator} ${this.upper(b.sql, node)})`;
     }
-    const columnOnLeft = left.kind === 'column';
-    const [ref, value] = columnOnLeft ? [left, right as Literal] : right.kind === 'column' ? [right, left as Literal] : [];
-    if (!ref || !value) throw badRequest('a comparison needs a column on one side');
+    const ref = left.kind === 'column' ? left : right.kind === 'column' ? right : undefined;
+    if (!ref) throw badRequest('a comparison needs a column on one side');
+    const columnOnLeft = ref === left;
+    const value = (columnOnLeft ? right : left) as Literal;
 
     const column = this.column(ref);
     if (value.kind === 'null') {

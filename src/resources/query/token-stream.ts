@@ -5,7 +5,7 @@ import { tokenize, type SymbolText, type Token, type WordToken } from './lexer.j
 import { checkLength, excerpt, NodeBudget, syntaxError, type QueryLimits } from './limits.js';
 
 /** How an error message names the token it stopped at. */
-export function describeToken(token: Token): string {
+function describeToken(token: Token): string {
   return token.type === 'end' ? 'the end of the text' : `"${excerpt(token.source)}"`;
 }
 
@@ -22,8 +22,8 @@ export class TokenStream {
     this.tokens = tokenize(text, label);
   }
 
-  peek(ahead = 0): Token {
-    return this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)]!;
+  peek(): Token {
+    return this.tokens[this.index]!;
   }
 
   next(): Token {
@@ -37,8 +37,8 @@ export class TokenStream {
     return this.index > 0 ? this.tokens[this.index - 1] : undefined;
   }
 
-  isKeyword(keyword: string, ahead = 0): boolean {
-    const token = this.peek(ahead);
+  isKeyword(keyword: string): boolean {
+    const token = this.peek();
     return token.type === 'word' && token.path.length === 1 && token.lower === keyword;
   }
 
@@ -73,8 +73,9 @@ export class TokenStream {
   }
 
   /** Throws 4001 at the next token: what was expected, after what, and what was found. */
-  fail(expected: string, at: Token = this.peek()): never {
-    const previous = at === this.peek() ? this.previous() : undefined;
+  fail(expected: string): never {
+    const at = this.peek();
+    const previous = this.previous();
     const after = previous ? ` after ${describeToken(previous)}` : '';
     throw syntaxError(this.label, at.position, `expected ${expected}${after}, found ${describeToken(at)}`);
   }
@@ -104,8 +105,8 @@ export class TokenStream {
     return value;
   }
 
-  expectLiteral(expected = 'a value'): Literal {
-    return this.literal() ?? this.fail(expected);
+  expectLiteral(): Literal {
+    return this.literal() ?? this.fail('a value');
   }
 }
 
