@@ -65,6 +65,8 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   const { config, logger } = parts;
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
     bodyParser: false,
+    // Boot errors (a bad rule or role, say) reach the caller, which reports them and exits.
+    abortOnError: false,
     logger: new PinoNestLogger(logger),
   });
   app.disable('x-powered-by');
@@ -102,6 +104,8 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
+    // Boot errors (a bad rule or role, say) reach the caller, which reports them and exits.
+    abortOnError: false,
     logger: new PinoNestLogger(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();

@@ -177,10 +177,10 @@ describeEachTarget('resources: writing', (target) => {
   });
 
   it('computes checksums from canonical values, the same on every database', async () => {
-    await api.post('/customer', { name: 'Checksum Co', credit_limit: '100', balance: 12.5 }).expect(201);
+    await api.post('/customer', { name: 'Checksum Co', credit_limit: '100.5' }).expect(201);
     const row = await current('/customer/Checksum%20Co');
     const registry = new ResourceRegistry(t.dataSource, (await import('../src/project/project.js')).demoProject.entities, 'main');
-    expect(row['@metadata'].checksum).toBe(rowChecksum(registry.get('customer'), { name: 'Checksum Co', balance: '12.5000', credit_limit: '100.0000' }));
+    expect(row['@metadata'].checksum).toBe(rowChecksum(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }));
   });
 
   it('changes the checksum when another program changes the row', async () => {

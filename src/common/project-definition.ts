@@ -1,4 +1,5 @@
 import type { EntityManager, MixedList } from 'typeorm';
+import type { Rule } from '../logic/rule-dsl.js';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -27,4 +28,6 @@ export interface ProjectDefinition {
    * transaction, before the service accepts requests, and only when every project table is empty.
    */
   seed?: (manager: EntityManager) => Promise<void>;
+  /** Business logic (sums, counts, formulas, copies, constraints, events); see `src/logic/rule-dsl.ts`. */
+  rules?: Rule[];
 }

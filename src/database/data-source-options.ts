@@ -51,7 +51,6 @@ export function buildDataSourceOptions(
         url: database.url.replace(/^mariadb:/, 'mysql:'),
         poolSize: database.poolSize,
         connectTimeout: database.acquireTimeoutMs,
-        acquireTimeout: database.acquireTimeoutMs,
         charset: 'utf8mb4_unicode_ci',
         timezone: 'Z',
         supportBigNumbers: true,

@@ -33,6 +33,8 @@ const CONNECTION_MESSAGES = [
   /can't add new command when connection is in closed state/i,
   /client has encountered a connection error/i,
   /Connection lost/i,
+  /is not currently accepting connections/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
 ];
 
 function codesOf(error: unknown): { code?: string; errno?: number; message: string } {

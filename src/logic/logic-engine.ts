@@ -7,6 +7,9 @@ import { dialectOf } from '../resources/sql-dialect.js';
 import { RowStore } from '../resources/sql/row-store.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { RuleBank } from './rule-bank.js';
+import { toRuleRow } from './rule-values.js';
+import { checkConstraints } from './rules/constraint.js';
 import type { SummaryEntry } from './transaction-summary.js';
 import { WriteTransaction } from './write-transaction.js';
 
@@ -22,6 +25,7 @@ export class LogicEngine {
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: ResourceRegistry,
+    readonly bank: RuleBank,
     @Inject(DatabaseGate) private readonly gate: DatabaseGate,
   ) {}
 
@@ -38,13 +42,25 @@ export class LogicEngine {
     }
   }
 
+  /** Commit constraints on the final values of every touched row, then commit events. */
+  private async beforeCommit(tx: WriteTransaction): Promise<void> {
+    const touched = tx.summary.list();
+    for (const entry of touched) {
+      if (entry.verb !== 'DELETE') checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row);
+    }
+    if (this.bank.commitRules.length === 0) return;
+    const event = { touched: touched.map((e) => ({ resource: e.resource.name, verb: e.verb, row: toRuleRow(e.resource, e.row) })) };
+    for (const rule of this.bank.commitRules) await rule.run(event);
+  }
+
   private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction(dialectOf(this.dataSource) === 'sqlite' ? undefined : 'READ COMMITTED');
-      const tx = new WriteTransaction(new RowStore(runner, dialectOf(this.dataSource)), this.registry);
+      const tx = new WriteTransaction(new RowStore(runner, dialectOf(this.dataSource)), this.registry, this.bank);
       await work(tx);
+      await this.beforeCommit(tx);
       await runner.commitTransaction();
       return tx.summary.list();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { keyOf, rowIdentity } from '../resources/primary-key.js';
+import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
 import type { Resource } from '../resources/resource-registry.js';
 import type { Verb } from '../resources/resource-serializer.js';
 import type { CanonicalRow } from '../resources/value-codec.js';
@@ -30,6 +30,11 @@ export class TransactionSummary {
     }
     earlier.row = row;
     if (verb === 'DELETE') earlier.verb = 'DELETE';
+  }
+
+  /** The latest values recorded for a row, if the transaction touched it. */
+  latest(resource: Resource, key: KeyValues): CanonicalRow | undefined {
+    return this.entries.get(rowIdentity(resource, key))?.row;
   }
 
   list(): SummaryEntry[] {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiSettings, PROJECT_DEFINITION } from '../common/api-settings.js';
 import type { ProjectDefinition } from '../common/project-definition.js';
 import { LogicEngine } from '../logic/logic-engine.js';
+import { RuleBank } from '../logic/rule-bank.js';
 import { MetaController } from './meta.controller.js';
 import { ResourceRegistry } from './resource-registry.js';
 import { ResourcesController } from './resources.controller.js';
@@ -17,6 +18,11 @@ import { ResourcesService } from './resources.service.js';
       useFactory: (dataSource: DataSource, project: ProjectDefinition, settings: ApiSettings) =>
         new ResourceRegistry(dataSource, project.entities, settings.resourcePrefix),
       inject: [DataSource, PROJECT_DEFINITION, ApiSettings],
+    },
+    {
+      provide: RuleBank,
+      useFactory: (registry: ResourceRegistry, project: ProjectDefinition) => new RuleBank(registry, project.rules ?? []),
+      inject: [ResourceRegistry, PROJECT_DEFINITION],
     },
     LogicEngine,
     ResourcesService,

@@ -11,7 +11,7 @@ import { RegistryColumnResolver } from './column-resolver.js';
 import { keyOf, parseKeySegment, type KeyValues } from './primary-key.js';
 import { parseFilter } from './query/filter-parser.js';
 import type { OrderTerm } from './query/ast.js';
-import { parseOrder, parseSysOrder } from './query/order-parser.js';
+import { combineSortTerms, parseOrder, parseSysOrder } from './query/order-parser.js';
 import { compileFilter, compileOrder } from './query/sql-compiler.js';
 import { parseSysFilter } from './query/sysfilter-parser.js';
 import type { ReadQuery } from './read-query.js';
@@ -21,7 +21,6 @@ import { dialectOf, type Dialect } from './sql-dialect.js';
 import { paramsFor, RowStore } from './sql/row-store.js';
 import type { CanonicalRow } from './value-codec.js';
 
-const MAX_SORT_TERMS = 8;
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
 export interface ReadResult {
@@ -55,11 +54,10 @@ export class ResourcesService {
       ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), ctx)),
       ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), ctx)),
     ];
-    const terms: OrderTerm[] = [
-      ...(query.order !== undefined ? parseOrder(query.order) : []),
-      ...(query.sysorder !== undefined ? parseSysOrder(query.sysorder) : []),
-    ];
-    if (terms.length > MAX_SORT_TERMS) throw new ApiError(ErrorCode.FILTER_SYNTAX, `At most ${MAX_SORT_TERMS} sort terms are allowed.`);
+    const terms: OrderTerm[] = combineSortTerms([
+      query.order !== undefined ? parseOrder(query.order) : [],
+      query.sysorder !== undefined ? parseSysOrder(query.sysorder) : [],
+    ]);
     for (const column of resource.primaryKey) {
       if (!terms.some((t) => t.column.length === 1 && t.column[0] === column.name)) {
         terms.push({ column: [column.name], direction: 'asc', caseInsensitive: false });
@@ -82,7 +80,8 @@ export class ResourcesService {
 
   async insert(resource: Resource, body: unknown): Promise<SummaryEntry[]> {
     const items = bodyItems(body).map((item) => {
-      const values = columnValues(resource, item, (name) => !resource.columnsByName.get(name)!.generated);
+      const derived = this.engine.bank.for(resource).derived;
+      const values = columnValues(resource, item, (name) => !resource.columnsByName.get(name)!.generated && !derived.has(name));
       const missing = missingRequired(resource, values);
       if (missing.length > 0) {
         throw new ApiError(ErrorCode.BAD_REQUEST, `Missing required column(s) of ${resource.name}: ${missing.join(', ')}.`);
@@ -107,7 +106,8 @@ export class ResourcesService {
       if (!checksum) {
         throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, 'An update needs the object\'s current checksum in @metadata.checksum (or "override").');
       }
-      const values = columnValues(resource, item, () => true);
+      const derived = this.engine.bank.for(resource).derived;
+      const values = columnValues(resource, item, (name) => !derived.has(name));
       for (const column of resource.primaryKey) {
         if (column.name in values && values[column.name] !== key[resource.primaryKey.indexOf(column)]) {
           throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);

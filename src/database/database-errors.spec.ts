@@ -1,0 +1,34 @@
+import { apiErrorFromDatabase, isDatabaseUnavailable } from './database-errors.js';
+
+describe('database error mapping', () => {
+  it.each([
+    [{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }],
+    [{ code: '57P01', message: 'terminating connection due to administrator command' }],
+    [{ code: '55000', message: 'database "x" is not currently accepting connections' }],
+    [{ message: 'Connection terminated unexpectedly' }],
+    [{ code: 'PROTOCOL_CONNECTION_LOST', message: 'Connection lost: The server closed the connection.' }],
+  ])('treats %o as the database being unavailable (503 / 5030)', (error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(apiErrorFromDatabase(error)?.errorCode).toBe(5030);
+  });
+
+  it.each([
+    [{ code: 'ER_DUP_ENTRY', errno: 1062, message: "Duplicate entry 'x' for key 'PRIMARY'" }, 4091],
+    [{ code: '23505', message: 'duplicate key value violates unique constraint' }, 4091],
+    [{ code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: 'UNIQUE constraint failed' }, 4091],
+    [{ code: 'ER_NO_REFERENCED_ROW_2', message: 'a foreign key constraint fails' }, 4221],
+    [{ code: '23503', message: 'violates foreign key constraint' }, 4221],
+    [{ code: 'SQLITE_CONSTRAINT_NOTNULL', message: 'NOT NULL constraint failed' }, 4221],
+    [{ code: 'ER_LOCK_DEADLOCK', message: 'Deadlock found' }, 4090],
+    [{ code: '40P01', message: 'deadlock detected' }, 4090],
+  ])('maps %o to %i without the driver text', (error, code) => {
+    const mapped = apiErrorFromDatabase({ driverError: error, message: error.message });
+    expect(mapped?.errorCode).toBe(code);
+    expect(mapped?.message).not.toContain(error.message);
+  });
+
+  it('leaves other errors to the caller', () => {
+    expect(apiErrorFromDatabase(new Error('something else'))).toBeUndefined();
+    expect(apiErrorFromDatabase({ code: '55000', message: 'sequence not yet defined in this session' })).toBeUndefined();
+  });
+});

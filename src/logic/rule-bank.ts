@@ -1,0 +1,218 @@
+import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../resources/resource-registry.js';
+import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
+
+export interface Aggregate {
+  rule: AggregateRule;
+  parent: Resource;
+  attr: ResourceColumn;
+  child: Resource;
+  relation: ParentRelation;
+  childAttr?: ResourceColumn;
+}
+
+export interface ParentUse {
+  relation: ParentRelation;
+  parent: Resource;
+  attr: string;
+}
+
+export interface Formula {
+  rule: FormulaRule;
+  resource: Resource;
+  attr: ResourceColumn;
+  ownUses: string[];
+  parentUses: ParentUse[];
+}
+
+export interface Copy {
+  rule: CopyRule;
+  resource: Resource;
+  attr: ResourceColumn;
+  relation: ParentRelation;
+  parent: Resource;
+  from: ResourceColumn;
+}
+
+/** The rules that concern one resource, indexed for the engine. */
+export class ResourceRules {
+  /** In dependency order: a formula comes after the formulas it reads. */
+  formulas: Formula[] = [];
+  copies: Copy[] = [];
+  constraints: ConstraintRule[] = [];
+  commitConstraints: ConstraintRule[] = [];
+  early: EventRule[] = [];
+  after: EventRule[] = [];
+  /** Aggregates this resource feeds as the child. */
+  feeds: Aggregate[] = [];
+  /** Children's formulas that read this resource's attributes. */
+  readByChildren: Formula[] = [];
+  /** Attributes maintained by rules: clients may not write them. */
+  derived = new Set<string>();
+
+  get isEmpty(): boolean {
+    return this.formulas.length + this.copies.length + this.constraints.length + this.commitConstraints.length
+      + this.early.length + this.after.length + this.feeds.length + this.readByChildren.length === 0;
+  }
+}
+
+export class RuleBankError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The rules in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'RuleBankError';
+  }
+}
+
+/**
+ * The project's rules checked against the resource registry at boot: every problem is
+ * collected (unknown entities, attributes or relations, formula cycles, derived keys) and
+ * reported in one `RuleBankError`.
+ */
+export class RuleBank {
+  private readonly byResource = new Map<string, ResourceRules>();
+  readonly commitRules: CommitRule[] = [];
+
+  constructor(private readonly registry: ResourceRegistry, rules: readonly Rule[]) {
+    const problems: string[] = [];
+    rules.forEach((rule, index) => {
+      try {
+        this.add(rule);
+      } catch (error) {
+        problems.push(`rule ${index + 1} (${rule.kind}${'attr' in rule ? ` ${rule.attr}` : ''}): ${(error as Error).message}`);
+      }
+    });
+    for (const [name, rules] of this.byResource) {
+      try {
+        rules.formulas = orderFormulas(rules.formulas);
+      } catch (error) {
+        problems.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    if (problems.length > 0) throw new RuleBankError(problems);
+  }
+
+  for(resource: Resource): ResourceRules {
+    let rules = this.byResource.get(resource.name);
+    if (!rules) {
+      rules = new ResourceRules();
+      this.byResource.set(resource.name, rules);
+    }
+    return rules;
+  }
+
+  private resourceOf(entity: EntityClass | undefined): Resource {
+    const resource = this.registry.resources.find((r) => r.target === entity);
+    if (!resource) throw new Error(`${entity?.name ?? String(entity)} is not an entity of this project`);
+    return resource;
+  }
+
+  private column(resource: Resource, name: string): ResourceColumn {
+    const column = resource.columnsByName.get(name);
+    if (!column) throw new Error(`${resource.name} has no attribute "${name}"`);
+    return column;
+  }
+
+  private derivable(resource: Resource, name: string): ResourceColumn {
+    const column = this.column(resource, name);
+    if (column.primary) throw new Error(`${resource.name}.${name} is a primary key column and cannot be derived`);
+    if (this.for(resource).derived.has(name)) throw new Error(`${resource.name}.${name} is already derived by another rule`);
+    return column;
+  }
+
+  private relation(child: Resource, via: string): ParentRelation {
+    const relation = child.parents.find((p) => p.name === via);
+    if (!relation) {
+      throw new Error(`${child.name} has no many-to-one relation "${via}" (it has: ${child.parents.map((p) => p.name).join(', ') || 'none'})`);
+    }
+    return relation;
+  }
+
+  private add(rule: Rule): void {
+    switch (rule.kind) {
+      case 'sum':
+      case 'count':
+      case 'min':
+      case 'max': {
+        const parent = this.resourceOf(rule.parent);
+        const child = this.resourceOf(rule.children);
+        const attr = this.derivable(parent, rule.attr);
+        const relation = this.relation(child, rule.via);
+        if (relation.parent !== parent.name) throw new Error(`relation ${child.name}.${rule.via} leads to ${relation.parent}, not ${parent.name}`);
+        if (rule.kind !== 'count' && !rule.childAttr) throw new Error(`${rule.kind} needs childAttr`);
+        const childAttr = rule.childAttr ? this.column(child, rule.childAttr) : undefined;
+        if (rule.kind === 'sum' && childAttr && childAttr.kind !== 'decimal' && childAttr.kind !== 'integer') {
+          throw new Error(`sum over ${child.name}.${childAttr.name}, which is not numeric`);
+        }
+        this.for(parent).derived.add(attr.name);
+        this.for(child).feeds.push({ rule, parent, attr, child, relation, childAttr });
+        return;
+      }
+      case 'formula': {
+        const resource = this.resourceOf(rule.entity);
+        const attr = this.derivable(resource, rule.attr);
+        const ownUses: string[] = [];
+        const parentUses: ParentUse[] = [];
+        for (const use of rule.uses) {
+          const [first, second] = use.split('.');
+          if (second === undefined) {
+            ownUses.push(this.column(resource, first!).name);
+            continue;
+          }
+          const relation = this.relation(resource, first!);
+          const parent = this.registry.get(relation.parent);
+          parentUses.push({ relation, parent, attr: this.column(parent, second).name });
+        }
+        const formula: Formula = { rule, resource, attr, ownUses, parentUses };
+        this.for(resource).derived.add(attr.name);
+        this.for(resource).formulas.push(formula);
+        for (const use of parentUses) this.for(use.parent).readByChildren.push(formula);
+        return;
+      }
+      case 'copy': {
+        const resource = this.resourceOf(rule.entity);
+        const attr = this.derivable(resource, rule.attr);
+        const relation = this.relation(resource, rule.via);
+        const parent = this.registry.get(relation.parent);
+        this.for(resource).derived.add(attr.name);
+        this.for(resource).copies.push({ rule, resource, attr, relation, parent, from: this.column(parent, rule.from) });
+        return;
+      }
+      case 'constraint':
+        this.for(this.resourceOf(rule.entity)).constraints.push(rule);
+        return;
+      case 'commitConstraint':
+        this.for(this.resourceOf(rule.entity)).commitConstraints.push(rule);
+        return;
+      case 'early':
+        this.for(this.resourceOf(rule.entity)).early.push(rule);
+        return;
+      case 'after':
+        this.for(this.resourceOf(rule.entity)).after.push(rule);
+        return;
+      case 'commit':
+        this.commitRules.push(rule);
+        return;
+    }
+  }
+}
+
+/** Orders formulas so that each runs after the formulas whose attributes it reads; a cycle is an error. */
+function orderFormulas(formulas: Formula[]): Formula[] {
+  const byAttr = new Map(formulas.map((f) => [f.attr.name, f]));
+  const ordered: Formula[] = [];
+  const state = new Map<Formula, 'visiting' | 'done'>();
+  const visit = (formula: Formula, path: string[]): void => {
+    if (state.get(formula) === 'done') return;
+    if (state.get(formula) === 'visiting') {
+      throw new Error(`formula cycle: ${[...path, formula.attr.name].join(' -> ')}`);
+    }
+    state.set(formula, 'visiting');
+    for (const use of formula.ownUses) {
+      const dependency = byAttr.get(use);
+      if (dependency) visit(dependency, [...path, formula.attr.name]);
+    }
+    state.set(formula, 'done');
+    ordered.push(formula);
+  };
+  for (const formula of formulas) visit(formula, []);
+  return ordered;
+}

@@ -1,0 +1,43 @@
+import { after, constraint, copy, D, formula, sum, type Rule } from '../logic/rule-dsl.js';
+import { Customer } from './entities/customer.entity.js';
+import { Lineitem } from './entities/lineitem.entity.js';
+import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
+import { Purchaseorder } from './entities/purchaseorder.entity.js';
+
+/** The demo's business logic: the classic "check credit". */
+export const demoRules: Rule[] = [
+  sum({
+    parent: Customer, attr: 'balance',
+    children: Purchaseorder, via: 'customer', childAttr: 'amount_total',
+    where: (order) => order.paid === false,
+  }),
+  constraint({
+    entity: Customer,
+    check: (customer) => D(customer.balance).lte(D(customer.credit_limit)),
+    message: "Customer {name}'s balance {balance} exceeds their credit limit {credit_limit}",
+  }),
+  sum({
+    parent: Purchaseorder, attr: 'amount_total',
+    children: Lineitem, via: 'purchaseorder', childAttr: 'amount',
+  }),
+  copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
+  formula({
+    entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'product_price'],
+    compute: (item) => D(item.product_price).times(item.qty_ordered),
+  }),
+  after({
+    entity: Purchaseorder, on: ['UPDATE'],
+    run: async (event) => {
+      if (!event.changed('amount_total')) return;
+      const old = event.old!;
+      await event.insert(PurchaseorderAudit, {
+        order_number: old.order_number,
+        amount_total: old.amount_total,
+        paid: old.paid,
+        notes: old.notes,
+        customer_name: old.customer_name,
+        audit_time: new Date().toISOString(),
+      });
+    },
+  }),
+];
