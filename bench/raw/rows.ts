@@ -1,0 +1,68 @@
+import { rowChecksum } from '../../src/resources/checksum.js';
+import type { Resource } from '../../src/resources/resource-registry.js';
+
+/**
+ * The raw server's rows: canonical values exactly as Tessera defines them (decimals as text
+ * with scale 4, booleans as booleans), so its checksums are Tessera's own function over the
+ * same values, and its JSON is the same JSON.
+ */
+export type RawRow = Record<string, string | number | boolean | null>;
+
+interface Table {
+  name: string;
+  key: string;
+  decimals: ReadonlySet<string>;
+  booleans: ReadonlySet<string>;
+  /** Only `columns[].name` is read by rowChecksum. */
+  resource: Resource;
+}
+
+function table(name: string, key: string, columns: string[], decimals: string[] = [], booleans: string[] = []): Table {
+  return {
+    name,
+    key,
+    decimals: new Set(decimals),
+    booleans: new Set(booleans),
+    resource: { columns: columns.map((c) => ({ name: c })) } as unknown as Resource,
+  };
+}
+
+export const CUSTOMER = table('customer', 'name', ['name', 'balance', 'credit_limit'], ['balance', 'credit_limit']);
+export const PURCHASEORDER = table(
+  'purchaseorder', 'order_number',
+  ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'notes'], ['amount_total'], ['paid'],
+);
+export const LINEITEM = table(
+  'lineitem', 'lineitem_id',
+  ['lineitem_id', 'order_number', 'product_number', 'qty_ordered', 'product_price', 'amount'], ['product_price', 'amount'],
+);
+
+/** Driver values to canonical ones: SQLite hands back doubles and 0/1, MySQL 0/1, PostgreSQL decimal text. */
+export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
+  const row: RawRow = {};
+  for (const { name } of t.resource.columns) {
+    const value = raw[name];
+    if (value === null || value === undefined) row[name] = null;
+    else if (t.decimals.has(name)) row[name] = typeof value === 'number' ? value.toFixed(4) : String(value);
+    else if (t.booleans.has(name)) row[name] = value === true || value === 1 || value === '1';
+    else row[name] = value as string | number;
+  }
+  return row;
+}
+
+export function checksum(t: Table, row: RawRow): string {
+  return rowChecksum(t.resource, row);
+}
+
+/** An API object: `@metadata` first, decimals rendered as JSON numbers. */
+export function toObject(t: Table, row: RawRow, base: string, verb?: string): Record<string, unknown> {
+  const href = `${base}/${t.name}/${encodeURIComponent(String(row[t.key]))}`;
+  const out: Record<string, unknown> = {
+    '@metadata': verb ? { href, resource: t.name, verb, checksum: checksum(t, row) } : { href, checksum: checksum(t, row) },
+  };
+  for (const { name } of t.resource.columns) {
+    const value = row[name] ?? null;
+    out[name] = value !== null && t.decimals.has(name) ? Number(value) : value;
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * The raw baseline: node:http, the driver, the workloads' SQL, a token Map, JSON.stringify.
+ * It is what one Node process can do at most for each workload while doing the same work
+ * a real request needs (token check, role row filter, checksums, the same JSON), so the
+ * harness reports Tessera as a fraction of it. It serves only the benchmark's requests.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { installLoopDelayProbe } from '../loop-delay-probe.js';
+import { CUSTOMER, LINEITEM, PURCHASEORDER, canonical, checksum, toObject } from './rows.js';
+import { openRawStore } from './store.js';
+import { RawTokens, type RawPrincipal } from './tokens.js';
+
+const env = process.env;
+const BASE = '/rest/default/demo/v1';
+const BODY_LIMIT = 1_048_576;
+const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
+if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
+
+const store = await openRawStore(env.DATABASE_URL ?? 'sqlite:./data/tessera.sqlite', Number(env.DB_POOL_SIZE ?? 10));
+const tokens = await RawTokens.withDemoUsers(Number(env.BCRYPT_COST ?? 10));
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) reject(new HttpError(413, 4130, 'The request body is too large.'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+        resolve(body as Record<string, unknown>);
+      } catch {
+        reject(new HttpError(400, 4000, 'The request body must be a JSON object.'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function principalOf(req: IncomingMessage): RawPrincipal | undefined {
+  if (!requireToken) return undefined;
+  const principal = tokens.verify(req.headers.authorization);
+  if (!principal) throw new HttpError(401, 4011, 'The auth token is unknown or disabled.');
+  return principal;
+}
+
+function intParam(query: URLSearchParams, name: string, fallback: number, max: number): number {
+  const text = query.get(name);
+  if (text === null || text === '') return fallback;
+  if (!/^\d{1,9}$/.test(text) || Number(text) > max) throw new HttpError(400, 4000, `Query parameter "${name}" must be a whole number.`);
+  return Number(text);
+}
+
+function page(rows: unknown[], pageSize: number, nextUrl: () => string): unknown[] {
+  if (rows.length <= pageSize) return rows;
+  return [...rows.slice(0, pageSize), { '@metadata': { next_batch: nextUrl() } }];
+}
+
+function nextBatch(origin: string, path: string, query: URLSearchParams, offset: number): string {
+  const next = new URLSearchParams(query);
+  next.delete('auth');
+  next.set('offset', String(offset));
+  return `${origin}${path}?${next.toString()}`;
+}
+
+const BALANCE_FILTER = /^\s*balance\s*>\s*(\d+(?:\.\d+)?)\s*$/i;
+
+async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = req.url ?? '/';
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  if (!path.startsWith(`${BASE}/`)) throw new HttpError(404, 4040, 'Not found.');
+  const rest = path.slice(BASE.length + 1);
+  const slash = rest.indexOf('/');
+  const resource = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
+  const key = slash < 0 ? undefined : decodeURIComponent(rest.slice(slash + 1));
+  const origin = `http://${req.headers.host ?? 'localhost'}`;
+  const base = `${origin}${BASE}`;
+  const method = req.method ?? 'GET';
+
+  if (resource === '@heartbeat' && method === 'GET') return send(res, 200, { status: 'OK' });
+
+  if (resource === '@authentication' && method === 'POST') {
+    const body = await readJson(req);
+    const issued = typeof body.username === 'string' && typeof body.password === 'string' ? await tokens.login(body.username, body.password) : undefined;
+    if (!issued) throw new HttpError(401, 4013, 'Login failed.');
+    await store.saveToken(issued.hash, issued.principal.user, issued.expiration);
+    return send(res, 200, { apikey: issued.apikey, expiration: new Date(issued.expiration).toISOString(), lastLoginTs: null, lastLoginIP: null, email: null });
+  }
+
+  const principal = principalOf(req);
+
+  if (resource === 'customer' && method === 'GET' && key !== undefined) {
+    const raw = await store.customer(key);
+    if (!raw) return send(res, 200, []);
+    const row = canonical(CUSTOMER, raw);
+    return send(res, 200, [toObject(CUSTOMER, row, base)], { ETag: `"${checksum(CUSTOMER, row)}"` });
+  }
+
+  if (resource === 'customer' && method === 'GET') {
+    const match = BALANCE_FILTER.exec(query.get('filter') ?? '');
+    if (!match || !/^\s*balance\s+desc\s*$/i.test(query.get('order') ?? '')) throw new HttpError(400, 4001, 'The raw server knows one filter: balance > n, order balance desc.');
+    const pageSize = intParam(query, 'pagesize', 20, 5000);
+    const offset = intParam(query, 'offset', 0, 1_000_000_000);
+    const rows = await store.customersOver(match[1]!, pageSize + 1, offset);
+    const out = rows.map((raw) => toObject(CUSTOMER, canonical(CUSTOMER, raw), base));
+    return send(res, 200, page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)));
+  }
+
+  if (resource === 'purchaseorder' && method === 'GET' && key === undefined) {
+    const pageSize = intParam(query, 'pagesize', 20, 5000);
+    const offset = intParam(query, 'offset', 0, 1_000_000_000);
+    const rows = await store.orders(principal?.employeeId, pageSize + 1, offset);
+    const out = rows.map((raw) => toObject(PURCHASEORDER, canonical(PURCHASEORDER, raw), base));
+    return send(res, 200, page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)));
+  }
+
+  if (resource === 'lineitem' && method === 'POST') {
+    const body = await readJson(req);
+    const { order_number: order, product_number: product, qty_ordered: qty } = body;
+    if (![order, product, qty].every((v) => Number.isSafeInteger(v))) throw new HttpError(400, 4000, 'order_number, product_number and qty_ordered must be integers.');
+    const row = canonical(LINEITEM, await store.insertLineItem(order as number, product as number, qty as number));
+    return send(res, 201, { statusCode: 201, txsummary: [toObject(LINEITEM, row, base, 'INSERT')] });
+  }
+
+  if (resource === 'customer' && method === 'PUT' && key !== undefined) {
+    const body = await readJson(req);
+    const given = (body['@metadata'] as { checksum?: unknown } | undefined)?.checksum;
+    const limit = body.credit_limit;
+    if (typeof given !== 'string') throw new HttpError(400, 4004, 'An update needs the object\'s current checksum.');
+    if (typeof limit !== 'number' || !Number.isFinite(limit)) throw new HttpError(400, 4000, 'credit_limit must be a number.');
+    const result = await store.updateCreditLimit(key, limit.toFixed(4), (current) => given === 'override' || given === checksum(CUSTOMER, canonical(CUSTOMER, current)));
+    if (result === 'not-found') throw new HttpError(404, 4041, 'No customer with that key.');
+    if (result === 'checksum') throw new HttpError(409, 4090, 'The customer was changed by someone else.');
+    return send(res, 200, { statusCode: 200, txsummary: [toObject(CUSTOMER, canonical(CUSTOMER, result), base, 'UPDATE')] });
+  }
+
+  throw new HttpError(404, 4040, 'The raw server does not serve this request.');
+}
+
+const server = createServer((req, res) => {
+  route(req, res).catch((error: unknown) => {
+    const e = error instanceof HttpError ? error : new HttpError(500, 5000, 'Internal error.');
+    if (!(error instanceof HttpError)) process.stderr.write(`raw: ${(error as Error).stack ?? String(error)}\n`);
+    if (!res.headersSent) send(res, e.status, { statusCode: e.status, errorCode: e.code, errorMessage: e.message });
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(Number(env.PORT ?? 8080), env.HOST ?? '127.0.0.1');
+process.once('SIGTERM', () => server.close(() => process.exit(0)));
