@@ -1,0 +1,81 @@
+import { runLoad, type Measurement } from './load.js';
+import { describeProbe, probe } from './preflight.js';
+import type { WorkloadResult } from './results.js';
+import type { ServerProcess } from './server-process.js';
+import { summarize } from './summary.js';
+import type { Workload, WorkloadContext } from './workloads.js';
+
+export interface Contender {
+  name: string;
+  server: ServerProcess;
+  ctx: WorkloadContext;
+}
+
+export interface AbOptions {
+  workloads: Workload[];
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  log: (line: string) => void;
+}
+
+const fmt = (m: Measurement): string =>
+  `${Math.round(m.rps).toLocaleString('en-US')} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.errors || m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`;
+
+/**
+ * Every workload on every contender, in rounds; within a round the contenders take turns
+ * on each workload, in reverse order every other round, so drift (JIT, caches, data growth
+ * from the write workloads) falls on all of them alike.
+ */
+export async function runAbRounds(contenders: Contender[], options: AbOptions): Promise<WorkloadResult[]> {
+  const results: WorkloadResult[] = [];
+  const runnable = new Map<string, boolean>();
+  const key = (w: Workload, c: Contender): string => `${w.id}\u0000${c.name}`;
+
+  for (const w of options.workloads) {
+    const result: WorkloadResult = { id: w.id, title: w.title, cells: {}, notes: {} };
+    for (const c of contenders) {
+      const seen = await probe(c.server.url, w, c.ctx);
+      const { ok, note } = describeProbe(w, seen);
+      const missingAuth = !ok && seen.status === 404 && w.id === 'W5';
+      result.notes[c.name] = missingAuth ? 'not run: auth not landed' : note;
+      runnable.set(key(w, c), ok);
+      if (!ok) options.log(`${w.id} ${c.name}: not run (${result.notes[c.name]})`);
+    }
+    results.push(result);
+  }
+
+  const runs = new Map<string, Measurement[]>();
+  const drive = (w: Workload, c: Contender, seconds: number, seed: number): Promise<Measurement> =>
+    runLoad({ url: c.server.url, pid: c.server.pid, connections: options.connections, durationSeconds: seconds, requests: w.requests(c.ctx, seed) });
+
+  if (options.warmupSeconds > 0) {
+    options.log(`warming up every server on every workload (${options.warmupSeconds} s each)`);
+    for (const w of options.workloads) {
+      for (const c of contenders) if (runnable.get(key(w, c))) await drive(w, c, options.warmupSeconds, 7);
+    }
+  }
+
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [wi, w] of options.workloads.entries()) {
+      const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+      for (const c of order) {
+        if (!runnable.get(key(w, c))) continue;
+        const m = await drive(w, c, options.durationSeconds, 1000 * (round + 1) + wi);
+        options.log(`round ${round + 1} ${w.id} ${c.name}: ${fmt(m)}`);
+        const list = runs.get(key(w, c)) ?? [];
+        list.push(m);
+        runs.set(key(w, c), list);
+      }
+    }
+  }
+
+  for (const [wi, w] of options.workloads.entries()) {
+    for (const c of contenders) {
+      const list = runs.get(key(w, c));
+      if (list) results[wi]!.cells[c.name] = summarize(list);
+    }
+  }
+  return results;
+}

@@ -1,0 +1,102 @@
+import type { WorkloadId } from './workloads.js';
+
+export type AdapterName = 'express' | 'fastify';
+
+export interface Options {
+  /** "sqlite" or server URLs; each gets scratch databases of its own. */
+  databases: string[];
+  quick: boolean;
+  adapters: AdapterName[];
+  workloads: WorkloadId[];
+  durationSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  connections: number;
+  storm: boolean;
+  stormSeconds: number;
+  scaling: boolean;
+  scaleCustomers: number;
+  scaleSiblings: number;
+  scaleSeconds: number;
+  scaleRounds: number;
+  /** Run the Tessera servers under `node --cpu-prof`. */
+  profile: boolean;
+  /** Write bench/RESULTS.md (full runs only, unless forced). */
+  writeResults: boolean;
+}
+
+export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
+  [--adapter express|fastify]... [--workloads W1,W2,...] [--duration s] [--rounds n] [--connections n]
+  [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--write-results | --no-write-results]`;
+
+const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'];
+
+function positive(name: string, text: string | undefined): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number\n${USAGE}`);
+  return n;
+}
+
+/** Full run by default; `--quick` shortens everything to fit 3 minutes. Later flags override the mode's defaults. */
+export function parseOptions(argv: string[]): Options {
+  const quick = argv.includes('--quick');
+  const options: Options = {
+    databases: [],
+    quick,
+    adapters: quick ? ['fastify'] : ['express', 'fastify'],
+    workloads: ALL_WORKLOADS,
+    durationSeconds: quick ? 2 : 5,
+    warmupSeconds: quick ? 1 : 2,
+    rounds: quick ? 1 : 3,
+    connections: 32,
+    storm: true,
+    stormSeconds: quick ? 4 : 10,
+    scaling: true,
+    scaleCustomers: 1_000_000,
+    scaleSiblings: 100_000,
+    scaleSeconds: quick ? 2 : 4,
+    scaleRounds: quick ? 1 : 3,
+    profile: false,
+    writeResults: !quick,
+  };
+  const adapters: AdapterName[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
+      return next;
+    };
+    switch (arg) {
+      case '--quick': break;
+      case '--db': options.databases.push(value()); break;
+      case '--adapter': {
+        const name = value();
+        if (name !== 'express' && name !== 'fastify') throw new Error(`--adapter is express or fastify\n${USAGE}`);
+        adapters.push(name);
+        break;
+      }
+      case '--workloads': {
+        const ids = value().toUpperCase().split(',').map((s) => s.trim());
+        const unknown = ids.filter((id) => !ALL_WORKLOADS.includes(id as WorkloadId));
+        if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}\n${USAGE}`);
+        options.workloads = ids as WorkloadId[];
+        break;
+      }
+      case '--duration': options.durationSeconds = positive(arg, value()); break;
+      case '--rounds': options.rounds = Math.round(positive(arg, value())); break;
+      case '--connections': options.connections = Math.round(positive(arg, value())); break;
+      case '--no-storm': options.storm = false; break;
+      case '--no-scaling': options.scaling = false; break;
+      case '--scale-customers': options.scaleCustomers = Math.round(positive(arg, value())); break;
+      case '--profile': options.profile = true; break;
+      case '--write-results': options.writeResults = true; break;
+      case '--no-write-results': options.writeResults = false; break;
+      case '--help': case '-h': throw new Error(USAGE);
+      default: throw new Error(`unknown option ${arg}\n${USAGE}`);
+    }
+  }
+  if (adapters.length > 0) options.adapters = adapters;
+  if (options.databases.length === 0) options.databases.push('sqlite');
+  return options;
+}

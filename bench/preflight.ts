@@ -1,0 +1,40 @@
+import type { RequestSpec } from 'autocannon';
+import { SAM_EMPLOYEE_ID } from './dataset.js';
+import type { Workload, WorkloadContext } from './workloads.js';
+
+export interface Probe {
+  status: number;
+  body: unknown;
+}
+
+/** Sends the first request of a workload once, outside the load, to see what the server does with it. */
+export async function probe(url: string, workload: Workload, ctx: WorkloadContext): Promise<Probe> {
+  const spec: RequestSpec = workload.requests(ctx, 1)[0]!;
+  const request = spec.setupRequest ? spec.setupRequest({ method: spec.method, path: spec.path, headers: spec.headers, body: spec.body }, {}) : spec;
+  const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+/**
+ * Facts about the work a request did, for the table's notes: how many rows a line-item
+ * insert wrote (the rule cascade), whether sam's order page was row-filtered.
+ */
+export function describeProbe(workload: Workload, result: Probe): { ok: boolean; note?: string } {
+  const ok = result.status >= 200 && result.status < 300;
+  if (!ok) return { ok, note: `probe answered ${result.status}: ${JSON.stringify(result.body).slice(0, 200)}` };
+  if (workload.id === 'W3') {
+    const rows = (result.body as { txsummary?: unknown[] }).txsummary?.length ?? 0;
+    return { ok, note: `writes ${rows} row${rows === 1 ? '' : 's'}` };
+  }
+  if (workload.id === 'W6') {
+    const orders = (result.body as Array<{ salesrep_id?: unknown }>).filter((o) => 'salesrep_id' in o);
+    const filtered = orders.length > 0 && orders.every((o) => o.salesrep_id === SAM_EMPLOYEE_ID);
+    return { ok, note: filtered ? 'row filter applied' : 'NO row filter (roles not landed)' };
+  }
+  return { ok };
+}
+
+/** The same answer with the origin of hrefs taken out, so two servers' bodies compare equal. */
+export function withoutOrigin(body: unknown): string {
+  return JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+/g, '');
+}

@@ -1,0 +1,69 @@
+import type { CellSummary } from './summary.js';
+import type { WorkloadId } from './workloads.js';
+
+/** Everything one benchmark run found on one database; what the report and the targets read. */
+export interface DatabaseResult {
+  /** e.g. "SQLite 3.50.4" */
+  database: string;
+  kind: 'sqlite' | 'mysql' | 'postgres';
+  /** Server names in table order; "raw" is the baseline. */
+  servers: string[];
+  /** Set when the harness ran without tokens. */
+  tokenNote?: string;
+  workloads: WorkloadResult[];
+  /** The Tessera server (adapter) the targets are judged with. */
+  judged: string;
+  storm?: StormResult;
+  scaling?: ScalingResult;
+}
+
+export interface WorkloadResult {
+  id: WorkloadId;
+  title: string;
+  cells: Record<string, CellSummary | undefined>;
+  /** What the requests did, per server (e.g. "writes 4 rows"); or why a server was not run. */
+  notes: Record<string, string | undefined>;
+}
+
+export interface StormResult {
+  server: string;
+  logins: number;
+  loginsPerSecond: number;
+  loginErrors: number;
+  w1Alone: { rps: number; p99: number; loopP99: number };
+  w1DuringStorm: { rps: number; p99: number; errors: number; loopP99: number; loopMax: number };
+  /** Why it did not run, when it did not. */
+  skipped?: string;
+}
+
+export interface ScalePair {
+  label: string;
+  small: string;
+  large: string;
+  /** req/s, medians */
+  smallRps: number;
+  largeRps: number;
+  smallP50: number;
+  largeP50: number;
+  valid: boolean;
+  note?: string;
+}
+
+export interface ScalingResult {
+  server: string;
+  insert: ScalePair;
+  w1: ScalePair;
+  w2: ScalePair;
+}
+
+export interface RunInfo {
+  date: string;
+  node: string;
+  machine: string;
+  mode: 'full' | 'quick';
+  command: string;
+  durationSeconds: number;
+  rounds: number;
+  connections: number;
+  elapsedSeconds?: number;
+}

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench`: Tessera against the raw-Node baseline, on fresh databases, with
+ * autocannon; prints a Markdown report and (full runs) writes bench/RESULTS.md.
+ * See bench/README.md for what each part measures.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { runAbRounds, type Contender } from './ab-runs.js';
+import { obtainTokens } from './auth-step.js';
+import { BENCH_DATA } from './dataset.js';
+import { parseOptions, type AdapterName, type Options } from './options.js';
+import { prepareDatabase } from './prepare.js';
+import { withoutOrigin } from './preflight.js';
+import { formatReport } from './report.js';
+import type { DatabaseResult, RunInfo, WorkloadResult } from './results.js';
+import { ServerProcess } from './server-process.js';
+import { OUT_DIR, rawSpec, ROOT, startTessera } from './servers.js';
+import { runScaling } from './scaling.js';
+import { geometricMean } from './stats.js';
+import { runLoginStorm } from './storm.js';
+import { judgeTargets } from './targets.js';
+import { API_BASE, workload, type WorkloadContext } from './workloads.js';
+import { customerName } from './dataset.js';
+
+const started = Date.now();
+const log = (line: string): void => {
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+process.once('SIGINT', () => {
+  log('interrupted: stopping servers and dropping scratch databases');
+  void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(130));
+});
+
+const dataContext = { customers: BENCH_DATA.customers, orders: BENCH_DATA.orders, products: BENCH_DATA.products };
+
+async function contender(name: string, server: ServerProcess): Promise<Contender> {
+  const tokens = await obtainTokens(server.url);
+  const ctx: WorkloadContext = tokens.kind === 'token' ? { ...dataContext, demoAuth: tokens.demoAuth, samAuth: tokens.samAuth } : { ...dataContext };
+  return { name, server, ctx };
+}
+
+/** Tessera and raw must give the same answer to the same request, or the comparison means nothing. */
+async function sameAnswer(a: Contender, b: Contender): Promise<string | undefined> {
+  const path = `${API_BASE}/customer/${encodeURIComponent(customerName(41))}`;
+  const get = async (c: Contender): Promise<string> =>
+    withoutOrigin(await (await fetch(`${c.server.url}${path}`, { headers: c.ctx.demoAuth ? { authorization: c.ctx.demoAuth } : {} })).json());
+  const [x, y] = await Promise.all([get(a), get(b)]);
+  return x === y ? undefined : `W1 answers differ:\n  ${a.name}: ${x}\n  ${b.name}: ${y}`;
+}
+
+/** The adapter with the higher throughput across workloads (geometric mean of the per-workload ratios). */
+function fasterAdapter(workloads: WorkloadResult[], adapters: AdapterName[]): AdapterName {
+  if (adapters.length === 1) return adapters[0]!;
+  const ratios = workloads
+    .map((w) => [w.cells['tessera/fastify'], w.cells['tessera/express']] as const)
+    .filter(([f, e]) => f?.valid && e?.valid)
+    .map(([f, e]) => f!.rps / e!.rps);
+  return geometricMean(ratios) >= 1 ? 'fastify' : 'express';
+}
+
+async function benchDatabase(dbSpec: string, options: Options): Promise<DatabaseResult> {
+  log(`preparing a fresh ${dbSpec === 'sqlite' ? 'SQLite' : dbSpec} database`);
+  const main = await prepareDatabase(dbSpec, BENCH_DATA, '', log);
+  const dropMain = () => main.scratch.drop();
+  cleanups.push(dropMain);
+  const servers: ServerProcess[] = [];
+  const stopAll = () => Promise.all(servers.map((s) => s.stop())).then(() => undefined);
+  cleanups.unshift(stopAll);
+  try {
+    const contenders: Contender[] = [];
+    for (const adapter of options.adapters) {
+      const server = await startTessera({ databaseUrl: main.scratch.url, adapter, profile: options.profile });
+      servers.push(server);
+      contenders.push(await contender(`tessera/${adapter}`, server));
+    }
+    const tokenCheck = contenders[0]!.ctx.demoAuth !== undefined;
+    const tokenNote = tokenCheck ? undefined : 'no token check: auth not landed (raw skips its token check too, so both do the same work)';
+    if (tokenNote) log(tokenNote);
+    const raw = await ServerProcess.start(rawSpec(main.scratch.url, tokenCheck));
+    servers.push(raw);
+    contenders.push(await contender('raw', raw));
+    const mismatch = await sameAnswer(contenders[0]!, contenders.at(-1)!);
+    if (mismatch) throw new Error(mismatch);
+    log('Tessera and raw give the same W1 answer (columns, checksum, href path)');
+
+    const workloads = await runAbRounds(contenders, {
+      workloads: options.workloads.map(workload),
+      rounds: options.rounds,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      connections: options.connections,
+      log,
+    });
+    await stopAll();
+    servers.length = 0;
+
+    const judgedAdapter = fasterAdapter(workloads, options.adapters);
+    const result: DatabaseResult = {
+      database: main.scratch.version,
+      kind: main.scratch.kind,
+      servers: contenders.map((c) => c.name),
+      tokenNote,
+      workloads,
+      judged: `tessera/${judgedAdapter}`,
+    };
+    if (options.storm) {
+      log(`login storm on tessera/${judgedAdapter}`);
+      result.storm = await runLoginStorm({ databaseUrl: main.scratch.url, adapter: judgedAdapter, data: dataContext, seconds: options.stormSeconds, connections: options.connections, log });
+    }
+    if (options.scaling) {
+      const siblings = [10, options.scaleSiblings];
+      const scaleData = { ...BENCH_DATA, customers: options.scaleCustomers, siblingOrders: siblings };
+      log(`preparing the scaling database: ${options.scaleCustomers.toLocaleString('en-US')} customers, orders with ${siblings.join(' and ')} line items`);
+      const large = await prepareDatabase(dbSpec, scaleData, '_scale', log);
+      cleanups.push(() => large.scratch.drop());
+      try {
+        result.scaling = await runScaling({
+          adapter: judgedAdapter,
+          smallUrl: main.scratch.url,
+          smallData: dataContext,
+          largeUrl: large.scratch.url,
+          largeData: { ...dataContext, customers: options.scaleCustomers },
+          siblingOrders: large.siblingOrderIds.map((id, i) => ({ id, siblings: siblings[i]! })),
+          seconds: options.scaleSeconds,
+          rounds: options.scaleRounds,
+          connections: options.connections,
+          log,
+        });
+      } finally {
+        await large.scratch.drop();
+      }
+    }
+    return result;
+  } finally {
+    await stopAll();
+    await dropMain();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const results: DatabaseResult[] = [];
+  for (const db of options.databases) results.push(await benchDatabase(db, options));
+  const info: RunInfo = {
+    date: new Date().toISOString(),
+    node: process.version,
+    machine: `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB memory, ${process.platform}`,
+    mode: options.quick ? 'quick' : 'full',
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, ''),
+    durationSeconds: options.durationSeconds,
+    rounds: options.rounds,
+    connections: options.connections,
+    elapsedSeconds: (Date.now() - started) / 1000,
+  };
+  const report = formatReport(info, results, judgeTargets(results));
+  mkdirSync(OUT_DIR, { recursive: true });
+  writeFileSync(join(OUT_DIR, 'latest.md'), report);
+  writeFileSync(join(OUT_DIR, 'latest.json'), JSON.stringify({ info, results }, null, 2));
+  if (options.writeResults) writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
+  process.stdout.write(`\n${report}`);
+  log(`done; report in ${options.writeResults ? 'bench/RESULTS.md and ' : ''}bench/results/latest.md`);
+}
+
+main().catch((error: unknown) => {
+  log(`failed: ${(error as Error).stack ?? String(error)}`);
+  void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(1));
+});

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ServerSpec {
+  /** e.g. "tessera/fastify" or "raw" */
+  name: string;
+  /** The JavaScript file node runs. */
+  script: string;
+  env: Record<string, string>;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+  /** A GET path that answers 200 once the server is ready. */
+  readyPath: string;
+  /** Where the child's stdout and stderr go. */
+  logFile: string;
+  /** Working directory (Tessera reads an optional .env there); the harness's own by default. */
+  cwd?: string;
+}
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resident set size of a process in bytes, from /proc (Linux); undefined elsewhere or once it is gone. */
+export function rssOf(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's RSS while load runs; the peak is what the report shows. */
+export class RssSampler {
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly pid: number, intervalMs = 200) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  private sample(): void {
+    this.peak = Math.max(this.peak, rssOf(this.pid) ?? 0);
+  }
+
+  /** Peak RSS in bytes; NaN when it could not be read. */
+  stop(): number {
+    clearInterval(this.timer);
+    this.sample();
+    return this.peak > 0 ? this.peak : Number.NaN;
+  }
+}
+
+/** A server running as a child process of the harness. */
+export class ServerProcess {
+  private constructor(
+    readonly spec: ServerSpec,
+    readonly port: number,
+    private readonly child: ChildProcess,
+    private readonly exited: Promise<number | null>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  static async start(spec: ServerSpec, port?: number, timeoutMs = 60_000): Promise<ServerProcess> {
+    const chosen = port ?? (await freePort());
+    const log = createWriteStream(spec.logFile, { flags: 'a' });
+    const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), spec.script], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...spec.env, PORT: String(chosen), HOST: '127.0.0.1' },
+      cwd: spec.cwd ?? process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const server = new ServerProcess(spec, chosen, child, exited);
+    const deadline = Date.now() + timeoutMs;
+    let gone = false;
+    void exited.then(() => (gone = true));
+    while (Date.now() < deadline && !gone) {
+      try {
+        const response = await fetch(`${server.url}${spec.readyPath}`);
+        await response.arrayBuffer();
+        if (response.ok) return server;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    child.kill('SIGKILL');
+    throw new Error(`${spec.name} did not become ready${gone ? ' (it exited)' : ''}; see ${spec.logFile}`);
+  }
+
+  signal(name: NodeJS.Signals): void {
+    this.child.kill(name);
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited within the grace time. */
+  async stop(graceMs = 15_000): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AdapterName } from './options.js';
+import { ServerProcess, type ServerSpec } from './server-process.js';
+import { API_BASE } from './workloads.js';
+
+/** The repository root (this file runs from dist/bench/). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const OUT_DIR = join(ROOT, 'bench', 'results');
+export const LOG_DIR = join(OUT_DIR, 'logs');
+export const PROFILE_DIR = join(OUT_DIR, 'profiles');
+
+const TESSERA_MAIN = join(ROOT, 'dist', 'src', 'main.js');
+const TESSERA_WITH_PROBE = join(ROOT, 'dist', 'bench', 'serve-tessera.js');
+const RAW_SERVER = join(ROOT, 'dist', 'bench', 'raw', 'server.js');
+
+/** bcrypt cost 10 for every server: the issue's W5 compares at the same cost. */
+const BCRYPT_COST = '10';
+
+export interface TesseraLaunch {
+  databaseUrl: string;
+  adapter: AdapterName;
+  /** Name in the table and in log file names. */
+  label?: string;
+  profile?: boolean;
+  /** Runs Tessera inside the event-loop probe wrapper and has it write to this file. */
+  loopDelayFile?: string;
+}
+
+function logFile(name: string): string {
+  mkdirSync(LOG_DIR, { recursive: true });
+  return join(LOG_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '_')}.log`);
+}
+
+export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
+  const name = launch.label ?? `tessera/${launch.adapter}`;
+  if (launch.profile) mkdirSync(PROFILE_DIR, { recursive: true });
+  return {
+    name,
+    script: launch.loopDelayFile ? TESSERA_WITH_PROBE : TESSERA_MAIN,
+    nodeArgs: launch.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    env: {
+      DATABASE_URL: launch.databaseUrl,
+      HTTP_ADAPTER: launch.adapter,
+      LOG_LEVEL: 'warn',
+      BCRYPT_COST,
+      ...(launch.loopDelayFile ? { BENCH_LOOP_DELAY_FILE: launch.loopDelayFile } : {}),
+    },
+    readyPath: `${API_BASE}/@heartbeat`,
+    logFile: logFile(name),
+  };
+}
+
+export function rawSpec(databaseUrl: string, requireToken: boolean, loopDelayFile?: string): ServerSpec {
+  return {
+    name: 'raw',
+    script: RAW_SERVER,
+    env: {
+      DATABASE_URL: databaseUrl,
+      BCRYPT_COST,
+      RAW_REQUIRE_TOKEN: requireToken ? '1' : '0',
+      ...(loopDelayFile ? { BENCH_LOOP_DELAY_FILE: loopDelayFile } : {}),
+    },
+    readyPath: `${API_BASE}/@heartbeat`,
+    logFile: logFile('raw'),
+  };
+}
+
+export function startTessera(launch: TesseraLaunch): Promise<ServerProcess> {
+  return ServerProcess.start(tesseraSpec(launch));
+}

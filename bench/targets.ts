@@ -1,0 +1,82 @@
+import type { DatabaseResult } from './results.js';
+import { ratioToRaw } from './summary.js';
+import type { WorkloadId } from './workloads.js';
+
+/** One target line of issue 8, judged. `met` is undefined when this run could not measure it. */
+export interface TargetVerdict {
+  target: string;
+  value: string;
+  met: boolean | undefined;
+  note?: string;
+}
+
+const RSS_LIMIT = 150 * 1024 * 1024;
+const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
+const times = (x: number): string => `${x.toFixed(2)}×`;
+
+function rawRatio(result: DatabaseResult, id: WorkloadId): { ratio: number; note?: string } {
+  const w = result.workloads.find((x) => x.id === id);
+  if (!w) return { ratio: Number.NaN, note: 'not run' };
+  const cell = w.cells[result.judged];
+  const raw = w.cells.raw;
+  const note = w.notes[result.judged] ?? (cell && !cell.valid ? 'run had errors (invalid)' : raw && !raw.valid ? 'raw run had errors (invalid)' : undefined);
+  return { ratio: ratioToRaw(cell, raw), note };
+}
+
+function ratioTarget(results: DatabaseResult[], ids: WorkloadId[], min: number, label: string, kinds?: Array<DatabaseResult['kind']>): TargetVerdict[] {
+  const out: TargetVerdict[] = [];
+  for (const result of results) {
+    if (kinds && !kinds.includes(result.kind)) continue;
+    for (const id of ids) {
+      const { ratio, note } = rawRatio(result, id);
+      const tokenNote = result.tokenNote && id !== 'W5' ? result.tokenNote : undefined;
+      out.push({
+        target: `${id} ≥ ${pct(min)} of raw (${label}, ${result.database}, ${result.judged})`,
+        value: Number.isFinite(ratio) ? pct(ratio) : 'n/a',
+        met: Number.isFinite(ratio) ? ratio >= min : undefined,
+        note: [note, tokenNote].filter(Boolean).join('; ') || undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/** Every target line of issue 8, for every database the run measured. */
+export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
+  const verdicts: TargetVerdict[] = [
+    ...ratioTarget(results, ['W1', 'W2'], 0.5, 'reads', ['sqlite', 'mysql']),
+    ...ratioTarget(results, ['W1', 'W2'], 0.5, 'reads, not a target database', ['postgres']).map((v) => ({ ...v, target: `(info) ${v.target}` })),
+    ...ratioTarget(results, ['W4'], 0.4, 'update'),
+    ...ratioTarget(results, ['W3'], 0.25, 'insert through the rules'),
+    ...ratioTarget(results, ['W5'], 0.9, 'login'),
+  ];
+  for (const result of results) {
+    const storm = result.storm;
+    verdicts.push({
+      target: `event-loop delay p99 < 50 ms during the login storm (${result.database}, ${storm?.server ?? result.judged})`,
+      value: storm && !storm.skipped ? `${storm.w1DuringStorm.loopP99.toFixed(1)} ms` : 'n/a',
+      met: storm && !storm.skipped ? storm.w1DuringStorm.loopP99 < 50 : undefined,
+      note: storm?.skipped,
+    });
+    const scaling = result.scaling;
+    for (const pair of scaling ? [scaling.insert, scaling.w1] : []) {
+      // Cost per request is 1/throughput, so "large costs at most 1.2× small" is small rps / large rps ≤ 1.2.
+      const slowdown = pair.smallRps / pair.largeRps;
+      verdicts.push({
+        target: `${pair.label}: ${pair.large} within 1.2× of ${pair.small} (${result.database}, ${scaling!.server})`,
+        value: Number.isFinite(slowdown) && pair.valid ? times(slowdown) : 'n/a',
+        met: Number.isFinite(slowdown) && pair.valid ? slowdown <= 1.2 : undefined,
+        note: pair.note,
+      });
+    }
+    if (!scaling) verdicts.push({ target: `scaling (${result.database})`, value: 'n/a', met: undefined, note: 'not run' });
+    const peaks = result.workloads.map((w) => w.cells[result.judged]?.rssPeak ?? 0);
+    const peak = Math.max(0, ...peaks);
+    verdicts.push({
+      target: `RSS < 150 MB during load (${result.database}, ${result.judged})`,
+      value: peak > 0 ? `${(peak / 1024 / 1024).toFixed(0)} MB` : 'n/a',
+      met: peak > 0 ? peak < RSS_LIMIT : undefined,
+    });
+  }
+  return verdicts;
+}
