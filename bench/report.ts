@@ -59,8 +59,8 @@ function scaleLine(pair: ScalePair): string {
   const slowdown = pair.smallRps / pair.largeRps;
   return row([
     pair.label,
-    `${num(pair.smallRps)} req/s, p50 ${ms(pair.smallP50)} ms (${pair.small})`,
-    `${num(pair.largeRps)} req/s, p50 ${ms(pair.largeP50)} ms (${pair.large})`,
+    `${pair.small}: ${num(pair.smallRps)} req/s, ${pair.msLabel} ${pair.smallMs.toFixed(2)} ms`,
+    `${pair.large}: ${num(pair.largeRps)} req/s, ${pair.msLabel} ${pair.largeMs.toFixed(2)} ms`,
     Number.isFinite(slowdown) ? `${slowdown.toFixed(2)}×` : '–',
     [pair.valid ? '' : 'INVALID: run had errors', pair.note ?? ''].filter(Boolean).join('; '),
   ]);

@@ -43,8 +43,10 @@ export interface ScalePair {
   /** req/s, medians */
   smallRps: number;
   largeRps: number;
-  smallP50: number;
-  largeP50: number;
+  /** Milliseconds: p50 latency, or for one connection the mean time per request (1000 / req/s), which has sub-millisecond resolution. */
+  smallMs: number;
+  largeMs: number;
+  msLabel: 'p50' | 'per request';
   valid: boolean;
   note?: string;
 }
