@@ -1,7 +1,7 @@
 import { runLoad, type Measurement } from './load.js';
 import { describeProbe, probe } from './preflight.js';
 import type { WorkloadResult } from './results.js';
-import type { ServerProcess } from './server-process.js';
+import { waitForQuiet, type ServerProcess } from './server-process.js';
 import { summarize } from './summary.js';
 import type { Workload, WorkloadContext } from './workloads.js';
 
@@ -47,8 +47,10 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
   }
 
   const runs = new Map<string, Measurement[]>();
-  const drive = (w: Workload, c: Contender, seconds: number, seed: number): Promise<Measurement> =>
-    runLoad({ url: c.server.url, pid: c.server.pid, connections: options.connections, durationSeconds: seconds, requests: w.requests(c.ctx, seed) });
+  const drive = async (w: Workload, c: Contender, seconds: number, seed: number): Promise<Measurement> => {
+    await waitForQuiet();
+    return runLoad({ url: c.server.url, pid: c.server.pid, connections: options.connections, durationSeconds: seconds, requests: w.requests(c.ctx, seed) });
+  };
 
   if (options.warmupSeconds > 0) {
     options.log(`warming up every server on every workload (${options.warmupSeconds} s each)`);

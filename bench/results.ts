@@ -68,4 +68,6 @@ export interface RunInfo {
   rounds: number;
   connections: number;
   elapsedSeconds?: number;
+  /** 1-minute load average when the run started and ended: other work on a shared machine shows here. */
+  loadAverage?: { start: number; end: number };
 }

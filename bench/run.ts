@@ -4,7 +4,7 @@
  * See bench/README.md for what each part measures.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runAbRounds, type Contender } from './ab-runs.js';
 import { obtainTokens } from './auth-step.js';
@@ -24,6 +24,7 @@ import { API_BASE, workload, type WorkloadContext } from './workloads.js';
 import { customerName } from './dataset.js';
 
 const started = Date.now();
+const loadAtStart = loadavg()[0]!;
 const log = (line: string): void => {
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 };
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
     rounds: options.rounds,
     connections: options.connections,
     elapsedSeconds: (Date.now() - started) / 1000,
+    loadAverage: { start: loadAtStart, end: loadavg()[0]! },
   };
   const report = formatReport(info, results, judgeTargets(results));
   mkdirSync(OUT_DIR, { recursive: true });

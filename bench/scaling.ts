@@ -4,7 +4,7 @@ import { prng } from './dataset.js';
 import { runLoad, type Measurement } from './load.js';
 import type { AdapterName } from './options.js';
 import type { ScalePair, ScalingResult } from './results.js';
-import type { ServerProcess } from './server-process.js';
+import { waitForQuiet, type ServerProcess } from './server-process.js';
 import { startTessera } from './servers.js';
 import { summarize } from './summary.js';
 import { API_BASE, workload, type WorkloadContext, type WorkloadId } from './workloads.js';
@@ -90,16 +90,17 @@ export async function runScaling(options: ScalingOptions): Promise<ScalingResult
   const small = await side(options.smallUrl, options.adapter, `tessera/${options.adapter}@${fmtN(options.smallData.customers)}`, options.smallData);
   const large = await side(options.largeUrl, options.adapter, `tessera/${options.adapter}@${fmtN(options.largeData.customers)}`, options.largeData);
   try {
-    const load = (s: Side, id: WorkloadId) => () =>
-      runLoad({ url: s.server.url, pid: s.server.pid, connections: options.connections, durationSeconds: options.seconds, requests: workload(id).requests(s.ctx, 5) });
+    const quiet = () => waitForQuiet();
+    const load = (s: Side, id: WorkloadId) => async () =>
+      (await quiet(), runLoad({ url: s.server.url, pid: s.server.pid, connections: options.connections, durationSeconds: options.seconds, requests: workload(id).requests(s.ctx, 5) }));
     for (const s of [small, large]) await load(s, 'W1')();
     const customers = (n: number): string => `${fmtN(n)} customers`;
     const w1 = await alternate('W1 GET one customer', customers(options.smallData.customers), customers(options.largeData.customers), options.rounds, load(small, 'W1'), load(large, 'W1'), options.log);
     const w2 = await alternate('W2 GET 20 customers, filtered and sorted', customers(options.smallData.customers), customers(options.largeData.customers), options.rounds, load(small, 'W2'), load(large, 'W2'), options.log);
 
     const [few, many] = options.siblingOrders;
-    const insert = (order: number) => () =>
-      runLoad({ url: large.server.url, pid: large.server.pid, connections: 1, durationSeconds: options.seconds, requests: insertInto(order, large.ctx) });
+    const insert = (order: number) => async () =>
+      (await quiet(), runLoad({ url: large.server.url, pid: large.server.pid, connections: 1, durationSeconds: options.seconds, requests: insertInto(order, large.ctx) }));
     const note = await rowsWritten(large.server, few!.id, large.ctx);
     await insert(few!.id)();
     await insert(many!.id)();

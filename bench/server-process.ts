@@ -38,6 +38,35 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
+/** Busy CPU time of the whole machine so far, in clock ticks (all cores; /proc/stat). */
+function machineBusyTicks(): number | undefined {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return user! + nice! + system! + irq! + softirq! + steal!;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the machine is (nearly) idle, so that a run does not start while a server is
+ * still working off the previous run's queue (bcrypt logins keep the thread pool busy after
+ * the load stops), or while the database is still flushing. Gives up after `maxMs`: on a
+ * shared machine other work may never stop, and the report then shows the noise.
+ */
+export async function waitForQuiet(maxMs = 3_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let before = machineBusyTicks();
+  if (before === undefined) return;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const now = machineBusyTicks()!;
+    // Clock ticks are 10 ms: at most 3 ticks in 100 ms is under a third of one core, machine-wide.
+    if (now - before <= 3) return;
+    before = now;
+  }
+}
+
 /** Samples a process's RSS while load runs; the peak is what the report shows. */
 export class RssSampler {
   private peak = 0;
