@@ -92,7 +92,6 @@ export function parseOptions(argv: string[]): Options {
       case '--profile': options.profile = true; break;
       case '--write-results': options.writeResults = true; break;
       case '--no-write-results': options.writeResults = false; break;
-      case '--help': case '-h': throw new Error(USAGE);
       default: throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runAbRounds, type Contender } from './ab-runs.js';
 import { obtainTokens } from './auth-step.js';
 import { BENCH_DATA } from './dataset.js';
-import { parseOptions, type AdapterName, type Options } from './options.js';
+import { parseOptions, USAGE, type AdapterName, type Options } from './options.js';
 import { prepareDatabase } from './prepare.js';
 import { withoutOrigin } from './preflight.js';
 import { formatReport } from './report.js';
@@ -141,8 +141,21 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
   }
 }
 
+function optionsOrExit(): Options {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = optionsOrExit();
   const results: DatabaseResult[] = [];
   for (const db of options.databases) results.push(await benchDatabase(db, options));
   const info: RunInfo = {
