@@ -9,6 +9,8 @@ export interface Contender {
   name: string;
   server: ServerProcess;
   ctx: WorkloadContext;
+  /** Brings the server back (new process, new tokens) if something outside the harness stopped it. */
+  revive: () => Promise<void>;
 }
 
 export interface AbOptions {
@@ -21,7 +23,7 @@ export interface AbOptions {
 }
 
 const fmt = (m: Measurement): string =>
-  `${Math.round(m.rps).toLocaleString('en-US')} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.errors || m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`;
+  `${Math.round(m.rps).toLocaleString('en-US')} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, server CPU ${Math.round(m.cpuMicros)} µs/req${m.errors || m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`;
 
 /**
  * Every workload on every contender, in rounds; within a round the contenders take turns
@@ -47,7 +49,15 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
   }
 
   const runs = new Map<string, Measurement[]>();
+  const restarts = new Map<string, string[]>();
   const drive = async (w: Workload, c: Contender, seconds: number, seed: number): Promise<Measurement> => {
+    const ended = c.server.ended;
+    if (ended) {
+      // A shared machine: another session's cleanup has been seen to stop these servers. Say so, and go on.
+      options.log(`${c.name} is gone (${ended}), not stopped by the benchmark; restarting it`);
+      await c.revive();
+      restarts.set(c.name, [...(restarts.get(c.name) ?? []), ended]);
+    }
     await waitForQuiet();
     return runLoad({ url: c.server.url, pid: c.server.pid, connections: options.connections, durationSeconds: seconds, requests: w.requests(c.ctx, seed) });
   };
@@ -77,6 +87,12 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
     for (const c of contenders) {
       const list = runs.get(key(w, c));
       if (list) results[wi]!.cells[c.name] = summarize(list);
+    }
+  }
+  for (const [name, endings] of restarts) {
+    for (const w of results) {
+      const note = `server restarted ${endings.length}× during the rounds (stopped from outside: ${endings.join(', ')})`;
+      w.notes[name] = [w.notes[name], note].filter(Boolean).join('; ');
     }
   }
   return results;

@@ -1,5 +1,5 @@
 import autocannon, { type RequestSpec } from 'autocannon';
-import { RssSampler } from './server-process.js';
+import { cpuSecondsOf, RssSampler } from './server-process.js';
 
 /** One load run against one server. Latencies in milliseconds, RSS in bytes. */
 export interface Measurement {
@@ -10,6 +10,12 @@ export interface Measurement {
   errors: number;
   non2xx: number;
   rssPeak: number;
+  /**
+   * Server CPU time (user + system) per completed request, in microseconds. Unlike req/s it
+   * barely moves when other work shares the machine, so it is the better number for
+   * comparing two builds of the same server.
+   */
+  cpuMicros: number;
 }
 
 export interface LoadOptions {
@@ -24,6 +30,7 @@ export interface LoadOptions {
 /** Drives load with autocannon for a fixed time, sampling the server's RSS meanwhile. */
 export async function runLoad(options: LoadOptions): Promise<Measurement> {
   const rss = new RssSampler(options.pid);
+  const cpuBefore = cpuSecondsOf(options.pid);
   try {
     const result = await autocannon({
       url: options.url,
@@ -42,6 +49,7 @@ export async function runLoad(options: LoadOptions): Promise<Measurement> {
       errors: result.errors,
       non2xx: result.non2xx,
       rssPeak: rss.stop(),
+      cpuMicros: ((cpuSecondsOf(options.pid) - cpuBefore) * 1e6) / Math.max(completed, 1),
     };
   } finally {
     rss.stop();

@@ -4,7 +4,7 @@ import type { DatabaseResult } from './results.js';
 import { summarize } from './summary.js';
 import { judgeTargets } from './targets.js';
 
-const run = (rps: number, errors = 0) => ({ rps, p50: 2, p99: 9, requests: rps * 5, errors, non2xx: 0, rssPeak: 100 * 1024 * 1024 });
+const run = (rps: number, errors = 0) => ({ rps, p50: 2, p99: 9, requests: rps * 5, errors, non2xx: 0, rssPeak: 100 * 1024 * 1024, cpuMicros: 150 });
 
 function result(tesseraRuns: ReturnType<typeof run>[]): DatabaseResult {
   return {
@@ -24,7 +24,7 @@ function result(tesseraRuns: ReturnType<typeof run>[]): DatabaseResult {
 describe('bench report', () => {
   it('shows medians and the ratio to raw', () => {
     const table = formatMainTable(result([run(6_000), run(4_000), run(5_000)]));
-    expect(table).toContain('| W1 GET one customer by key | tessera/fastify | 5,000 | 2.0 | 9.0 | 0 | 0 | 100 | 45% |');
+    expect(table).toContain('| W1 GET one customer by key | tessera/fastify | 5,000 | 2.0 | 9.0 | 0 | 0 | 100 | 150 | 45% |');
   });
 
   it('marks a run with errors invalid and judges no target from it', () => {

@@ -13,15 +13,15 @@ function row(cells: string[]): string {
 /** The A/B table: one line per workload and server, medians of the rounds. */
 export function formatMainTable(result: DatabaseResult): string {
   const lines = [
-    row(['workload', 'server', 'req/s (median)', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'RSS MB (peak)', 'vs raw', 'notes']),
-    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
+    row(['workload', 'server', 'req/s (median)', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'RSS MB (peak)', 'server CPU µs/req', 'vs raw', 'notes']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
   for (const w of result.workloads) {
     for (const server of result.servers) {
       const cell = w.cells[server];
       const note = w.notes[server] ?? '';
       if (!cell) {
-        lines.push(row([`${w.id} ${w.title}`, server, '–', '–', '–', '–', '–', '–', '–', note || 'not run']));
+        lines.push(row([`${w.id} ${w.title}`, server, '–', '–', '–', '–', '–', '–', '–', '–', note || 'not run']));
         continue;
       }
       const r = server === 'raw' ? Number.NaN : ratioToRaw(cell, w.cells.raw);
@@ -35,6 +35,7 @@ export function formatMainTable(result: DatabaseResult): string {
         String(cell.errors),
         String(cell.non2xx),
         mb(cell.rssPeak),
+        num(cell.cpuMicros),
         server === 'raw' ? '1' : Number.isFinite(r) ? `${(r * 100).toFixed(0)}%` : '–',
         [invalid, note].filter(Boolean).join('; '),
       ]));

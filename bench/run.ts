@@ -37,10 +37,25 @@ process.once('SIGINT', () => {
 
 const dataContext = { customers: BENCH_DATA.customers, orders: BENCH_DATA.orders, products: BENCH_DATA.products };
 
-async function contender(name: string, server: ServerProcess): Promise<Contender> {
+async function contextOf(server: ServerProcess): Promise<WorkloadContext> {
   const tokens = await obtainTokens(server.url);
-  const ctx: WorkloadContext = tokens.kind === 'token' ? { ...dataContext, demoAuth: tokens.demoAuth, samAuth: tokens.samAuth } : { ...dataContext };
-  return { name, server, ctx };
+  return tokens.kind === 'token' ? { ...dataContext, demoAuth: tokens.demoAuth, samAuth: tokens.samAuth } : { ...dataContext };
+}
+
+/** A server in the A/B rounds; `servers` tracks every live process so they can all be stopped. */
+async function contender(name: string, server: ServerProcess, servers: ServerProcess[]): Promise<Contender> {
+  const c: Contender = {
+    name,
+    server,
+    ctx: await contextOf(server),
+    revive: async () => {
+      const next = await c.server.restart();
+      servers.splice(servers.indexOf(c.server), 1, next);
+      c.server = next;
+      c.ctx = await contextOf(next);
+    },
+  };
+  return c;
 }
 
 /** Tessera and raw must give the same answer to the same request, or the comparison means nothing. */
@@ -75,14 +90,14 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
     for (const adapter of options.adapters) {
       const server = await startTessera({ databaseUrl: main.scratch.url, adapter, profile: options.profile });
       servers.push(server);
-      contenders.push(await contender(`tessera/${adapter}`, server));
+      contenders.push(await contender(`tessera/${adapter}`, server, servers));
     }
     const tokenCheck = contenders[0]!.ctx.demoAuth !== undefined;
     const tokenNote = tokenCheck ? undefined : 'no token check: auth not landed (raw skips its token check too, so both do the same work)';
     if (tokenNote) log(tokenNote);
-    const raw = await ServerProcess.start(rawSpec(main.scratch.url, tokenCheck));
+    const raw = await ServerProcess.start(rawSpec(main.scratch.url, tokenCheck, options.profile));
     servers.push(raw);
-    contenders.push(await contender('raw', raw));
+    contenders.push(await contender('raw', raw, servers));
     const mismatch = await sameAnswer(contenders[0]!, contenders.at(-1)!);
     if (mismatch) throw new Error(mismatch);
     log('Tessera and raw give the same W1 answer (columns, checksum, href path)');

@@ -38,6 +38,20 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
+const TICK_SECONDS = 0.01;
+
+/** CPU time (user + system) a process has used so far, in seconds; NaN when unreadable. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // The fields after the command name (which may hold spaces) start after ")"; utime and stime are the 12th and 13th of those.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_SECONDS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Busy CPU time of the whole machine so far, in clock ticks (all cores; /proc/stat). */
 function machineBusyTicks(): number | undefined {
   try {
@@ -116,7 +130,12 @@ export class ServerProcess {
     });
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code, signal) => {
+        log.write(`\n[bench] ${spec.name} (pid ${child.pid}) exited: ${signal ? `signal ${signal}` : `code ${code}`}\n`);
+        resolve(code);
+      }),
+    );
     const server = new ServerProcess(spec, chosen, child, exited);
     const deadline = Date.now() + timeoutMs;
     let gone = false;
@@ -133,6 +152,18 @@ export class ServerProcess {
     }
     child.kill('SIGKILL');
     throw new Error(`${spec.name} did not become ready${gone ? ' (it exited)' : ''}; see ${spec.logFile}`);
+  }
+
+  /** Undefined while it runs; how it ended otherwise (e.g. "signal SIGTERM" when something outside the harness stopped it). */
+  get ended(): string | undefined {
+    if (this.child.exitCode !== null) return `code ${this.child.exitCode}`;
+    if (this.child.signalCode !== null) return `signal ${this.child.signalCode}`;
+    return undefined;
+  }
+
+  /** The same server again, on the same port (after something outside the harness stopped it). */
+  restart(): Promise<ServerProcess> {
+    return ServerProcess.start(this.spec, this.port);
   }
 
   signal(name: NodeJS.Signals): void {

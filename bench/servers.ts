@@ -35,11 +35,10 @@ function logFile(name: string): string {
 
 export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   const name = launch.label ?? `tessera/${launch.adapter}`;
-  if (launch.profile) mkdirSync(PROFILE_DIR, { recursive: true });
   return {
     name,
     script: launch.loopDelayFile ? TESSERA_WITH_PROBE : TESSERA_MAIN,
-    nodeArgs: launch.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    nodeArgs: profileArgs(launch.profile, name),
     env: {
       DATABASE_URL: launch.databaseUrl,
       HTTP_ADAPTER: launch.adapter,
@@ -52,15 +51,22 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   };
 }
 
-export function rawSpec(databaseUrl: string, requireToken: boolean, loopDelayFile?: string): ServerSpec {
+/** `node --cpu-prof`, the profile named after the server, e.g. tessera_fastify-1763790000000.cpuprofile. */
+function profileArgs(profile: boolean | undefined, name: string): string[] {
+  if (!profile) return [];
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name.replace(/[^a-z0-9.@_-]+/gi, '_')}-${Date.now()}.cpuprofile`];
+}
+
+export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: boolean): ServerSpec {
   return {
     name: 'raw',
     script: RAW_SERVER,
+    nodeArgs: profileArgs(profile, 'raw'),
     env: {
       DATABASE_URL: databaseUrl,
       BCRYPT_COST,
       RAW_REQUIRE_TOKEN: requireToken ? '1' : '0',
-      ...(loopDelayFile ? { BENCH_LOOP_DELAY_FILE: loopDelayFile } : {}),
     },
     readyPath: `${API_BASE}/@heartbeat`,
     logFile: logFile('raw'),

@@ -8,6 +8,8 @@ export interface CellSummary {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Server CPU per request, median. */
+  cpuMicros: number;
   /** Peak over all runs. */
   rssPeak: number;
   runs: number;
@@ -22,6 +24,7 @@ export function summarize(runs: readonly Measurement[]): CellSummary {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuMicros: median(runs.map((r) => r.cpuMicros)),
     errors,
     non2xx,
     rssPeak: Math.max(...runs.map((r) => (Number.isFinite(r.rssPeak) ? r.rssPeak : 0))),
