@@ -1,4 +1,15 @@
 import type { MixedList } from 'typeorm';
+import type { GlobalValues } from './global-values.js';
+
+/** A built-in user created on first start (see `ProjectDefinition.seedUsers`). */
+export interface SeedUser {
+  login: string;
+  /** Plain text in the project definition: for demos and first logins only. */
+  password: string;
+  roles: string[];
+  globals?: GlobalValues;
+  email?: string;
+}
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -22,4 +33,9 @@ export interface ProjectDefinition {
   entities: Function[];
   /** Migrations that create and change the project's tables. */
   migrations: MixedList<Function>;
+  /**
+   * Built-in users created once, on the first start into an empty users table, so a new
+   * installation can log in at once. Never created again, even if every user is deleted later.
+   */
+  seedUsers?: SeedUser[];
 }
