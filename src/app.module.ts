@@ -3,13 +3,20 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
+import { AdminModule } from './admin/admin.module.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
 import { ApiSettings, PROJECT_DEFINITION } from './common/api-settings.js';
+import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
+import { LoginThrottle } from './common/login-throttle.js';
+import { PasswordHasher } from './common/password-hasher.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { LoginFailure } from './database/login-failure.entity.js';
 import { SystemModule } from './system/system.module.js';
 
 export interface AppModuleOptions {
@@ -18,6 +25,8 @@ export interface AppModuleOptions {
   /** Already connected and migrated (see `openDatabase`). */
   dataSource: DataSource;
   logger: Logger;
+  /** The service's time; tests pass one they can move forward. */
+  clock?: Clock;
 }
 
 /** Composes the engine with one API project. */
@@ -34,16 +43,24 @@ export class AppModule {
           useFactory: () => options.dataSource.options,
           dataSourceFactory: async () => options.dataSource,
         }),
+        TypeOrmModule.forFeature([LoginFailure]),
         SystemModule,
+        AuthModule,
+        AdminModule,
       ],
       providers: [
         { provide: ApiSettings, useValue: settings },
         { provide: PROJECT_DEFINITION, useValue: options.project },
         { provide: LOGGER, useValue: options.logger },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: Clock, useValue: options.clock ?? new Clock() },
+        PasswordHasher,
+        LoginThrottle,
+        // Global guards run in this order: an unknown API is a 404 before any token is asked for.
         { provide: APP_GUARD, useClass: ApiScopeGuard },
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
       ],
-      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER],
+      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

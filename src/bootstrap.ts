@@ -23,12 +23,15 @@ import { PinoNestLogger } from './common/logger.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { requestIdOf, trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
+import type { Clock } from './common/clock.js';
 
 export interface AppParts {
   config: AppConfig;
   project: ProjectDefinition;
   dataSource: DataSource;
   logger: Logger;
+  /** Defaults to the system clock. */
+  clock?: Clock;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -65,6 +68,8 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
+    // A boot error (bad AUTH_PROVIDER, ...) must reach the caller, not abort the process.
+    abortOnError: false,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
@@ -102,6 +107,8 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
+    // A boot error (bad AUTH_PROVIDER, ...) must reach the caller, not abort the process.
+    abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
