@@ -41,6 +41,11 @@ describeEachTarget('API key guard', (target) => {
       }
     });
 
+    it('answers 404 for an API this service does not serve before asking for a token', async () => {
+      const res = await t.http().get('/rest/nobody/demo/v1/@serverinfo').expect(404);
+      expect(res.body.errorCode).toBe(4040);
+    });
+
     it('answers 401 / 4011 for an unknown key', async () => {
       const res = await serverinfo().set('Authorization', 'CALiveAPICreator not-a-real-key-000:1').expect(401);
       expect(res.body).toEqual({ statusCode: 401, errorCode: 4011, errorMessage: expect.any(String) });
