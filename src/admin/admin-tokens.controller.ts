@@ -3,7 +3,7 @@ import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { ApiToken } from '../tokens/api-token.entity.js';
-import { TokensService } from '../tokens/tokens.service.js';
+import { TokensService, type IssueTokenInput } from '../tokens/tokens.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AdminAuditService } from './admin-audit.service.js';
 import { AdminEndpoint } from './admin-endpoint.decorator.js';
@@ -39,16 +39,17 @@ export class AdminTokensController {
     if (body.key !== undefined && (await this.tokens.existsWithKey(body.key))) {
       throw new ApiError(ErrorCode.DUPLICATE_KEY, 'A token with this key already exists; choose another key.');
     }
-    const input = {
+    const input: IssueTokenInput = {
+      key: body.key,
       label: body.label,
       userIdentifier: body.userIdentifier ?? null,
       roles: body.roles ?? [],
       globals: body.globals ?? {},
       expiration: body.expiration ? Date.parse(body.expiration) : null,
-      origin: 'manual' as const,
+      origin: 'manual',
     };
     return this.audit.change(admin, async (manager) => {
-      const { token, apikey } = await this.tokens.issue({ ...input, key: body.key }, manager);
+      const { token, apikey } = await this.tokens.issue(input, manager);
       const { label, userIdentifier, roles, expiration } = body;
       return {
         result: { ...tokenView(token, this.tokens.status(token)), apikey },
