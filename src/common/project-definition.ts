@@ -1,5 +1,16 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from '../logic/rule-dsl.js';
+import type { GlobalValues } from './global-values.js';
+
+/** A built-in user created on first start (see `ProjectDefinition.seedUsers`). */
+export interface SeedUser {
+  login: string;
+  /** Plain text in the project definition: for demos and first logins only. */
+  password: string;
+  roles: string[];
+  globals?: GlobalValues;
+  email?: string;
+}
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -30,4 +41,9 @@ export interface ProjectDefinition {
   seed?: (manager: EntityManager) => Promise<void>;
   /** Business logic (sums, counts, formulas, copies, constraints, events); see `src/logic/rule-dsl.ts`. */
   rules?: Rule[];
+  /**
+   * Built-in users created once, on the first start into an empty users table, so a new
+   * installation can log in at once. Never created again, even if every user is deleted later.
+   */
+  seedUsers?: SeedUser[];
 }

@@ -25,4 +25,9 @@ export const demoProject: ProjectDefinition = {
   migrations: [CreateDemoTables1763900000000],
   seed: seedDemo,
   rules: demoRules,
+  seedUsers: [
+    { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
+    { login: 'readonly', password: 'Password1', roles: ['Read only'] },
+    { login: 'sam', password: 'Password1', roles: ['Sales rep'], globals: { employee_id: 1 } },
+  ],
 };
