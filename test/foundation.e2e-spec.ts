@@ -82,7 +82,8 @@ describeEachTarget('foundation', (target) => {
   it('created its system tables by migration', async () => {
     const names = ['tessera_meta', 'tessera_migrations', 'tessera_users', 'tessera_api_tokens', 'tessera_login_failures',
       'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit'];
-    const tables = await t.dataSource.createQueryRunner().getTables(names);
+    const runner = t.dataSource.createQueryRunner();
+    const tables = await runner.getTables(names).finally(() => runner.release());
     expect(tables.map((x) => x.name.replace(/^.*\./, '')).sort()).toEqual([...names].sort());
     const rows = await t.dataSource.query(
       t.dataSource.driver.options.type === 'postgres'
