@@ -3,15 +3,22 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
+import { AdminModule } from './admin/admin.module.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
 import { ApiSettings, PROJECT_DEFINITION } from './common/api-settings.js';
+import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
+import { LoginThrottle } from './common/login-throttle.js';
+import { PasswordHasher } from './common/password-hasher.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseGate } from './database/database-gate.js';
 import { ResourcesModule } from './resources/resources.module.js';
+import { LoginFailure } from './database/login-failure.entity.js';
 import { SystemModule } from './system/system.module.js';
 
 export interface AppModuleOptions {
@@ -20,6 +27,8 @@ export interface AppModuleOptions {
   /** Already connected and migrated (see `openDatabase`). */
   dataSource: DataSource;
   logger: Logger;
+  /** The service's time; tests pass one they can move forward. */
+  clock?: Clock;
 }
 
 /** Composes the engine with one API project. */
@@ -36,7 +45,11 @@ export class AppModule {
           useFactory: () => options.dataSource.options,
           dataSourceFactory: async () => options.dataSource,
         }),
+        TypeOrmModule.forFeature([LoginFailure]),
         SystemModule,
+        AuthModule,
+        AdminModule,
+        // Last: its `:resource` routes must not shadow the `@…` system endpoints on Express.
         ResourcesModule,
       ],
       providers: [
@@ -45,9 +58,14 @@ export class AppModule {
         { provide: LOGGER, useValue: options.logger },
         { provide: DatabaseGate, useValue: DatabaseGate.for(options.dataSource) },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: Clock, useValue: options.clock ?? new Clock() },
+        PasswordHasher,
+        LoginThrottle,
+        // Global guards run in this order: an unknown API is a 404 before any token is asked for.
         { provide: APP_GUARD, useClass: ApiScopeGuard },
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
       ],
-      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, DatabaseGate],
+      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, DatabaseGate, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

@@ -24,12 +24,15 @@ import type { ProjectDefinition } from './common/project-definition.js';
 import { requestIdOf, trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
 import { seedProjectOnce } from './database/seed-project.js';
+import type { Clock } from './common/clock.js';
 
 export interface AppParts {
   config: AppConfig;
   project: ProjectDefinition;
   dataSource: DataSource;
   logger: Logger;
+  /** Defaults to the system clock. */
+  clock?: Clock;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -65,7 +68,7 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   const { config, logger } = parts;
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
     bodyParser: false,
-    // Boot errors (a bad rule or role, say) reach the caller, which reports them and exits.
+    // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
     abortOnError: false,
     logger: new PinoNestLogger(logger),
   });
@@ -104,7 +107,7 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
-    // Boot errors (a bad rule or role, say) reach the caller, which reports them and exits.
+    // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
     abortOnError: false,
     logger: new PinoNestLogger(logger),
   });

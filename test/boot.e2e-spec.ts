@@ -24,7 +24,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function runService(env: Record<string, string>, whileRunning?: (port: number) => Promise<void>, port = 0): Promise<Run> {
+/** `whileRunning` gets the port and what the service printed up to "listening". */
+function runService(env: Record<string, string>, whileRunning?: (port: number, stdout: string) => Promise<void>, port = 0): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -37,7 +38,7 @@ function runService(env: Record<string, string>, whileRunning?: (port: number) =
       stdout += d.toString();
       if (!started && whileRunning && stdout.includes('Tessera is listening')) {
         started = true;
-        whileRunning(port).then(() => child.kill('SIGTERM'), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
+        whileRunning(port, stdout).then(() => child.kill('SIGTERM'), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
       }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -101,5 +102,36 @@ describe('the service process', () => {
     );
     expect(run.stdout).toMatch(/"path":"\/rest\/default\/demo\/v1\/@heartbeat\?auth=\[REDACTED\]"/);
     expect(run.stdout).not.toContain('supersecretkey123');
+  });
+
+  it('refuses to boot with an AUTH_PROVIDER it cannot serve, saying why', async () => {
+    const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'provider.sqlite')}`, AUTH_PROVIDER: 'my-sso' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/AUTH_PROVIDER "my-sso".*issue 4/);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+
+  it('prints a generated first admin password once, at warn level, and it logs in to the admin API', async () => {
+    const database = `sqlite:${join(dir, 'admin.sqlite')}`;
+    let status = 0;
+    const port = await freePort();
+    const first = await runService({ PORT: String(port), DATABASE_URL: database, BCRYPT_COST: '10' }, async (p, stdout) => {
+      const line = stdout.split('\n').find((l) => l.includes('generated password'))!;
+      const password = /generated password (\S+) /.exec(JSON.parse(line).msg)![1]!;
+      const res = await fetch(`http://127.0.0.1:${p}/admin/v1/@authentication`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+      status = res.status;
+    }, port);
+    const warnings = first.stdout.split('\n').filter((l) => l.includes('generated password'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!).level).toBe(40);
+    expect(status).toBe(200);
+
+    const second = await runService({ PORT: String(await freePort()), DATABASE_URL: database, BCRYPT_COST: '10' }, async () => undefined);
+    expect(second.stdout).toMatch(/Tessera is listening/);
+    expect(second.stdout).not.toMatch(/generated password/);
   });
 });

@@ -1,3 +1,4 @@
+import { authHeader, loginAs } from './support/auth.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 describeEachTarget('foundation', (target) => {
@@ -30,14 +31,12 @@ describeEachTarget('foundation', (target) => {
     expect(res.body).toMatchObject({ license_type: 'Apache-2.0' });
   });
 
-  it('serves @serverinfo with the database type', async () => {
-    const res = await t.http().get(`${t.base}/@serverinfo`);
-    // Tokens arrive with the auth issue; until then @serverinfo is reachable or asks for a token.
-    if (res.status === 200) {
-      expect(res.body).toMatchObject({ name: 'Tessera', databaseType: target.database });
-    } else {
-      expect(res.status).toBe(401);
-    }
+  it('serves @serverinfo with the database type, to a token holder only', async () => {
+    const anonymous = await t.http().get(`${t.base}/@serverinfo`).expect(401);
+    expect(anonymous.body).toEqual({ statusCode: 401, errorCode: 4010, errorMessage: expect.any(String) });
+    const apikey = await loginAs(t, 'demo', 'Password1');
+    const res = await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey)).expect(200);
+    expect(res.body).toMatchObject({ name: 'Tessera', databaseType: target.database });
   });
 
   it.each([
@@ -81,8 +80,11 @@ describeEachTarget('foundation', (target) => {
   });
 
   it('created its system tables by migration', async () => {
-    const tables = await t.dataSource.createQueryRunner().getTables(['tessera_meta', 'tessera_migrations']);
-    expect(tables.map((x) => x.name.replace(/^.*\./, '')).sort()).toEqual(['tessera_meta', 'tessera_migrations']);
+    const names = ['tessera_meta', 'tessera_migrations', 'tessera_users', 'tessera_api_tokens', 'tessera_login_failures',
+      'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit'];
+    const runner = t.dataSource.createQueryRunner();
+    const tables = await runner.getTables(names).finally(() => runner.release());
+    expect(tables.map((x) => x.name.replace(/^.*\./, '')).sort()).toEqual([...names].sort());
     const rows = await t.dataSource.query(
       t.dataSource.driver.options.type === 'postgres'
         ? 'SELECT value FROM tessera_meta WHERE name = $1'

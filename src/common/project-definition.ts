@@ -1,5 +1,17 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from '../logic/rule-dsl.js';
+import type { RolesDefinition } from '../security/role-definition.js';
+import type { GlobalValues } from './global-values.js';
+
+/** A built-in user created on first start (see `ProjectDefinition.seedUsers`). */
+export interface SeedUser {
+  login: string;
+  /** Plain text in the project definition: for demos and first logins only. */
+  password: string;
+  roles: string[];
+  globals?: GlobalValues;
+  email?: string;
+}
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -28,6 +40,13 @@ export interface ProjectDefinition {
    * transaction, before the service accepts requests, and only when every project table is empty.
    */
   seed?: (manager: EntityManager) => Promise<void>;
+  /** Who may do what: the roles tokens carry, and the globals their row filters use (`src/project/roles.ts`). */
+  roles: RolesDefinition;
   /** Business logic (sums, counts, formulas, copies, constraints, events); see `src/logic/rule-dsl.ts`. */
   rules?: Rule[];
+  /**
+   * Built-in users created once, on the first start into an empty users table, so a new
+   * installation can log in at once. Never created again, even if every user is deleted later.
+   */
+  seedUsers?: SeedUser[];
 }

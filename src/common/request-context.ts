@@ -65,3 +65,13 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
   if (!/^[A-Za-z0-9.\-:[\]]+$/.test(host)) host = 'localhost';
   return `${scheme}://${host}`;
 }
+
+/**
+ * The query parameters as the client wrote them, from the raw URL: both adapters agree, and
+ * names such as `enablePasswordChange!` arrive exactly as sent.
+ */
+export function queryParamsOf(request: unknown): URLSearchParams {
+  const url = rawRequestOf(request).url ?? '/';
+  const at = url.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+}

@@ -6,7 +6,14 @@ describe('loadConfig', () => {
     expect(config.http).toMatchObject({ port: 8080, adapter: 'express', bodyLimitBytes: 1048576, trustProxy: false });
     expect(config.database.kind).toBe('sqlite');
     expect(config.database.sqlitePath).toMatch(/data\/tessera\.sqlite$/);
-    expect(config.auth).toMatchObject({ tokenLifetimeSeconds: 86400, bcryptCost: 12, provider: 'default' });
+    expect(config.auth).toMatchObject({
+      tokenLifetimeSeconds: 86400,
+      bcryptCost: 12,
+      provider: 'default',
+      loginMaxFailures: 10,
+      loginMaxFailuresPerAddress: 100,
+      loginFailureWindowSeconds: 900,
+    });
     expect(config.log.level).toBe('info');
   });
 

@@ -36,7 +36,10 @@ export interface AppConfig {
   auth: {
     tokenLifetimeSeconds: number;
     bcryptCost: number;
+    /** Failed logins per account within the window before logins are refused. */
     loginMaxFailures: number;
+    /** Failed logins from one client address (any accounts) within the window; higher, as offices share addresses. */
+    loginMaxFailuresPerAddress: number;
     loginFailureWindowSeconds: number;
     provider: string;
     /** Raw JSON text from AUTH_PROVIDER_CONFIG; parsed and validated by the provider loader. */
@@ -114,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
       bcryptCost: schema.BCRYPT_COST,
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,
+      loginMaxFailuresPerAddress: schema.LOGIN_MAX_FAILURES_PER_ADDRESS,
       loginFailureWindowSeconds: schema.LOGIN_FAILURE_WINDOW_SECONDS,
       provider: schema.AUTH_PROVIDER,
       providerConfigJson: schema.AUTH_PROVIDER_CONFIG,

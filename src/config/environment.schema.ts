@@ -88,6 +88,9 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
   LOGIN_MAX_FAILURES: number = 10;
 
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  LOGIN_MAX_FAILURES_PER_ADDRESS: number = 100;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 

@@ -1,4 +1,5 @@
 import type { Test } from 'supertest';
+import { authHeader, loginAs } from './auth.js';
 import type { TestApp } from './test-app.js';
 
 /** A client of one test app that sends one user's token on every call. */
@@ -14,8 +15,15 @@ export interface Api {
 /** Every request names this host, so hrefs are the same whatever port supertest picked. */
 export const API_HOST = 'tessera.test';
 
-export async function apiAs(t: TestApp, _user: string): Promise<Api> {
-  const headers = await authHeaders(t, _user);
+/** Logs in as a demo user (password `Password1`) and sends that token on every call. */
+export async function apiAs(t: TestApp, user: string): Promise<Api> {
+  return apiWithKey(t, await loginAs(t, user, 'Password1'));
+}
+
+/** A client that sends the given API key on every call. */
+export function apiWithKey(t: TestApp, apikey: string): Api {
+  const [name, value] = authHeader(apikey);
+  const headers: Record<string, string> = { [name]: value };
   const withAuth = (test: Test): Test => {
     test.set('Host', API_HOST);
     for (const [name, value] of Object.entries(headers)) test.set(name, value);
@@ -31,9 +39,4 @@ export async function apiAs(t: TestApp, _user: string): Promise<Api> {
     put: (path, body) => withAuth(t.http().put(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
     delete: (path) => withAuth(t.http().delete(`${t.base}${path}`)),
   };
-}
-
-/** Until tokens land, the API needs none. */
-async function authHeaders(_t: TestApp, _user: string): Promise<Record<string, string>> {
-  return {};
 }

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap.js';
 import { createLogger } from '../../src/common/logger.js';
+import type { Clock } from '../../src/common/clock.js';
 import type { ProjectDefinition } from '../../src/common/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
 import { openDatabase } from '../../src/database/open-database.js';
@@ -34,6 +35,10 @@ export function describeEachTarget(title: string, suite: (target: TestTarget) =>
   }
 }
 
+/** The first admin account every test app gets (see `adminToken` in ./auth.ts). */
+export const TEST_ADMIN_USER = 'test-admin';
+export const TEST_ADMIN_PASSWORD = 'test-admin-password';
+
 export interface TestApp {
   app: INestApplication;
   config: AppConfig;
@@ -48,6 +53,8 @@ export interface TestAppOptions {
   project?: ProjectDefinition;
   /** Extra environment variables, validated like the real ones. */
   env?: Record<string, string>;
+  /** The service's clock, e.g. a `ManualClock` to move time forward without sleeping. */
+  clock?: Clock;
 }
 
 /** Boots Tessera on a database of its own (created here, dropped on close). */
@@ -60,13 +67,15 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     LOG_LEVEL: 'silent',
     BCRYPT_COST: '10',
     DB_POOL_SIZE: '5',
+    TESSERA_ADMIN_USER: TEST_ADMIN_USER,
+    TESSERA_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...options.env,
   });
   const logger = createLogger(config.log.level);
   const dataSource = await openDatabase(config.database, project);
   let app: INestApplication;
   try {
-    app = await createApp({ config, project, dataSource, logger });
+    app = await createApp({ config, project, dataSource, logger, clock: options.clock });
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     await scratch.drop();

@@ -1,0 +1,15 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { epochMillis } from '../database/epoch-millis.transformer.js';
+
+/** An operator of the admin API. Not an API user: API logins never see this table (spec §1). */
+@Entity({ name: 'tessera_admin_accounts' })
+export class AdminAccount {
+  @PrimaryColumn({ type: 'varchar', length: 100 })
+  username!: string;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 100 })
+  passwordHash!: string;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+}

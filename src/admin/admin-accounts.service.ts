@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import type { Repository } from 'typeorm';
+import { ApiError } from '../common/api-error.js';
+import { Clock, isoTime } from '../common/clock.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { LOGGER } from '../common/logger.js';
+import { LoginThrottle } from '../common/login-throttle.js';
+import { PasswordHasher } from '../common/password-hasher.js';
+import { passwordProblem } from '../common/password-policy.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { generateTokenValue, hashTokenValue } from '../tokens/token-value.js';
+import { AdminAccount } from './admin-account.entity.js';
+import { AdminToken } from './admin-token.entity.js';
+
+const DEFAULT_ADMIN = 'admin';
+
+/** Admin accounts: the first one at first boot, logins, and admin token checks. */
+@Injectable()
+export class AdminAccountsService implements OnApplicationBootstrap {
+  constructor(
+    @InjectRepository(AdminAccount) private readonly accounts: Repository<AdminAccount>,
+    @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * With no admin account yet, creates one from TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD,
+   * or with a generated password that is printed once, here, and never stored in clear.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if ((await this.accounts.count()) > 0) return;
+    const username = this.config.auth.adminUser ?? DEFAULT_ADMIN;
+    const configured = this.config.auth.adminPassword;
+    const problem = configured === undefined ? undefined : passwordProblem(configured);
+    if (problem) throw new Error(`TESSERA_ADMIN_PASSWORD: ${problem}`);
+    const password = configured ?? randomBytes(18).toString('base64url');
+    await this.accounts.insert({ username, passwordHash: await this.hasher.hash(password), createdAt: this.clock.now() });
+    if (configured === undefined) {
+      this.logger.warn(
+        `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
+          'log in at POST /admin/v1/@authentication and keep it safe (or set TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD before the first start).',
+      );
+    } else {
+      this.logger.info({ username }, 'first admin account created from TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD');
+    }
+  }
+
+  /** Logs an admin in; throttled like API logins, 401 / 4013 with one message for any bad credentials. */
+  async login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+    const attempt = { account: `admin:${username}`, address: clientAddress };
+    await this.throttle.check(attempt);
+    const found = await this.accounts.findOneBy({ username });
+    const account = found?.username === username ? found : undefined;
+    if (!(await this.hasher.verify(password, account?.passwordHash))) {
+      await this.throttle.recordFailure(attempt);
+      throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
+    }
+    await this.throttle.recordSuccess(attempt);
+    const apikey = generateTokenValue();
+    const now = this.clock.now();
+    const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;
+    await this.tokens.insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now });
+    return { apikey, expiration: isoTime(expiration) };
+  }
+
+  /** The admin behind an admin token; 401 / 4011 unknown (API tokens included), 401 / 4012 expired. */
+  async verify(apikey: string): Promise<string> {
+    const token = await this.tokens.findOneBy({ keyHash: hashTokenValue(apikey) });
+    if (!token) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
+    if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
+    return token.username;
+  }
+}

@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { clientAddressOf } from '../common/client-address.js';
+import { Public } from '../common/public.decorator.js';
+import { rawRequestOf } from '../common/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { AdminAccountsService } from './admin-accounts.service.js';
+import { AdminEndpoint } from './admin-endpoint.decorator.js';
+import { AdminLoginDto } from './dto/admin-login.dto.js';
+
+/** The admin API's own login. */
+@Controller('admin/v1')
+@AdminEndpoint()
+export class AdminAuthController {
+  constructor(
+    private readonly accounts: AdminAccountsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('@authentication')
+  @HttpCode(200)
+  login(@Body() body: AdminLoginDto, @Req() request: unknown): Promise<{ apikey: string; expiration: string }> {
+    return this.accounts.login(body.username, body.password, clientAddressOf(rawRequestOf(request), this.config.http.trustProxy));
+  }
+}

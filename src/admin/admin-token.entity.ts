@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { epochMillis } from '../database/epoch-millis.transformer.js';
+
+/** A token of the admin API, kept apart from API tokens so neither opens the other's endpoints. */
+@Entity({ name: 'tessera_admin_tokens' })
+export class AdminToken {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  keyHash!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  username!: string;
+
+  @Column({ type: 'bigint', transformer: epochMillis })
+  expiration!: number;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+}

@@ -1,0 +1,100 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { ApiSettings } from '../common/api-settings.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { ApiToken } from '../tokens/api-token.entity.js';
+import { TokensService, type IssueTokenInput } from '../tokens/tokens.service.js';
+import { UsersService } from '../users/users.service.js';
+import { AdminAuditService } from './admin-audit.service.js';
+import { AdminEndpoint } from './admin-endpoint.decorator.js';
+import { CurrentAdmin } from './admin.guard.js';
+import { KnownRoles } from './known-roles.js';
+import { pageWindow, tokenView, type Page, type TokenView } from './admin-views.js';
+import { CreateTokenDto } from './dto/create-token.dto.js';
+import { PageQueryDto } from './dto/page-query.dto.js';
+
+/** API tokens: hand-made ones created here, login ones listed, both disabled or deleted here. */
+@Controller('admin/v1/tokens')
+@AdminEndpoint()
+export class AdminTokensController {
+  constructor(
+    private readonly tokens: TokensService,
+    private readonly users: UsersService,
+    private readonly audit: AdminAuditService,
+    private readonly settings: ApiSettings,
+    private readonly knownRoles: KnownRoles,
+  ) {}
+
+  @Get()
+  async list(@Query() query: PageQueryDto): Promise<Page<TokenView>> {
+    const { offset, pagesize } = pageWindow(query, this.settings);
+    const [tokens, total] = await this.tokens.list(offset, pagesize);
+    return { items: tokens.map((t) => tokenView(t, this.tokens.status(t))), offset, pagesize, total };
+  }
+
+  /** The key appears in this answer, as `apikey`, and nowhere ever again. */
+  @Post()
+  async create(@Body() body: CreateTokenDto, @CurrentAdmin() admin: string): Promise<TokenView & { apikey: string }> {
+    this.knownRoles.assertKnown(body.roles);
+    if (body.userIdentifier !== undefined && (await this.users.findByLogin(body.userIdentifier))) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, `userIdentifier "${body.userIdentifier}" is a user's login; a hand-made token's identifier must differ from every user's.`);
+    }
+    if (body.key !== undefined && (await this.tokens.existsWithKey(body.key))) {
+      throw new ApiError(ErrorCode.DUPLICATE_KEY, 'A token with this key already exists; choose another key.');
+    }
+    const input: IssueTokenInput = {
+      key: body.key,
+      label: body.label,
+      userIdentifier: body.userIdentifier ?? null,
+      roles: body.roles ?? [],
+      globals: body.globals ?? {},
+      expiration: body.expiration ? Date.parse(body.expiration) : null,
+      origin: 'manual',
+    };
+    return this.audit.change(admin, async (manager) => {
+      const { token, apikey } = await this.tokens.issue(input, manager);
+      const { label, userIdentifier, roles, expiration } = body;
+      return {
+        result: { ...tokenView(token, this.tokens.status(token)), apikey },
+        action: 'token.create',
+        target: `token:${token.id}`,
+        detail: { label, userIdentifier, roles, expiration, keyChosen: body.key !== undefined },
+      };
+    });
+  }
+
+  @Get(':id')
+  async get(@Param('id', ParseIntPipe) id: number): Promise<TokenView> {
+    const token = await this.find(id);
+    return tokenView(token, this.tokens.status(token));
+  }
+
+  /** Disabling an expired or disabled token changes nothing and still succeeds (spec §3). */
+  @Post(':id/disable')
+  @HttpCode(200)
+  async disable(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<TokenView> {
+    await this.find(id);
+    await this.audit.change(admin, async (manager) => {
+      await this.tokens.disable(id, manager);
+      return { result: undefined, action: 'token.disable', target: `token:${id}` };
+    });
+    const token = await this.find(id);
+    return tokenView(token, this.tokens.status(token));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<void> {
+    await this.find(id);
+    await this.audit.change(admin, async (manager) => {
+      await this.tokens.delete(id, manager);
+      return { result: undefined, action: 'token.delete', target: `token:${id}` };
+    });
+  }
+
+  private async find(id: number): Promise<ApiToken> {
+    const token = await this.tokens.findById(id);
+    if (!token) throw new ApiError(ErrorCode.NOT_FOUND, `No token ${id}.`);
+    return token;
+  }
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { clientAddressOf } from '../common/client-address.js';
+import { Public } from '../common/public.decorator.js';
+import { queryParamsOf, rawRequestOf } from '../common/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { AUTH_PROVIDER, type AuthProvider, type LoginField } from '../provider/auth-provider.js';
+import { parseAuthRequest } from './auth-request.js';
+import { AuthService } from './auth.service.js';
+
+/** Spelled exactly so, trailing "!" included (spec §4.4); matched case-sensitively. */
+const PASSWORD_CHANGE_PARAM = 'enablePasswordChange!';
+
+/** `@authentication` (alias `@authenticate`) and `@login_info` under the API base. */
+@Controller('rest/:account/:project/:version')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(AUTH_PROVIDER) private readonly provider: AuthProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post(['@authentication', '@authenticate'])
+  @HttpCode(200)
+  async authenticate(@Body() body: unknown, @Req() request: unknown): Promise<object> {
+    const parsed = parseAuthRequest(body);
+    switch (parsed.kind) {
+      case 'revalidate':
+        return this.auth.revalidate(parsed.apikey);
+      case 'disable':
+        return this.auth.disable(parsed.apikey);
+      case 'login':
+        return this.auth.login(parsed.payload, {
+          clientAddress: clientAddressOf(rawRequestOf(request), this.config.http.trustProxy),
+          enablePasswordChange: queryParamsOf(request).has(PASSWORD_CHANGE_PARAM),
+        });
+    }
+  }
+
+  @Public()
+  @Get('@login_info')
+  loginInfo(): { fields: LoginField[]; links: never[] } {
+    return { fields: this.provider.loginFields(), links: [] };
+  }
+}

@@ -1,0 +1,81 @@
+import { Clock } from '../common/clock.js';
+import type { LoginThrottle } from '../common/login-throttle.js';
+import type { AppConfig } from '../config/app-config.js';
+import type { AuthProvider, AuthResult } from '../provider/auth-provider.js';
+import type { ApiToken } from '../tokens/api-token.entity.js';
+import type { IssueTokenInput, TokensService } from '../tokens/tokens.service.js';
+import { AuthService } from './auth.service.js';
+
+const NOW = Date.parse('2030-01-01T00:00:00Z');
+
+class FixedClock extends Clock {
+  override now(): number {
+    return NOW;
+  }
+}
+
+function setup(provider: AuthProvider) {
+  const issued: IssueTokenInput[] = [];
+  const disabledFor: string[] = [];
+  const events: string[] = [];
+  const tokens = {
+    issue: async (input: IssueTokenInput) => {
+      issued.push(input);
+      events.push('issue');
+      return { apikey: 'new-key', token: { ...input, id: 1 } as unknown as ApiToken };
+    },
+    disableForUser: async (user: string) => {
+      disabledFor.push(user);
+      events.push('disable');
+    },
+  } as unknown as TokensService;
+  const throttle = { check: async () => undefined, recordFailure: async () => undefined, recordSuccess: async () => undefined } as unknown as LoginThrottle;
+  const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
+  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock()), issued, disabledFor, events };
+}
+
+const accepted: AuthResult = { roleNames: ['r'], userIdentifier: 'ext-user', userData: { g: 1 }, userInfo: { email: 'e@x', team: 'blue' } };
+const payload = { username: 'ext-user', password: 'pw' };
+const context = { clientAddress: '10.0.0.1', enablePasswordChange: true };
+
+describe('AuthService.login', () => {
+  it('answers notSupported when the provider cannot change passwords, and still logs in', async () => {
+    const { service, issued, disabledFor } = setup({ name: 'x', authenticate: async () => accepted, loginFields: () => [] });
+    const body = await service.login(payload, context);
+    expect(body).toMatchObject({ apikey: 'new-key', changePasswordResult: 'notSupported', changePasswordMessage: expect.any(String) });
+    expect(issued).toHaveLength(1);
+    expect(disabledFor).toEqual([]);
+  });
+
+  it('passes the provider\'s extras through, with the contract\'s three always present', async () => {
+    const { service } = setup({ name: 'x', authenticate: async () => accepted, loginFields: () => [] });
+    const body = await service.login(payload, { ...context, enablePasswordChange: false });
+    expect(body).toEqual({ apikey: 'new-key', expiration: new Date(NOW + 100_000).toISOString(), lastLoginTs: null, lastLoginIP: null, email: 'e@x', team: 'blue' });
+  });
+
+  it('prefers the provider\'s keyExpiration, then its keyLifetimeSeconds, to the default lifetime', async () => {
+    const fixed = new Date(NOW + 5_000);
+    for (const [result, expected] of [
+      [{ ...accepted, keyExpiration: fixed, keyLifetimeSeconds: 9 }, fixed.getTime()],
+      [{ ...accepted, keyLifetimeSeconds: 9 }, NOW + 9_000],
+    ] as const) {
+      const { service, issued } = setup({ name: 'x', authenticate: async () => result, loginFields: () => [] });
+      await service.login(payload, { ...context, enablePasswordChange: false });
+      expect(issued[0]!.expiration).toBe(expected);
+    }
+  });
+
+  it('disables the user\'s other tokens before issuing the new one after a successful change', async () => {
+    const provider: AuthProvider = {
+      name: 'x',
+      authenticate: async () => accepted,
+      changePassword: async () => ({ result: 'success', message: 'ok' }),
+      loginFields: () => [],
+    };
+    const { service, disabledFor, events } = setup(provider);
+    const body = await service.login(payload, context);
+    expect(events).toEqual(['disable', 'issue']);
+    expect(disabledFor).toEqual(['ext-user']);
+    expect(body.changePasswordResult).toBe('success');
+  });
+});

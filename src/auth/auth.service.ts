@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { Clock, isoTime } from '../common/clock.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { LoginThrottle } from '../common/login-throttle.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import {
+  AUTH_PROVIDER,
+  isAuthFailure,
+  type AuthContext,
+  type AuthProvider,
+  type AuthSuccess,
+  type LoginPayload,
+} from '../provider/auth-provider.js';
+import type { ApiToken } from '../tokens/api-token.entity.js';
+import { TokensService } from '../tokens/tokens.service.js';
+
+/** The answer to a login or a re-validation (api-contract §3). */
+export interface TokenResponse {
+  apikey: string;
+  expiration: string | null;
+  lastLoginTs: string | null;
+  lastLoginIP: string | null;
+  email: string | null;
+  [extra: string]: unknown;
+}
+
+export interface PasswordChangeResponse {
+  changePasswordResult: 'success' | 'failure' | 'notSupported';
+  changePasswordMessage: string;
+}
+
+/** The four behaviours of `@authentication`: login (with an optional password change), re-validate, disable. */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(AUTH_PROVIDER) private readonly provider: AuthProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: TokensService,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Logs in through the provider and issues a new token; 429 when throttled, 401 / 4013 when refused. */
+  async login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    const attempt = { account: `api:${payload.username}`, address: context.clientAddress };
+    await this.throttle.check(attempt);
+    const result = await this.provider.authenticate(payload, context);
+    if (isAuthFailure(result)) {
+      await this.throttle.recordFailure(attempt);
+      throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
+    }
+    await this.throttle.recordSuccess(attempt);
+    // Before the new token exists, so a successful change disables only the user's other tokens.
+    const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
+    const { token, apikey } = await this.tokens.issue({
+      label: `Temp key for ${result.userIdentifier}`,
+      userIdentifier: result.userIdentifier,
+      roles: result.roleNames,
+      globals: result.userData ?? {},
+      userInfo: result.userInfo ?? null,
+      expiration: this.expirationOf(result),
+      origin: 'login',
+    });
+    return { ...tokenResponse(apikey, token), ...passwordChange };
+  }
+
+  /** The same key with its original expiration, without asking the provider. */
+  async revalidate(apikey: string): Promise<TokenResponse> {
+    return tokenResponse(apikey, await this.tokens.verify(apikey));
+  }
+
+  /** Disables a token; a success again on a disabled or expired one, 404 / 4042 for an unknown key. */
+  async disable(apikey: string): Promise<{ apikey: string; disabled: true }> {
+    const found = await this.tokens.findByKey(apikey);
+    if (!found) throw new ApiError(ErrorCode.TOKEN_NOT_FOUND, 'No auth token has this key.');
+    await this.tokens.disable(found.token.id);
+    return { apikey, disabled: true };
+  }
+
+  private async changePassword(payload: LoginPayload, login: AuthSuccess, context: AuthContext): Promise<PasswordChangeResponse> {
+    if (!this.provider.changePassword) {
+      return { changePasswordResult: 'notSupported', changePasswordMessage: 'The authentication provider does not support password changes.' };
+    }
+    const outcome = await this.provider.changePassword(payload, login, context);
+    if (outcome.result === 'success') await this.tokens.disableForUser(login.userIdentifier);
+    return { changePasswordResult: outcome.result, changePasswordMessage: outcome.message };
+  }
+
+  private expirationOf(result: AuthSuccess): number {
+    if (result.keyExpiration) return result.keyExpiration.getTime();
+    return this.clock.now() + (result.keyLifetimeSeconds ?? this.config.auth.tokenLifetimeSeconds) * 1000;
+  }
+}
+
+/** apikey and expiration first, then the provider's extras; the three contract extras are always present. */
+function tokenResponse(apikey: string, token: ApiToken): TokenResponse {
+  const expiration = isoTime(token.expiration);
+  return Object.assign(
+    { apikey, expiration, lastLoginTs: null, lastLoginIP: null, email: null },
+    token.userInfo,
+    { apikey, expiration },
+  );
+}

@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../common/api-error.js';
+import { keyFromAuthorizationHeader, keyFromCredential } from '../common/authorization-header.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { queryParamsOf } from '../common/request-context.js';
+
+/**
+ * The API key a request carries (api-contract §2): from `Authorization: <scheme> <key>[:n]`,
+ * else from `?auth=<key>[:n]`, which counts only on GET and only when the project permits
+ * it (401 / 4014 otherwise). Undefined when the request carries none.
+ */
+export function apiKeyOfRequest(request: IncomingMessage, permitAuthInUrl: boolean): string | undefined {
+  const fromHeader = keyFromAuthorizationHeader(request.headers.authorization);
+  if (fromHeader) return fromHeader;
+  const inUrl = queryParamsOf(request).get('auth');
+  if (inUrl === null) return undefined;
+  if (!permitAuthInUrl) {
+    throw new ApiError(ErrorCode.TOKEN_IN_URL_FORBIDDEN, 'This project does not accept an auth token in the URL; send it in the Authorization header.');
+  }
+  if (request.method !== 'GET') {
+    throw new ApiError(ErrorCode.TOKEN_IN_URL_FORBIDDEN, 'An auth token in the URL is accepted on GET requests only.');
+  }
+  return keyFromCredential(inUrl);
+}

@@ -1,0 +1,81 @@
+import type { GlobalValue, GlobalValues } from '../common/global-values.js';
+
+/**
+ * The body of a login request as the client sent it: `username` and `password` for the
+ * built-in provider; a custom provider may read other credential fields too.
+ */
+export type LoginPayload = Record<string, unknown> & { username: string; password: string };
+
+/** Facts about the login request that a provider may use. */
+export interface AuthContext {
+  /** The client's address (X-Forwarded-For only with TRUST_PROXY). */
+  clientAddress: string;
+  /** True when the request carries `?enablePasswordChange!` (spec §4.4). */
+  enablePasswordChange: boolean;
+}
+
+/** A refused login. The message is shown to the client: it must not tell which part was wrong. */
+export interface AuthFailure {
+  errorMessage: string;
+}
+
+/** An accepted login: what the new token will carry. */
+export interface AuthSuccess {
+  /** Roles of the new token. */
+  roleNames: string[];
+  /** The token's user identifier, shown in token lists and usable in row filters. */
+  userIdentifier: string;
+  /** Token lifetime; the configured default when absent. Ignored when `keyExpiration` is given. */
+  keyLifetimeSeconds?: number;
+  /** A fixed expiry for the token. */
+  keyExpiration?: Date;
+  /** Global values of the token (`@{name}` in row filters). */
+  userData?: GlobalValues;
+  /** Extras added to the login response and repeated on re-validation, e.g. lastLoginTs, lastLoginIP, email. */
+  userInfo?: Record<string, GlobalValue>;
+}
+
+export type AuthResult = AuthFailure | AuthSuccess;
+
+/** The answer to a password change: `notSupported` is decided by the caller when a provider has no `changePassword`. */
+export interface PasswordChangeOutcome {
+  result: 'success' | 'failure';
+  /** Says what happened; for `failure`, the reason (too short, same as the current one, ...). */
+  message: string;
+}
+
+/** One field of the login form described by `@login_info`. */
+export interface LoginField {
+  name: string;
+  display: string;
+  type: 'text' | 'password';
+}
+
+/**
+ * An authentication provider: checks credentials at `@authentication` and says which roles
+ * and values the new token gets (spec §5.6). The built-in (`default`) and `none` providers
+ * implement it; custom JavaScript providers will be adapted to it.
+ */
+export interface AuthProvider {
+  /** The AUTH_PROVIDER name that selects this provider. */
+  readonly name: string;
+
+  /** Checks a login. Never throws for bad credentials: answers an `AuthFailure`. */
+  authenticate(payload: LoginPayload, context: AuthContext): Promise<AuthResult>;
+
+  /**
+   * Changes the password of the user who just logged in with `payload` (spec §4.4). The new
+   * password is `payload.new_password` or `payload.newPassword`. Absent: `notSupported`.
+   */
+  changePassword?(payload: LoginPayload, login: AuthSuccess, context: AuthContext): Promise<PasswordChangeOutcome>;
+
+  /** The login form's fields, for `@login_info`. */
+  loginFields(): LoginField[];
+}
+
+/** Injection token of the configured `AuthProvider`. */
+export const AUTH_PROVIDER = Symbol('AUTH_PROVIDER');
+
+export function isAuthFailure(result: AuthResult): result is AuthFailure {
+  return typeof (result as AuthFailure).errorMessage === 'string';
+}

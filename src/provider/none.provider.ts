@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthProvider, AuthResult, LoginField } from './auth-provider.js';
+
+/** AUTH_PROVIDER=none: no credential logins; the project works with hand-made tokens only (spec §5.6). */
+@Injectable()
+export class NoneAuthProvider implements AuthProvider {
+  readonly name = 'none';
+
+  async authenticate(): Promise<AuthResult> {
+    return { errorMessage: 'Login failed: this project uses hand-made auth tokens only (AUTH_PROVIDER=none); no user can log in.' };
+  }
+
+  loginFields(): LoginField[] {
+    return [];
+  }
+}

@@ -1,0 +1,53 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { GlobalValue, GlobalValues } from '../common/global-values.js';
+import { epochMillis } from '../database/epoch-millis.transformer.js';
+
+/** How a token came to be: a login at `@authentication`, or by hand through the admin API. */
+export type TokenOrigin = 'login' | 'manual';
+
+/**
+ * An API auth token (spec §2.1). The key itself is never stored: only its SHA-256 hash,
+ * by which it is looked up.
+ */
+@Entity({ name: 'tessera_api_tokens' })
+export class ApiToken {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  keyHash!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  label!: string;
+
+  /** The login name for login tokens; optional free text for manual ones. */
+  @Column({ name: 'user_identifier', type: 'varchar', length: 100, nullable: true })
+  userIdentifier!: string | null;
+
+  @Column({ type: 'simple-json' })
+  roles!: string[];
+
+  @Column({ type: 'simple-json' })
+  globals!: GlobalValues;
+
+  /** The provider's extras at login (lastLoginTs, lastLoginIP, email, ...), repeated on re-validation. */
+  @Column({ name: 'user_info', type: 'simple-json', nullable: true })
+  userInfo!: Record<string, GlobalValue> | null;
+
+  /** Epoch ms; null (manual tokens only) means the token never expires. */
+  @Column({ type: 'bigint', nullable: true, transformer: epochMillis })
+  expiration!: number | null;
+
+  @Column({ type: 'boolean' })
+  disabled!: boolean;
+
+  @Column({ type: 'varchar', length: 10 })
+  origin!: TokenOrigin;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+
+  /** Updated at most once a minute per token (see TokensService), so it is approximate. */
+  @Column({ name: 'last_used_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  lastUsedAt!: number | null;
+}

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { ApiError } from '../common/api-error.js';
+import { Clock } from '../common/clock.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { GlobalValue, GlobalValues } from '../common/global-values.js';
+import { User } from '../users/user.entity.js';
+import { ApiToken, type TokenOrigin } from './api-token.entity.js';
+import { tokenStatus, type TokenStatus } from './token-status.js';
+import { generateTokenValue, hashTokenValue } from './token-value.js';
+
+/** last_used_at is refreshed at most this often per token: reading a token must not cost a write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface IssueTokenInput {
+  label: string;
+  userIdentifier: string | null;
+  roles: string[];
+  globals: GlobalValues;
+  /** Epoch ms, or null for never (manual tokens). */
+  expiration: number | null;
+  origin: TokenOrigin;
+  userInfo?: Record<string, GlobalValue> | null;
+  /** A chosen key (manual tokens); generated when absent. */
+  key?: string;
+}
+
+/** A token found by its key, with its state now. `disabled` also covers a login token whose user is inactive. */
+export interface FoundToken {
+  token: ApiToken;
+  status: TokenStatus;
+}
+
+/** Issues, finds, disables and lists API tokens. Keys exist only in the answer to `issue`. */
+@Injectable()
+export class TokensService {
+  constructor(
+    @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores a new token; the key is returned here and never again. */
+  async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: ApiToken; apikey: string }> {
+    const apikey = input.key ?? generateTokenValue();
+    const token = this.repo(manager).create({
+      keyHash: hashTokenValue(apikey),
+      label: input.label,
+      userIdentifier: input.userIdentifier,
+      roles: input.roles,
+      globals: input.globals,
+      userInfo: input.userInfo ?? null,
+      expiration: input.expiration,
+      disabled: false,
+      origin: input.origin,
+      createdAt: this.clock.now(),
+      lastUsedAt: null,
+    });
+    await this.repo(manager).insert(token);
+    return { token, apikey };
+  }
+
+  /**
+   * The token with this key, or undefined. One query: it also reads whether the built-in
+   * user behind a login token was made inactive, so such tokens stop at their next use.
+   */
+  async findByKey(apikey: string): Promise<FoundToken | undefined> {
+    const { entities, raw } = await this.tokens
+      .createQueryBuilder('t')
+      .leftJoin(User, 'u', 'u.login = t.userIdentifier AND t.origin = :login', { login: 'login' })
+      .addSelect('u.active', 'user_active')
+      .where('t.keyHash = :hash', { hash: hashTokenValue(apikey) })
+      .getRawAndEntities<{ user_active: unknown }>();
+    const token = entities[0];
+    if (!token) return undefined;
+    const userActive = raw[0]?.user_active;
+    const userInactive = userActive === false || userActive === 0 || userActive === '0';
+    return { token, status: userInactive ? 'disabled' : tokenStatus(token, this.clock.now()) };
+  }
+
+  /**
+   * The active token with this key, its use recorded; 401 / 4011 when it is unknown or
+   * disabled (or its user inactive), 401 / 4012 when it has expired.
+   */
+  async verify(apikey: string): Promise<ApiToken> {
+    const found = await this.findByKey(apikey);
+    if (!found || found.status === 'disabled') throw new ApiError(ErrorCode.TOKEN_INVALID, 'The auth token is unknown or disabled.');
+    if (found.status === 'expired') throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The auth token has expired.');
+    await this.markUsed(found.token);
+    return found.token;
+  }
+
+  /** Records a use, at most once a minute per token (a conditional write, so concurrent requests do not pile up). */
+  async markUsed(token: ApiToken): Promise<void> {
+    const now = this.clock.now();
+    if (token.lastUsedAt !== null && now - token.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+    await this.tokens
+      .createQueryBuilder()
+      .update(ApiToken)
+      .set({ lastUsedAt: now })
+      .where('id = :id', { id: token.id })
+      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale: now - LAST_USED_RESOLUTION_MS })
+      .execute();
+  }
+
+  /** Disables the token if it is active; a disabled or expired one stays as it is (spec §3). */
+  async disable(id: number, manager?: EntityManager): Promise<void> {
+    await this.disableActive(manager).andWhere('id = :id', { id }).execute();
+  }
+
+  /** Disables every active token of a user (password changed, user deleted). */
+  async disableForUser(userIdentifier: string, manager?: EntityManager): Promise<void> {
+    await this.disableActive(manager).andWhere('user_identifier = :user', { user: userIdentifier }).execute();
+  }
+
+  status(token: ApiToken): TokenStatus {
+    return tokenStatus(token, this.clock.now());
+  }
+
+  list(offset: number, limit: number): Promise<[ApiToken[], number]> {
+    return this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit });
+  }
+
+  findById(id: number): Promise<ApiToken | null> {
+    return this.tokens.findOneBy({ id });
+  }
+
+  async existsWithKey(apikey: string): Promise<boolean> {
+    return (await this.tokens.countBy({ keyHash: hashTokenValue(apikey) })) > 0;
+  }
+
+  async delete(id: number, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ id });
+  }
+
+  private disableActive(manager?: EntityManager) {
+    return this.repo(manager)
+      .createQueryBuilder()
+      .update(ApiToken)
+      .set({ disabled: true })
+      .where('disabled = :no', { no: false })
+      .andWhere('(expiration IS NULL OR expiration > :now)', { now: this.clock.now() });
+  }
+
+  private repo(manager?: EntityManager): Repository<ApiToken> {
+    return manager ? manager.getRepository(ApiToken) : this.tokens;
+  }
+}

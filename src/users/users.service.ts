@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { ApiError } from '../common/api-error.js';
+import { Clock } from '../common/clock.js';
+import { ErrorCode } from '../common/error-codes.js';
+import type { GlobalValues } from '../common/global-values.js';
+import { PasswordHasher } from '../common/password-hasher.js';
+import { passwordProblem } from '../common/password-policy.js';
+import { User } from './user.entity.js';
+
+/** A new user, its password already hashed by `hashNewPassword`. */
+export interface NewUser {
+  login: string;
+  passwordHash: string;
+  roles: string[];
+  globals?: GlobalValues;
+  email?: string | null;
+  keyLifetimeSeconds?: number | null;
+  active?: boolean;
+}
+
+/** The fields of a user that may change without a password. */
+export type UserChanges = Partial<Pick<User, 'roles' | 'globals' | 'email' | 'keyLifetimeSeconds' | 'active'>>;
+
+/** Users of the built-in provider (spec §2.2): bcrypt-hashed passwords, roles and global values. */
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The user with exactly this login name. MySQL's collation compares case-insensitively;
+   * the extra check keeps login names case-sensitive on every database.
+   */
+  async findByLogin(login: string): Promise<User | undefined> {
+    const user = await this.users.findOneBy({ login });
+    return user && user.login === login ? user : undefined;
+  }
+
+  /** The user when `password` is theirs and they are active; otherwise undefined, after the same bcrypt work. */
+  async authenticate(login: string, password: string): Promise<User | undefined> {
+    const user = await this.findByLogin(login);
+    const matches = await this.hasher.verify(password, user?.passwordHash);
+    return matches && user?.active ? user : undefined;
+  }
+
+  async recordLogin(user: User, address: string): Promise<void> {
+    await this.users.update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address });
+  }
+
+  /**
+   * Checks a password an operator sets against the policy (400 / 4000) and hashes it.
+   * Separate from the writes so the slow hash never runs inside a transaction.
+   */
+  async hashNewPassword(password: string): Promise<string> {
+    const problem = passwordProblem(password);
+    if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
+    return this.hasher.hash(password);
+  }
+
+  /** Creates a user; a taken login is 409 / 4091. */
+  async create(input: NewUser, manager?: EntityManager): Promise<User> {
+    if (await this.findByLogin(input.login)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
+    const now = this.clock.now();
+    const user = this.repo(manager).create({
+      login: input.login,
+      passwordHash: input.passwordHash,
+      roles: input.roles,
+      globals: input.globals ?? {},
+      email: input.email ?? null,
+      keyLifetimeSeconds: input.keyLifetimeSeconds ?? null,
+      active: input.active ?? true,
+      lastLoginAt: null,
+      lastLoginIp: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repo(manager).insert(user);
+    return user;
+  }
+
+  async update(user: User, changes: UserChanges, manager?: EntityManager): Promise<User> {
+    const updated = { ...changes, updatedAt: this.clock.now() };
+    await this.repo(manager).update({ login: user.login }, updated);
+    return Object.assign(user, updated);
+  }
+
+  /** Sets a password hash from `hashNewPassword` (an operator's reset: no old password needed). */
+  async setPasswordHash(user: User, passwordHash: string, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() });
+  }
+
+  /**
+   * The user's own password change at login: the reason it cannot be made, or undefined
+   * once it is made. `current` has just been verified by the login.
+   */
+  async changeOwnPassword(user: User, current: string, next: string): Promise<string | undefined> {
+    const problem = passwordProblem(next);
+    if (problem) return problem;
+    if (next === current) return 'The new password is the same as the current one.';
+    await this.setPasswordHash(user, await this.hasher.hash(next));
+    return undefined;
+  }
+
+  list(offset: number, limit: number): Promise<[User[], number]> {
+    return this.users.findAndCount({ order: { login: 'ASC' }, skip: offset, take: limit });
+  }
+
+  async count(): Promise<number> {
+    return this.users.count();
+  }
+
+  async delete(user: User, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).delete({ login: user.login });
+  }
+
+  private repo(manager?: EntityManager): Repository<User> {
+    return manager ? manager.getRepository(User) : this.users;
+  }
+}
