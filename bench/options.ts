@@ -21,13 +21,16 @@ export interface Options {
   scaleRounds: number;
   /** Run the Tessera servers under `node --cpu-prof`. */
   profile: boolean;
+  /** Another build's dist/src/main.js, run as an extra contender ("other/<adapter>") to compare two builds A/B. */
+  compareBuild?: string;
   /** Write bench/RESULTS.md (full runs only, unless forced). */
   writeResults: boolean;
 }
 
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
   [--adapter express|fastify]... [--workloads W1,W2,...] [--duration s] [--rounds n] [--connections n]
-  [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--write-results | --no-write-results]`;
+  [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
+  [--write-results | --no-write-results]`;
 
 const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'];
 
@@ -90,6 +93,7 @@ export function parseOptions(argv: string[]): Options {
       case '--no-scaling': options.scaling = false; break;
       case '--scale-customers': options.scaleCustomers = Math.round(positive(arg, value())); break;
       case '--profile': options.profile = true; break;
+      case '--compare-build': options.compareBuild = value(); options.writeResults = false; break;
       case '--write-results': options.writeResults = true; break;
       case '--no-write-results': options.writeResults = false; break;
       default: throw new Error(`unknown option ${arg}\n${USAGE}`);

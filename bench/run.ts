@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runAbRounds, type Contender } from './ab-runs.js';
 import { obtainTokens } from './auth-step.js';
 import { BENCH_DATA } from './dataset.js';
@@ -91,6 +91,14 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
       const server = await startTessera({ databaseUrl: main.scratch.url, adapter, profile: options.profile });
       servers.push(server);
       contenders.push(await contender(`tessera/${adapter}`, server, servers));
+    }
+    if (options.compareBuild) {
+      for (const adapter of options.adapters) {
+        const label = `other/${adapter}`;
+        const server = await startTessera({ databaseUrl: main.scratch.url, adapter, label, mainScript: resolve(options.compareBuild), profile: options.profile });
+        servers.push(server);
+        contenders.push(await contender(label, server, servers));
+      }
     }
     const tokenCheck = contenders[0]!.ctx.demoAuth !== undefined;
     const tokenNote = tokenCheck ? undefined : 'no token check: auth not landed (raw skips its token check too, so both do the same work)';

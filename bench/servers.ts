@@ -24,6 +24,8 @@ export interface TesseraLaunch {
   /** Name in the table and in log file names. */
   label?: string;
   profile?: boolean;
+  /** Another build's main.js instead of this checkout's (comparing two builds). */
+  mainScript?: string;
   /** Runs Tessera inside the event-loop probe wrapper and has it write to this file. */
   loopDelayFile?: string;
 }
@@ -37,7 +39,7 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   const name = launch.label ?? `tessera/${launch.adapter}`;
   return {
     name,
-    script: launch.loopDelayFile ? TESSERA_WITH_PROBE : TESSERA_MAIN,
+    script: launch.loopDelayFile ? TESSERA_WITH_PROBE : launch.mainScript ?? TESSERA_MAIN,
     nodeArgs: profileArgs(launch.profile, name),
     env: {
       DATABASE_URL: launch.databaseUrl,
