@@ -45,15 +45,19 @@ export function formatMainTable(result: DatabaseResult): string {
 }
 
 export function formatStorm(storm: StormResult): string {
-  if (storm.skipped) return `Login storm: not run (${storm.skipped}).`;
-  return [
-    row(['login storm (' + storm.server + ')', 'W1 req/s', 'W1 p99 ms', 'server event-loop delay p99 ms', 'max ms']),
-    row(['---', '---:', '---:', '---:', '---:']),
-    row(['W1 alone', num(storm.w1Alone.rps), ms(storm.w1Alone.p99), ms(storm.w1Alone.loopP99), '']),
-    row(['W1 during 50 concurrent logins', num(storm.w1DuringStorm.rps), ms(storm.w1DuringStorm.p99), ms(storm.w1DuringStorm.loopP99), ms(storm.w1DuringStorm.loopMax)]),
-    '',
-    `Logins completed during the storm: ${storm.logins} (${num(storm.loginsPerSecond, 1)}/s), errors ${storm.loginErrors}; W1 errors during the storm: ${storm.w1DuringStorm.errors}.`,
-  ].join('\n');
+  if (storm.skipped || !storm.tessera) return `Login storm: not run (${storm.skipped ?? 'no result'}).`;
+  const lines = [
+    row(['login storm: W1 with 32 connections, then W1 while 50 more connections log in', 'W1 req/s', 'W1 p99 ms', 'server event-loop delay p99 ms', 'max ms', 'logins/s']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const [name, m] of [[storm.server, storm.tessera], ['raw', storm.raw]] as const) {
+    if (!m) continue;
+    lines.push(row([`${name}: W1 alone`, num(m.w1Alone.rps), ms(m.w1Alone.p99), ms(m.w1Alone.loopP99), '', '']));
+    lines.push(row([`${name}: W1 during the storm`, num(m.w1DuringStorm.rps), ms(m.w1DuringStorm.p99), ms(m.w1DuringStorm.loopP99), ms(m.w1DuringStorm.loopMax), num(m.loginsPerSecond, 1)]));
+  }
+  const errors = storm.tessera.loginErrors + storm.tessera.w1DuringStorm.errors;
+  lines.push('', `Errors during the storm on ${storm.server}: ${errors} (logins ${storm.tessera.loginErrors}, W1 ${storm.tessera.w1DuringStorm.errors}).`);
+  return lines.join('\n');
 }
 
 function scaleLine(pair: ScalePair): string {

@@ -25,13 +25,20 @@ export interface WorkloadResult {
   notes: Record<string, string | undefined>;
 }
 
-export interface StormResult {
-  server: string;
+/** W1 alone and during the storm on one server; loop delays are the server's own (ms). */
+export interface StormMeasure {
   logins: number;
   loginsPerSecond: number;
   loginErrors: number;
   w1Alone: { rps: number; p99: number; loopP99: number };
   w1DuringStorm: { rps: number; p99: number; errors: number; loopP99: number; loopMax: number };
+}
+
+export interface StormResult {
+  server: string;
+  tessera?: StormMeasure;
+  /** The same storm on the raw server, for reference. */
+  raw?: StormMeasure;
   /** Why it did not run, when it did not. */
   skipped?: string;
 }

@@ -132,7 +132,7 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
     };
     if (options.storm) {
       log(`login storm on tessera/${judgedAdapter}`);
-      result.storm = await runLoginStorm({ databaseUrl: main.scratch.url, adapter: judgedAdapter, data: dataContext, seconds: options.stormSeconds, connections: options.connections, log });
+      result.storm = await runLoginStorm({ databaseUrl: main.scratch.url, adapter: judgedAdapter, data: dataContext, seconds: options.stormSeconds, connections: options.connections, profile: options.profile, log });
     }
     if (options.scaling) {
       const siblings = [10, options.scaleSiblings];

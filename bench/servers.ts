@@ -60,18 +60,19 @@ function profileArgs(profile: boolean | undefined, name: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name.replace(/[^a-z0-9.@_-]+/gi, '_')}-${Date.now()}.cpuprofile`];
 }
 
-export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: boolean): ServerSpec {
+export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: boolean, loopDelayFile?: string): ServerSpec {
   return {
-    name: 'raw',
+    name: loopDelayFile ? 'raw+loop-probe' : 'raw',
     script: RAW_SERVER,
     nodeArgs: profileArgs(profile, 'raw'),
     env: {
       DATABASE_URL: databaseUrl,
       BCRYPT_COST,
       RAW_REQUIRE_TOKEN: requireToken ? '1' : '0',
+      ...(loopDelayFile ? { BENCH_LOOP_DELAY_FILE: loopDelayFile } : {}),
     },
     readyPath: `${API_BASE}/@heartbeat`,
-    logFile: logFile('raw'),
+    logFile: logFile(loopDelayFile ? 'raw+loop-probe' : 'raw'),
   };
 }
 
