@@ -23,7 +23,7 @@ export interface Options {
   profile: boolean;
   /** Another build's dist/src/main.js, run as an extra contender ("other/<adapter>") to compare two builds A/B. */
   compareBuild?: string;
-  /** Write bench/RESULTS.md (full runs only, unless forced). */
+  /** Write bench/RESULTS.md: by default only a full run with every workload, adapter and part does. */
   writeResults: boolean;
 }
 
@@ -63,6 +63,9 @@ export function parseOptions(argv: string[]): Options {
     writeResults: !quick,
   };
   const adapters: AdapterName[] = [];
+  // A run that measures less than everything, or differently, is not a full run: it must not replace RESULTS.md.
+  let partial = false;
+  let writeFlag: boolean | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -70,6 +73,7 @@ export function parseOptions(argv: string[]): Options {
       if (next === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
       return next;
     };
+    if (!['--quick', '--db', '--write-results', '--no-write-results'].includes(arg)) partial = true;
     switch (arg) {
       case '--quick': break;
       case '--db': options.databases.push(value()); break;
@@ -93,13 +97,14 @@ export function parseOptions(argv: string[]): Options {
       case '--no-scaling': options.scaling = false; break;
       case '--scale-customers': options.scaleCustomers = Math.round(positive(arg, value())); break;
       case '--profile': options.profile = true; break;
-      case '--compare-build': options.compareBuild = value(); options.writeResults = false; break;
-      case '--write-results': options.writeResults = true; break;
-      case '--no-write-results': options.writeResults = false; break;
+      case '--compare-build': options.compareBuild = value(); break;
+      case '--write-results': writeFlag = true; break;
+      case '--no-write-results': writeFlag = false; break;
       default: throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
   if (adapters.length > 0) options.adapters = adapters;
+  options.writeResults = writeFlag ?? (!quick && !partial);
   if (options.databases.length === 0) options.databases.push('sqlite');
   return options;
 }

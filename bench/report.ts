@@ -89,32 +89,42 @@ export function formatTargets(verdicts: TargetVerdict[]): string {
   ].join('\n');
 }
 
+/** One database's part of a report, with the run that measured it. */
+export interface ReportEntry {
+  info: RunInfo;
+  result: DatabaseResult;
+}
+
+function runLine(info: RunInfo): string {
+  const load = info.loadAverage ? `; load average (1 min) ${info.loadAverage.start.toFixed(2)} at the start, ${info.loadAverage.end.toFixed(2)} at the end` : '';
+  const took = info.elapsedSeconds ? `; took ${Math.round(info.elapsedSeconds)} s` : '';
+  return `Run: ${info.date}, \`${info.command}\` (${info.mode}: ${info.rounds} round(s) of ${info.durationSeconds} s per workload and server, ${info.connections} connections${took}${load}).`;
+}
+
 /** The whole Markdown report: what RESULTS.md holds and what the run prints. */
-export function formatReport(info: RunInfo, results: DatabaseResult[], verdicts: TargetVerdict[]): string {
+export function formatReport(entries: ReportEntry[], verdicts: TargetVerdict[]): string {
+  const distinct = (values: string[]): string => [...new Set(values)].join('; ');
   const parts = [
     '# Benchmark results',
     '',
-    `- Date: ${info.date}`,
-    `- Node.js: ${info.node}`,
-    `- Databases: ${results.map((r) => r.database).join(', ')}`,
-    `- Machine: ${info.machine}`,
-    ...(info.loadAverage ? [`- Load average (1 min): ${info.loadAverage.start.toFixed(2)} at the start, ${info.loadAverage.end.toFixed(2)} at the end (the load generator and the server share the cores; anything else running adds noise)`] : []),
-    `- Mode: ${info.mode}; ${info.rounds} round(s) of ${info.durationSeconds} s per workload and server, ${info.connections} connections, autocannon; A/B runs alternate${info.elapsedSeconds ? `; took ${Math.round(info.elapsedSeconds)} s` : ''}`,
-    `- Command: \`${info.command}\``,
+    `- Date: ${entries.map((e) => e.info.date).sort().at(-1) ?? ''}`,
+    `- Node.js: ${distinct(entries.map((e) => e.info.node))}`,
+    `- Databases: ${entries.map((e) => e.result.database).join(', ')}`,
+    `- Machine: ${distinct(entries.map((e) => e.info.machine))}; the load generator (autocannon, in the harness process) and the server share the cores, and anything else running adds noise (each section gives the load average)`,
     '',
     '## How it was measured',
     '',
     '- Tessera runs as `node dist/src/main.js` (LOG_LEVEL=warn, BCRYPT_COST=10, default pool size), a child process of the harness, on a fresh scratch database: Tessera\'s migrations create the schema, then the data set (1,000 customers, 100 products, 10,000 orders, 50,000 line items; deterministic; every demo rule checked in SQL after seeding) replaces the demo rows.',
     '- raw (`bench/raw/`) is node:http with the same driver, the workloads\' SQL, tokens in a Map, Tessera\'s own checksum function and JSON.stringify: the most one Node process can do for the same answers. The harness checks that both give the same W1 answer before measuring.',
     '- W1/W2/W4 pick a random customer or filter value per request; W3 posts to a random order (raw inserts one row, deriving price and amount in its INSERT; Tessera writes the line item, its order, its customer and an audit row through the rules); W4 sends `@metadata.checksum: "override"`, so runs never conflict; W5 logs in as demo; W6 reads the first page of orders as sam (Sales rep).',
-    '- Each run waits (up to 3 s) for the machine to go idle first; RSS is the peak VmRSS of the server process, sampled every 200 ms during load. A run with any error or non-2xx answer is marked INVALID and judges no target.',
+    '- Servers take turns on each workload, in reverse order every other round; each run waits (up to 3 s) for the machine to go idle first. req/s, p50 and p99 are medians over the rounds; server CPU µs/req is the server process\'s own CPU time per request (steadier than req/s on a busy machine); RSS is the peak VmRSS of the server process, sampled every 200 ms during load. A run with any error or non-2xx answer is marked INVALID and judges no target.',
     '',
     '## Targets',
     '',
     formatTargets(verdicts),
   ];
-  for (const result of results) {
-    parts.push('', `## ${result.database}`, '');
+  for (const { info, result } of entries) {
+    parts.push('', `## ${result.database}`, '', runLine(info), '');
     if (result.tokenNote) parts.push(`**${result.tokenNote}.**`, '');
     parts.push(formatMainTable(result), '', `Targets are judged with ${result.judged} (the faster adapter in this run).`);
     if (result.storm) parts.push('', formatStorm(result.storm));

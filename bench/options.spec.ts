@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseOptions } from './options.js';
+
+describe('bench options', () => {
+  it('writes RESULTS.md only from a full run of everything', () => {
+    expect(parseOptions([]).writeResults).toBe(true);
+    expect(parseOptions(['--db', 'mysql://root@127.0.0.1:3306']).writeResults).toBe(true);
+    expect(parseOptions(['--quick']).writeResults).toBe(false);
+    expect(parseOptions(['--workloads', 'W1']).writeResults).toBe(false);
+    expect(parseOptions(['--adapter', 'fastify', '--write-results']).writeResults).toBe(true);
+  });
+
+  it('runs SQLite by default and keeps the order of --db', () => {
+    expect(parseOptions([]).databases).toEqual(['sqlite']);
+    expect(parseOptions(['--db', 'sqlite', '--db', 'postgres://root@127.0.0.1:5432']).databases).toEqual(['sqlite', 'postgres://root@127.0.0.1:5432']);
+  });
+
+  it('refuses what it does not know', () => {
+    expect(() => parseOptions(['--workloads', 'W9'])).toThrow(/unknown workload/);
+    expect(() => parseOptions(['--adapter', 'koa'])).toThrow(/express or fastify/);
+  });
+});
