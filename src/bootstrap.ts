@@ -8,10 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplication } from '@nestjs/common';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -52,6 +52,9 @@ function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
 
 async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   const { config, logger } = parts;
+  // Each adapter's framework is loaded only when it is the one configured: the other one would
+  // take about 8 MB of memory (and its modules' load time) for nothing.
+  const [{ ExpressAdapter }, { default: express }] = await Promise.all([import('@nestjs/platform-express'), import('express')]);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
     bodyParser: false,
     // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
@@ -80,6 +83,7 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
 
 async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   const { config, logger } = parts;
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const adapter = new FastifyAdapter({
     trustProxy: config.http.trustProxy,
     bodyLimit: config.http.bodyLimitBytes,
