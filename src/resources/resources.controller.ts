@@ -11,6 +11,7 @@ import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
 import { rowChecksum } from './checksum.js';
+import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
 import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
@@ -58,7 +59,7 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
   ): Promise<unknown[]> {
     const resource = this.registry.get(name);
     const found = await this.resources.get(resource, pk, this.security.access(principal, resource));
@@ -94,7 +95,7 @@ export class ResourcesController {
     @Req() req: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
@@ -108,7 +109,7 @@ export class ResourcesController {
     @Req() req: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
