@@ -32,6 +32,12 @@ describeEachTarget('resources: reading', (target) => {
     expect(page2.body.map((r: { name: string }) => r.name)).toEqual(names.slice(20));
   });
 
+  it('ignores X-Forwarded-Proto and X-Forwarded-Host without TRUST_PROXY', async () => {
+    const res = await api.get('/product?pagesize=1').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'evil.example.com').expect(200);
+    expect(res.body[0]['@metadata'].href).toBe(`http://${API_HOST}${t.base}/product/1`);
+    expect(res.body[1]['@metadata'].next_batch).toBe(`http://${API_HOST}${t.base}/product?pagesize=1&offset=1`);
+  });
+
   it('gets one object by key as an array of one, with its checksum as ETag', async () => {
     const res = await api.get('/customer/Alpha%20and%20Sons').expect(200);
     expect(res.body).toHaveLength(1);
