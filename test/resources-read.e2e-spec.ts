@@ -45,6 +45,15 @@ describeEachTarget('resources: reading', (target) => {
     expect(res.headers.etag).toBe(`"${res.body[0]['@metadata'].checksum}"`);
   });
 
+  it('compares 32-bit integer columns with larger values, in filters and keys, on every database', async () => {
+    const all = await api.get(`/purchaseorder?pagesize=100&filter=${encodeURIComponent('order_number < 3000000000')}`).expect(200);
+    expect(all.body).toHaveLength(demoOrders.length);
+    const none = await api.get(`/purchaseorder?sysfilter=${encodeURIComponent('equal_or(order_number:9007199254740993, salesrep_id:3000000000)')}`).expect(200);
+    expect(none.body).toEqual([]);
+    expect((await api.get('/purchaseorder/3000000000').expect(200)).body).toEqual([]);
+    expect((await api.put('/purchaseorder/3000000000', { '@metadata': { checksum: 'override' }, notes: 'x' }).expect(404)).body.errorCode).toBe(4041);
+  });
+
   it('answers an empty array for a missing key', async () => {
     const res = await api.get('/customer/Nobody%20Here').expect(200);
     expect(res.body).toEqual([]);
