@@ -67,6 +67,16 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
 }
 
 /**
+ * The absolute URL of the API base a request under `rest/:account/:project/:version` was
+ * addressed to, e.g. `https://api.example.com/rest/default/demo/v1`.
+ */
+export function apiBaseUrl(request: unknown, trustProxy: boolean): string {
+  const { account, project, version } = (request as { params: Record<string, string> }).params;
+  const segments = [account, project, version].map((segment) => encodeURIComponent(segment ?? ''));
+  return `${requestOrigin(rawRequestOf(request), trustProxy)}/rest/${segments.join('/')}`;
+}
+
+/**
  * The last segment of the request's path exactly as the client sent it, still URL-encoded
  * (a trailing slash ignored). Both routers decode path parameters, after which a `~` the
  * client encoded inside a composite-key part can no longer be told from the separator.

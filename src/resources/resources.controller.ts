@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
-import { rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
@@ -136,14 +136,8 @@ export class ResourcesController {
     return { statusCode, txsummary };
   }
 
-  private apiUrl(req: unknown): string {
-    const raw = rawRequestOf(req);
-    const { account, project, version } = (req as { params: Record<string, string> }).params;
-    return `${requestOrigin(raw, this.config.http.trustProxy)}/rest/${encodeURIComponent(account!)}/${encodeURIComponent(project!)}/${encodeURIComponent(version!)}`;
-  }
-
   private serializer(req: unknown): ResourceSerializer {
-    return new ResourceSerializer(this.apiUrl(req));
+    return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy));
   }
 
   /** The same request with the next offset; an `auth` key in the URL is not copied into it. */
