@@ -1,5 +1,5 @@
 import { API_HOST, apiAs, type Api } from './support/api.js';
-import { compositeKeyProject } from './fixtures/composite-key-project.js';
+import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string } };
@@ -18,7 +18,7 @@ describeEachTarget('composite keys in URLs', (target) => {
   let api: Api;
 
   beforeAll(async () => {
-    t = await startTestApp(target, { project: compositeKeyProject });
+    t = await startTestApp(target, { project: shelfSlotsProject });
     api = await apiAs(t, 'demo');
     await api.post('/shelf_slot', [
       { ...AWKWARD, label: 'awkward', capacity: 10 },

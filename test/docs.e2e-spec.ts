@@ -1,7 +1,7 @@
 import { ErrorCode } from '../src/common/error-codes.js';
 import { TESSERA_VERSION } from '../src/common/version.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
-import { compositeKeyProject } from './fixtures/composite-key-project.js';
+import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 type Json = Record<string, any>;
@@ -40,7 +40,7 @@ describeEachTarget('@docs', (target) => {
     let doc: Json;
 
     beforeAll(async () => {
-      t = await startTestApp(target, { project: compositeKeyProject });
+      t = await startTestApp(target, { project: shelfSlotsProject });
       demo = await apiAs(t, 'demo');
       doc = (await demo.get('/@docs').expect(200)).body;
     });
