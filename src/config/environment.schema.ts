@@ -26,7 +26,7 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
 /** A file name inside the providers folder: never a path, never "." or "..", nor any name holding "..". */
-const PROVIDER_NAME = /^(?!.*\.\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+export const PROVIDER_NAME = /^(?!.*\.\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
