@@ -107,7 +107,7 @@ describe('the service process', () => {
   it('refuses to boot with an AUTH_PROVIDER that is not in providers/, listing the ones that are', async () => {
     const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'provider.sqlite')}`, AUTH_PROVIDER: 'my-sso' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Auth provider providers\/my-sso\.js cannot be used:\n {2}- no module my-sso\.js, my-sso\.mjs or my-sso\.cjs in providers\/ \(/);
+    expect(run.stderr).toMatch(/Auth provider providers\/my-sso\.js cannot be used:\n {2}- no module my-sso\.js, my-sso\.mjs or my-sso\.cjs in providers\/ \(the providers there are: ldap, oidc, secret-word\)/);
     expect(run.stdout).not.toMatch(/listening/);
   });
 
