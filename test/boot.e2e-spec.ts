@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './support/free-port.js';
 
 /** These tests run the built service (npm test builds it first) as a real process. */
 const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
@@ -11,17 +11,6 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** `whileRunning` gets the port and what the service printed up to "listening". */

@@ -1,3 +1,4 @@
+import type { LoginField, LoginLink } from '../../providers/types.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 
 /**
@@ -45,21 +46,8 @@ export interface PasswordChangeOutcome {
   message: string;
 }
 
-/** One field of the login form described by `@login_info`. */
-export interface LoginField {
-  name: string;
-  display: string;
-  type: 'text' | 'password';
-  description?: string;
-  length?: number;
-  helpURL?: string;
-}
-
-/** A link shown with the login form, e.g. "Forgot password?". */
-export interface LoginLink {
-  display: string;
-  href: string;
-}
+/** The fields and links of the login form are the ones custom providers describe (providers/types.d.ts). */
+export type { LoginField, LoginLink } from '../../providers/types.js';
 
 /** What `@login_info` answers: the login form a client should show. */
 export interface LoginInfo {

@@ -69,7 +69,7 @@ export class CustomAuthProvider implements AuthProvider {
    * `changePasswordMessage`. The login stands whatever happens here.
    */
   async changePassword(payload: LoginPayload, _login: AuthSuccess, context: AuthContext): Promise<PasswordChangeOutcome> {
-    const flagged = { ...payload, [PASSWORD_CHANGE_FLAG]: true };
+    const flagged = { ...payload, [PASSWORD_CHANGE_FLAG]: true as const };
     const settled = await this.call('authenticate', flagged, context, (ctx) => this.options.provider.authenticate(flagged, ctx));
     if (settled.status !== 'ok') {
       this.failure(settled, 'authenticate (password change)', payload, ErrorCode.LOGIN_FAILED);

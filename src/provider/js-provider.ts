@@ -1,30 +1,10 @@
-import type { ProviderLogger } from './provider-logger.js';
-
 /**
- * What the host hands a custom provider with each call: facts about the request and a
- * narrow set of tools. Never the database. (providers/types.d.ts documents it for authors.)
+ * The contract custom providers are written against is providers/types.d.ts, the file their
+ * authors read; the host compiles against the same file, so the two cannot drift apart.
+ * `JsProvider` is a module's provider object, unwrapped; `ProviderContext` what the host
+ * hands it with each call (never the database).
  */
-export interface ProviderContext {
-  /** The client's address (X-Forwarded-For only with TRUST_PROXY). */
-  clientAddress: string;
-  /** Log lines go to Tessera's log, tagged with the provider; credentials are blanked out of them. */
-  logger: ProviderLogger;
-  /** The global fetch, with the provider's timeout as its default signal. */
-  fetch: typeof fetch;
-  /** The provider's merged settings, as `configure` received them. */
-  config: Readonly<Record<string, unknown>>;
-}
-
-/**
- * A custom provider module, unwrapped: the shape of CA Live API Creator's JavaScript
- * providers. Only `authenticate` is required. Every function may answer a value or a promise.
- */
-export interface JsProvider {
-  authenticate(payload: Record<string, unknown>, context: ProviderContext): unknown;
-  configure?(config: Record<string, unknown>): unknown;
-  getLoginInfo?(): unknown;
-  getConfigInfo?(): unknown;
-}
+export type { AuthProvider as JsProvider, ProviderContext, ProviderLogger } from '../../providers/types.js';
 
 const OPTIONAL_FUNCTIONS = {
   configure: 'configure(config)',

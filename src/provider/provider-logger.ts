@@ -1,12 +1,5 @@
 import type { Logger } from 'pino';
-
-/** The logger a custom provider gets: message first, then optional details. */
-export interface ProviderLogger {
-  debug(message: string, details?: unknown): void;
-  info(message: string, details?: unknown): void;
-  warn(message: string, details?: unknown): void;
-  error(message: string, details?: unknown): void;
-}
+import type { ProviderLogger } from './js-provider.js';
 
 export const REDACTED = '[REDACTED]';
 const MAX_DEPTH = 6;

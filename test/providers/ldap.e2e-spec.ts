@@ -1,5 +1,5 @@
 import { Client } from 'ldapts';
-import { adminHeader, authHeader } from '../support/auth.js';
+import { adminHeader, expectKeyOpensApi } from '../support/auth.js';
 import { startSlapd, TEST_SLAPD, type Slapd } from '../support/slapd.js';
 import { startTestApp, testTargets, type TestApp } from '../support/test-app.js';
 
@@ -81,9 +81,7 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
   it('logs in by binding as the user; the token opens @serverinfo and the customer resource', async () => {
     const res = await login('alice', 'alice-pw-1').expect(200);
     expect(res.body.email).toBe('alice@example.org');
-    await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(res.body.apikey)).expect(200);
-    const customers = await t.http().get(`${t.base}/customer`).set(...authHeader(res.body.apikey)).expect(200);
-    expect(customers.body.length).toBeGreaterThan(0);
+    await expectKeyOpensApi(t, res.body.apikey);
   });
 
   it('maps the user\'s groups to roles and attributes to globals; unmapped groups give nothing', async () => {
@@ -101,6 +99,11 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
     ['an unknown user', 'nobody', 'alice-pw-1'],
     ['an empty password (an unauthenticated bind that this directory would accept)', 'alice', ''],
     ['a built-in user', 'demo', 'Password1'],
+    // A user name can steer neither the bind DN nor the group search:
+    ['a wildcard for a user name', '*', 'alice-pw-1'],
+    ['a user name with a filter in it', 'alice)(uid=*', 'alice-pw-1'],
+    ['a user name with extra RDNs', 'alice,ou=people,dc=example,dc=org', 'alice-pw-1'],
+    ['a user name with another DN in it', 'x,uid=alice', 'alice-pw-1'],
   ])('refuses %s with 401 / 4013 and one message', async (_what, username, password) => {
     expect((await login(username, password).expect(401)).body).toEqual({
       statusCode: 401,
@@ -114,15 +117,6 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
     await login('d\'artagnan, jr', 'comma-pw-1').expect(200);
     expect(await tokenOf('star*(x)')).toEqual([expect.objectContaining({ roles: ['Full access'] })]);
     expect(await tokenOf('d\'artagnan, jr')).toEqual([expect.objectContaining({ roles: ['Full access'] })]);
-  });
-
-  it.each([
-    ['a wildcard', '*', 'alice-pw-1'],
-    ['a filter', 'alice)(uid=*', 'alice-pw-1'],
-    ['extra RDNs', 'alice,ou=people,dc=example,dc=org', 'alice-pw-1'],
-    ['another DN altogether', 'x,uid=alice', 'alice-pw-1'],
-  ])('cannot be steered by a user name holding %s', async (_what, username, password) => {
-    await login(username, password).expect(401);
   });
 
   it('answers 401 / 4013, without hanging, when the directory is down', async () => {

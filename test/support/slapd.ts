@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
+import { freePort } from './free-port.js';
 
 /** The slapd binary for the LDAP suite, found by the global setup (or set by hand); empty when there is none. */
 export const TEST_SLAPD = process.env.TEST_SLAPD || undefined;
@@ -17,17 +18,6 @@ export interface Slapd {
   /** Adds entries as the directory's root. */
   add(entries: Array<{ dn: string; attributes: Record<string, string | string[]> }>): Promise<void>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
