@@ -101,7 +101,8 @@ describe('AuthService.login', () => {
   it('counts failures of a login without a user name (an OIDC token, a lone password) against the client address', async () => {
     const { service, throttled } = setup(fakeProvider());
     await service.login({ id_token: 'x' }, { ...context, enablePasswordChange: false });
+    await service.login({ username: '', password: 'word' }, { ...context, enablePasswordChange: false });
     await service.login(payload, { ...context, enablePasswordChange: false });
-    expect(throttled.map((a) => a.account)).toEqual(['api-address:10.0.0.1', 'api:ext-user']);
+    expect(throttled.map((a) => a.account)).toEqual(['api-address:10.0.0.1', 'api-address:10.0.0.1', 'api:ext-user']);
   });
 });

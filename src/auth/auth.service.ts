@@ -100,7 +100,8 @@ export class AuthService {
  * client's failures never lock out everyone else.
  */
 function throttleAccount(payload: LoginPayload, context: AuthContext): string {
-  return typeof payload.username === 'string' ? `api:${payload.username}` : `api-address:${context.clientAddress}`;
+  const { username } = payload;
+  return typeof username === 'string' && username !== '' ? `api:${username}` : `api-address:${context.clientAddress}`;
 }
 
 /** apikey and expiration first, then the provider's extras; the three contract extras are always present. */

@@ -52,6 +52,15 @@ describe(`sample provider secret-word [${target.name}]`, () => {
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
   });
 
+  // Last: it leaves this client address throttled.
+  it('throttles guessing: without a username, failures count against the client address, then even the right word gets 429', async () => {
+    let status = 0;
+    for (let i = 0; i < 15 && status !== 429; i++) status = (await login({ password: `guess-${i}` })).status;
+    expect(status).toBe(429);
+    const res = await login({ password: SECRET }).expect(429);
+    expect(res.headers['retry-after']).toEqual(expect.any(String));
+  });
+
   it('stops the boot when the secret is missing, saying what it needs', async () => {
     await expect(startTestApp(target, { env: { AUTH_PROVIDER: 'secret-word', AUTH_PROVIDER_CONFIG: '{"roles": ["Full access"]}' } })).rejects.toThrow(
       /providers\/secret-word\.js cannot be used:\n {2}- configure\(config\) refused the settings: secret-word needs "secret": a word of at least 8 characters/,
