@@ -1,8 +1,9 @@
 /**
  * Builds the Nest application on the configured HTTP adapter. This is the only file that
- * knows Express or Fastify: body parsing, body limits, security headers, trust-proxy and
- * the errors raised before a request reaches Nest are wired here for each adapter, so
- * everything else (controllers, guards, filters) stays adapter-agnostic.
+ * knows Express or Fastify: body parsing, body limits, security headers and trust-proxy are
+ * wired here for each adapter, so everything else (controllers, guards, filters) stays
+ * adapter-agnostic. Errors raised while reading a body reach Nest's exception handler, and so
+ * the one exception filter, on both adapters.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
@@ -12,7 +13,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplication } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
@@ -21,7 +22,7 @@ import { ErrorCode } from './common/error-codes.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import type { ProjectDefinition } from './common/project-definition.js';
-import { requestIdOf, trackRequest } from './common/request-context.js';
+import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
 import { seedProjectOnce } from './database/seed-project.js';
 import type { Clock } from './common/clock.js';
@@ -41,20 +42,6 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-function earlyError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  const e = error as { type?: string; status?: number; statusCode?: number; code?: string };
-  const status = e.statusCode ?? e.status;
-  if (e.type === 'entity.too.large' || status === 413) {
-    return new ApiError(ErrorCode.BODY_TOO_LARGE, 'The request body is too large.');
-  }
-  if (status === 415) return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
-  if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(ErrorCode.BAD_REQUEST, 'The request body could not be read.');
-  }
-  return new ApiError(ErrorCode.INTERNAL, 'Internal error.');
 }
 
 function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
@@ -88,11 +75,6 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
     } catch (error) {
       next(error);
     }
-  });
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiError = earlyError(error);
-    if (apiError.errorCode === ErrorCode.INTERNAL) logger.error({ requestId: requestIdOf(req), err: error }, 'request failed before routing');
-    res.status(apiError.statusCode).json(apiError.toBody(requestIdOf(req)));
   });
   return app;
 }
@@ -129,11 +111,6 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
       }
     },
   );
-  fastify.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = earlyError(error);
-    if (apiError.errorCode === ErrorCode.INTERNAL) logger.error({ requestId: requestIdOf(request), err: error }, 'request failed before routing');
-    void reply.status(apiError.statusCode).send(apiError.toBody(requestIdOf(request)));
-  });
   return app;
 }
 

@@ -22,7 +22,7 @@ describeEachTarget('@authentication', (target) => {
   /** A user of its own for each test, so tests do not share login history or tokens. */
   async function freshUser(options: { keyLifetimeSeconds?: number; email?: string } = {}): Promise<string> {
     const login = `user${++userCount}`;
-    await createUser(t, { login, password: 'Password1', roles: ['Reader'], globals: { region: 'north' }, ...options });
+    await createUser(t, { login, password: 'Password1', roles: ['Read only'], globals: { region: 'north' }, ...options });
     return login;
   }
 
@@ -68,7 +68,7 @@ describeEachTarget('@authentication', (target) => {
       const res = await t.http().get('/admin/v1/tokens?pagesize=1000').set(...(await adminHeader(t))).expect(200);
       const mine = res.body.items.filter((x: { userIdentifier: string }) => x.userIdentifier === login);
       expect(mine).toEqual([
-        expect.objectContaining({ label: `Temp key for ${login}`, origin: 'login', status: 'active', roles: ['Reader'], globals: { region: 'north' } }),
+        expect.objectContaining({ label: `Temp key for ${login}`, origin: 'login', status: 'active', roles: ['Read only'], globals: { region: 'north' } }),
       ]);
     });
 

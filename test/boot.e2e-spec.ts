@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,11 @@ interface Run {
 }
 
 /** `whileRunning` gets the port and what the service printed up to "listening". */
-function runService(env: Record<string, string>, whileRunning?: (port: number, stdout: string) => Promise<void>, port = 0): Promise<Run> {
+function runService(
+  env: Record<string, string>,
+  whileRunning?: (port: number, stdout: string, child: ChildProcess) => Promise<void>,
+  port = 0,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -27,7 +31,7 @@ function runService(env: Record<string, string>, whileRunning?: (port: number, s
       stdout += d.toString();
       if (!started && whileRunning && stdout.includes('Tessera is listening')) {
         started = true;
-        whileRunning(port, stdout).then(() => child.kill('SIGTERM'), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
+        whileRunning(port, stdout, child).then(() => void (child.killed || child.kill('SIGTERM')), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
       }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -78,6 +82,28 @@ describe('the service process', () => {
     expect(body).toEqual({ status: 'OK' });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/shutting down/);
+  });
+
+  it('finishes an in-flight request on SIGTERM before it exits', async () => {
+    const port = await freePort();
+    let status = 0;
+    const run = await runService(
+      { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'graceful.sqlite')}`, BCRYPT_COST: '13' },
+      async (p, _stdout, child) => {
+        // A login at bcrypt cost 13 takes a good fraction of a second: long enough to be in flight.
+        const login = fetch(`http://127.0.0.1:${p}/rest/default/demo/v1/@authentication`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: 'demo', password: 'Password1' }),
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        child.kill('SIGTERM');
+        status = (await login).status;
+      },
+      port,
+    );
+    expect(status).toBe(200);
+    expect(run.code).toBe(0);
   });
 
   it('does not write the auth query parameter to the log', async () => {

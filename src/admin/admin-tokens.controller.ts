@@ -8,6 +8,7 @@ import { UsersService } from '../users/users.service.js';
 import { AdminAuditService } from './admin-audit.service.js';
 import { AdminEndpoint } from './admin-endpoint.decorator.js';
 import { CurrentAdmin } from './admin.guard.js';
+import { KnownRoles } from './known-roles.js';
 import { pageWindow, tokenView, type Page, type TokenView } from './admin-views.js';
 import { CreateTokenDto } from './dto/create-token.dto.js';
 import { PageQueryDto } from './dto/page-query.dto.js';
@@ -21,6 +22,7 @@ export class AdminTokensController {
     private readonly users: UsersService,
     private readonly audit: AdminAuditService,
     private readonly settings: ApiSettings,
+    private readonly knownRoles: KnownRoles,
   ) {}
 
   @Get()
@@ -33,6 +35,7 @@ export class AdminTokensController {
   /** The key appears in this answer, as `apikey`, and nowhere ever again. */
   @Post()
   async create(@Body() body: CreateTokenDto, @CurrentAdmin() admin: string): Promise<TokenView & { apikey: string }> {
+    this.knownRoles.assertKnown(body.roles);
     if (body.userIdentifier !== undefined && (await this.users.findByLogin(body.userIdentifier))) {
       throw new ApiError(ErrorCode.BAD_REQUEST, `userIdentifier "${body.userIdentifier}" is a user's login; a hand-made token's identifier must differ from every user's.`);
     }

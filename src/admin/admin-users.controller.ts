@@ -8,6 +8,7 @@ import { UsersService } from '../users/users.service.js';
 import { AdminAuditService } from './admin-audit.service.js';
 import { AdminEndpoint } from './admin-endpoint.decorator.js';
 import { CurrentAdmin } from './admin.guard.js';
+import { KnownRoles } from './known-roles.js';
 import { pageWindow, userView, type Page, type UserView } from './admin-views.js';
 import { PageQueryDto } from './dto/page-query.dto.js';
 import { CreateUserDto, SetPasswordDto, UpdateUserDto } from './dto/user.dto.js';
@@ -21,6 +22,7 @@ export class AdminUsersController {
     private readonly tokens: TokensService,
     private readonly audit: AdminAuditService,
     private readonly settings: ApiSettings,
+    private readonly knownRoles: KnownRoles,
   ) {}
 
   @Get()
@@ -33,6 +35,7 @@ export class AdminUsersController {
   @Post()
   async create(@Body() body: CreateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     const { password, ...fields } = body;
+    this.knownRoles.assertKnown(fields.roles);
     const passwordHash = await this.users.hashNewPassword(password);
     return this.audit.change(admin, async (manager) => {
       const user = await this.users.create({ ...fields, roles: fields.roles ?? [], passwordHash }, manager);
@@ -48,6 +51,7 @@ export class AdminUsersController {
   /** Making a user inactive also disables their tokens, so reactivating them does not revive old tokens. */
   @Patch(':login')
   async update(@Param('login') login: string, @Body() body: UpdateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
+    this.knownRoles.assertKnown(body.roles);
     const user = await this.find(login);
     return this.audit.change(admin, async (manager) => {
       const updated = await this.users.update(user, { ...body }, manager);

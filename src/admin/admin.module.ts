@@ -14,11 +14,13 @@ import { AdminToken } from './admin-token.entity.js';
 import { AdminTokensController } from './admin-tokens.controller.js';
 import { AdminUsersController } from './admin-users.controller.js';
 import { AdminGuard } from './admin.guard.js';
+import { AdminRolesController } from './admin-roles.controller.js';
+import { KnownRoles } from './known-roles.js';
 
-/** The admin API under /admin/v1: operators' accounts and tokens, users, API tokens, audit trail, the auth provider. */
+/** The admin API under /admin/v1: operators' accounts and tokens, users, API tokens, audit trail, roles, the auth provider. */
 @Module({
   imports: [TypeOrmModule.forFeature([AdminAccount, AdminToken, AdminAuditEntry]), UsersModule, TokensModule, ProviderModule],
-  controllers: [AdminAuthController, AdminUsersController, AdminTokensController, AdminAuditController, AdminProviderController],
-  providers: [AdminAccountsService, AdminAuditService, AdminGuard],
+  controllers: [AdminAuthController, AdminUsersController, AdminTokensController, AdminAuditController, AdminRolesController, AdminProviderController],
+  providers: [AdminAccountsService, AdminAuditService, AdminGuard, KnownRoles],
 })
 export class AdminModule {}

@@ -1,5 +1,6 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from '../logic/rule-dsl.js';
+import type { RolesDefinition } from '../security/role-definition.js';
 import type { GlobalValues } from './global-values.js';
 
 /** A built-in user created on first start (see `ProjectDefinition.seedUsers`). */
@@ -39,6 +40,8 @@ export interface ProjectDefinition {
    * transaction, before the service accepts requests, and only when every project table is empty.
    */
   seed?: (manager: EntityManager) => Promise<void>;
+  /** Who may do what: the roles tokens carry, and the globals their row filters use (`src/project/roles.ts`). */
+  roles: RolesDefinition;
   /** Business logic (sums, counts, formulas, copies, constraints, events); see `src/logic/rule-dsl.ts`. */
   rules?: Rule[];
   /**

@@ -6,6 +6,7 @@ import { Product } from './entities/product.entity.js';
 import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
+import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
 import { seedDemo } from './seed/demo-seed.js';
 
@@ -24,6 +25,7 @@ export const demoProject: ProjectDefinition = {
   entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
   migrations: [CreateDemoTables1763900000000],
   seed: seedDemo,
+  roles: demoRoles,
   rules: demoRules,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },

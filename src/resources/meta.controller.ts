@@ -1,4 +1,6 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { RequiresAccess } from '../security/requires-access.decorator.js';
+import { RolesGuard } from '../security/roles.guard.js';
 import type { Resource, ResourceColumn } from './resource-registry.js';
 import { ResourceRegistry } from './resource-registry.js';
 
@@ -17,10 +19,12 @@ function describeColumn(column: ResourceColumn): Record<string, unknown> {
 
 /** `@resources`, `@tables`, `@tables/<name>`: what this API serves (api-contract §1). */
 @Controller('rest/:account/:project/:version')
+@UseGuards(RolesGuard)
 export class MetaController {
   constructor(private readonly registry: ResourceRegistry) {}
 
   @Get('@resources')
+  @RequiresAccess('META')
   resources(): unknown[] {
     return this.registry.resources.map((r) => ({
       name: r.name,
@@ -31,11 +35,13 @@ export class MetaController {
   }
 
   @Get('@tables')
+  @RequiresAccess('META')
   tables(): unknown[] {
     return this.registry.resources.map((r) => this.table(r));
   }
 
   @Get('@tables/:name')
+  @RequiresAccess('META')
   oneTable(@Param('name') name: string): unknown {
     return this.table(this.registry.get(name));
   }

@@ -1,13 +1,18 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { rawRequestOf, requestOrigin } from '../common/request-context.js';
-import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
-import { Inject } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
+import { RequiresAccess } from '../security/requires-access.decorator.js';
+import { RolesGuard } from '../security/roles.guard.js';
+import { SecurityService } from '../security/security.service.js';
 import { rowChecksum } from './checksum.js';
 import { readQueryOf } from './read-query.js';
+import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { ResourcesService } from './resources.service.js';
 
@@ -21,77 +26,113 @@ function unquote(value: string | undefined): string | undefined {
   return value?.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') || undefined;
 }
 
-/** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§6). */
+/** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§7). */
 @Controller('rest/:account/:project/:version')
+@UseGuards(RolesGuard)
 export class ResourcesController {
   constructor(
     private readonly resources: ResourcesService,
+    private readonly registry: ResourceRegistry,
+    private readonly security: SecurityService,
     private readonly settings: ApiSettings,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get(':resource')
-  async list(@Req() req: unknown, @Param('resource') name: string, @Query() query: Record<string, unknown>): Promise<unknown[]> {
-    const resource = this.resources.resource(name);
+  @RequiresAccess('READ')
+  async list(@Req() req: unknown, @CurrentPrincipal() principal: Principal, @Param('resource') name: string, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+    const resource = this.registry.get(name);
     const read = readQueryOf(query, this.settings);
-    const { rows, hasMore } = await this.resources.list(resource, read);
+    const { rows, hasMore } = await this.resources.list(resource, read, this.security.access(principal, resource));
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((row) => serializer.object(resource, row));
+    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
 
   @Get(':resource/:pk')
-  async get(@Req() req: unknown, @Res({ passthrough: true }) res: unknown, @Param('resource') name: string, @Param('pk') pk: string): Promise<unknown[]> {
-    const resource = this.resources.resource(name);
-    const row = await this.resources.get(resource, pk);
-    if (!row) return [];
-    this.adapterHost.httpAdapter.setHeader(res, 'ETag', `"${rowChecksum(resource, row)}"`);
-    return [this.serializer(req).object(resource, row)];
+  @RequiresAccess('READ')
+  async get(
+    @Req() req: unknown,
+    @Res({ passthrough: true }) res: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Param('resource') name: string,
+    @Param('pk') pk: string,
+  ): Promise<unknown[]> {
+    const resource = this.registry.get(name);
+    const found = await this.resources.get(resource, pk, this.security.access(principal, resource));
+    if (!found) return [];
+    this.adapterHost.httpAdapter.setHeader(res, 'ETag', `"${rowChecksum(resource, found.row)}"`);
+    return [this.serializer(req).object(resource, found.row, found.readable)];
   }
 
   @Post(':resource')
   @HttpCode(201)
-  async insert(@Req() req: unknown, @Param('resource') name: string, @Body() body: unknown): Promise<WriteResult> {
-    const resource = this.resources.resource(name);
-    return this.result(req, 201, await this.resources.insert(resource, body));
+  @RequiresAccess('INSERT')
+  async insert(@Req() req: unknown, @CurrentPrincipal() principal: Principal, @Param('resource') name: string, @Body() body: unknown): Promise<WriteResult> {
+    const resource = this.registry.get(name);
+    return this.result(req, principal, 201, await this.resources.insert(resource, body, this.security.access(principal, resource)));
   }
 
   @Put(':resource')
-  async updateMany(@Req() req: unknown, @Param('resource') name: string, @Body() body: unknown, @Headers('if-match') ifMatch?: string): Promise<WriteResult> {
-    const resource = this.resources.resource(name);
-    return this.result(req, 200, await this.resources.update(resource, body, undefined, unquote(ifMatch)));
+  @RequiresAccess('UPDATE')
+  async updateMany(
+    @Req() req: unknown,
+    @CurrentPrincipal() principal: Principal,
+    @Param('resource') name: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    const resource = this.registry.get(name);
+    return this.result(req, principal, 200, await this.resources.update(resource, body, this.security.access(principal, resource), undefined, unquote(ifMatch)));
   }
 
   @Put(':resource/:pk')
+  @RequiresAccess('UPDATE')
   async update(
     @Req() req: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
     @Param('pk') pk: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const resource = this.resources.resource(name);
-    return this.result(req, 200, await this.resources.update(resource, body, pk, unquote(ifMatch)));
+    const resource = this.registry.get(name);
+    return this.result(req, principal, 200, await this.resources.update(resource, body, this.security.access(principal, resource), pk, unquote(ifMatch)));
   }
 
   @Delete(':resource/:pk')
+  @RequiresAccess('DELETE')
   async delete(
     @Req() req: unknown,
+    @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
     @Param('pk') pk: string,
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const resource = this.resources.resource(name);
+    const resource = this.registry.get(name);
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(resource, pk, given));
+    return this.result(req, principal, 200, await this.resources.delete(resource, pk, given, this.security.access(principal, resource)));
   }
 
-  private result(req: unknown, statusCode: number, entries: SummaryEntry[]): WriteResult {
+  /**
+   * The write result. Rules run with the system's rights, but the summary shows each row only
+   * with the columns the caller may read, and leaves out rows of resources it may not read.
+   */
+  private result(req: unknown, principal: Principal, statusCode: number, entries: SummaryEntry[]): WriteResult {
     const serializer = this.serializer(req);
-    return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb)) };
+    const accessOf = new Map<Resource, ReturnType<SecurityService['access']>>();
+    const txsummary = entries.flatMap((e) => {
+      let access = accessOf.get(e.resource);
+      if (!access) {
+        access = this.security.access(principal, e.resource);
+        accessOf.set(e.resource, access);
+      }
+      return access.can('READ') ? [serializer.summaryEntry(e.resource, e.row, e.verb, access.readable())] : [];
+    });
+    return { statusCode, txsummary };
   }
 
   private apiUrl(req: unknown): string {

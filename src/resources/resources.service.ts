@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
-import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
+import type { Grant } from '../security/role-bank.js';
+import type { ResourceAccess } from '../security/resource-access.js';
+import type { Operation } from '../security/role-definition.js';
 import { RegistryColumnResolver } from './column-resolver.js';
 import { keyOf, parseKeySegment, type KeyValues } from './primary-key.js';
-import { parseFilter } from './query/filter-parser.js';
 import type { OrderTerm } from './query/ast.js';
+import { parseFilter } from './query/filter-parser.js';
 import { combineSortTerms, parseOrder, parseSysOrder } from './query/order-parser.js';
 import { compileFilter, compileOrder } from './query/sql-compiler.js';
 import { parseSysFilter } from './query/sysfilter-parser.js';
@@ -18,17 +20,27 @@ import type { ReadQuery } from './read-query.js';
 import { bodyItems, columnValues, metadataOf, missingRequired } from './request-body.js';
 import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { dialectOf, type Dialect } from './sql-dialect.js';
-import { paramsFor, RowStore } from './sql/row-store.js';
+import { paramsFor, RowStore, type Params } from './sql/row-store.js';
 import type { CanonicalRow } from './value-codec.js';
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
+/** A row as its reader may see it: `readable` undefined means every column. */
+export interface VisibleRow {
+  row: CanonicalRow;
+  readable?: ReadonlySet<string>;
+}
+
 export interface ReadResult {
-  rows: CanonicalRow[];
+  rows: VisibleRow[];
   hasMore: boolean;
 }
 
-/** Reads and writes of project resources. Reads compile to one parameterized SELECT; writes go through the logic engine. */
+/**
+ * Reads and writes of project resources for one caller's access. Reads compile to one
+ * parameterized SELECT with the roles' row filters; writes go through the logic engine,
+ * with the row checks of the caller's roles inside the transaction.
+ */
 @Injectable()
 export class ResourcesService {
   private readonly dialect: Dialect;
@@ -36,52 +48,51 @@ export class ResourcesService {
   constructor(
     private readonly dataSource: DataSource,
     readonly registry: ResourceRegistry,
-    private readonly settings: ApiSettings,
     private readonly engine: LogicEngine,
     @Inject(DatabaseGate) private readonly gate: DatabaseGate,
   ) {
     this.dialect = dialectOf(dataSource);
   }
 
-  resource(name: string): Resource {
-    return this.registry.get(name);
-  }
-
-  async list(resource: Resource, query: ReadQuery): Promise<ReadResult> {
+  async list(resource: Resource, query: ReadQuery, access: ResourceAccess): Promise<ReadResult> {
     const params = paramsFor(this.dialect);
-    const ctx = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
+    const extra = this.visibilityFlags(resource, access, params);
+    const mine = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, access.readable()), params, dialect: this.dialect };
     const where: string[] = [
-      ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), ctx)),
-      ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), ctx)),
+      ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
+      ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),
     ];
+    const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
+    if (rowFilter) where.push(rowFilter);
     const terms: OrderTerm[] = combineSortTerms([
       query.order !== undefined ? parseOrder(query.order) : [],
       query.sysorder !== undefined ? parseSysOrder(query.sysorder) : [],
     ]);
-    for (const column of resource.primaryKey) {
-      if (!terms.some((t) => t.column.length === 1 && t.column[0] === column.name)) {
-        terms.push({ column: [column.name], direction: 'asc', caseInsensitive: false });
-      }
-    }
-    const orderBy = compileOrder(terms, ctx);
-    const rows = await this.gate.read(() => this.reader().page(resource, where, orderBy, params, query.pageSize + 1, query.offset));
-    return { rows: rows.slice(0, query.pageSize), hasMore: rows.length > query.pageSize };
+    // Pages are stable: every order ends with the primary key (whether or not the caller may read it).
+    const keyTerms: OrderTerm[] = resource.primaryKey
+      .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
+      .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
+    const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, this.roleSql(resource, params))];
+    const page = await this.gate.read(() => this.reader().page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset));
+    return { rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })), hasMore: page.length > query.pageSize };
   }
 
-  /** Reads outside a transaction use the pool directly. */
-  private reader(): RowStore {
-    return new RowStore({ query: (sql: string, values?: unknown[]) => this.dataSource.query(sql, values) }, this.dialect);
-  }
-
-  async get(resource: Resource, keySegment: string): Promise<CanonicalRow | undefined> {
+  async get(resource: Resource, keySegment: string, access: ResourceAccess): Promise<VisibleRow | undefined> {
     const key = parseKeySegment(resource, keySegment);
-    return this.gate.read(() => this.reader().findByKey(resource, key, false));
+    const params = paramsFor(this.dialect);
+    const extra = this.visibilityFlags(resource, access, params);
+    const store = this.reader();
+    const where = [store.keyPredicate(resource, key, params, 't')];
+    const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
+    if (rowFilter) where.push(rowFilter);
+    const [found] = await this.gate.read(() => store.page(resource, { where, orderBy: [], extra: extra.select }, params, 1, 0));
+    return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
-  async insert(resource: Resource, body: unknown): Promise<SummaryEntry[]> {
+  async insert(resource: Resource, body: unknown, access: ResourceAccess): Promise<SummaryEntry[]> {
+    const writable = this.writablePredicate(resource, access, 'INSERT');
     const items = bodyItems(body).map((item) => {
-      const derived = this.engine.bank.for(resource).derived;
-      const values = columnValues(resource, item, (name) => !resource.columnsByName.get(name)!.generated && !derived.has(name));
+      const values = columnValues(resource, item, (name) => writable(name) && !resource.columnsByName.get(name)!.generated);
       const missing = missingRequired(resource, values);
       if (missing.length > 0) {
         throw new ApiError(ErrorCode.BAD_REQUEST, `Missing required column(s) of ${resource.name}: ${missing.join(', ')}.`);
@@ -89,16 +100,21 @@ export class ResourcesService {
       return values;
     });
     return this.engine.run(async (tx) => {
-      for (const values of items) await tx.insert(resource, values);
+      for (const values of items) {
+        const row = await tx.insert(resource, values);
+        const [permitted] = (await tx.store.test(resource, keyOf(resource, row), [(p) => this.predicate(resource, access, 'INSERT', p)])) ?? [false];
+        if (!permitted) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit inserting this ${resource.name}.`);
+      }
     });
   }
 
   /** PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns). */
-  async update(resource: Resource, body: unknown, keySegment?: string, ifMatch?: string): Promise<SummaryEntry[]> {
+  async update(resource: Resource, body: unknown, access: ResourceAccess, keySegment?: string, ifMatch?: string): Promise<SummaryEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
+    const writable = this.writablePredicate(resource, access, 'UPDATE');
     const changes = items.map((item) => {
       const metadata = metadataOf(item);
       const key = keySegment !== undefined ? parseKeySegment(resource, keySegment) : this.keyOfItem(resource, item, metadata.href);
@@ -106,8 +122,8 @@ export class ResourcesService {
       if (!checksum) {
         throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, 'An update needs the object\'s current checksum in @metadata.checksum (or "override").');
       }
-      const derived = this.engine.bank.for(resource).derived;
-      const values = columnValues(resource, item, (name) => !derived.has(name));
+      const keyColumns = new Set(resource.primaryKey.map((c) => c.name));
+      const values = columnValues(resource, item, (name) => keyColumns.has(name) || writable(name));
       for (const column of resource.primaryKey) {
         if (column.name in values && values[column.name] !== key[resource.primaryKey.indexOf(column)]) {
           throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
@@ -117,18 +133,87 @@ export class ResourcesService {
       return { key, checksum, values };
     });
     return this.engine.run(async (tx) => {
-      for (const change of changes) await tx.update(resource, change.key, change.values, change.checksum);
+      for (const change of changes) {
+        await this.assertMayChange(tx.store, resource, change.key, access, 'UPDATE');
+        await tx.update(resource, change.key, change.values, change.checksum);
+        const [stillPermitted] = (await tx.store.test(resource, change.key, [(p) => this.predicate(resource, access, 'UPDATE', p)])) ?? [false];
+        if (!stillPermitted) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit this change: the ${resource.name} would leave the rows you may update.`);
+      }
     });
   }
 
-  async delete(resource: Resource, keySegment: string, checksum: string | undefined): Promise<SummaryEntry[]> {
+  async delete(resource: Resource, keySegment: string, checksum: string | undefined, access: ResourceAccess): Promise<SummaryEntry[]> {
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
       throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`);
     }
     return this.engine.run(async (tx) => {
+      await this.assertMayChange(tx.store, resource, key, access, 'DELETE');
       await tx.delete(resource, key, checksum);
     });
+  }
+
+  /**
+   * An update or delete acts only on rows a granting role's filter admits. A row the caller
+   * cannot see at all answers 404 (its existence is not revealed); one it can read but not
+   * change answers 403.
+   */
+  private async assertMayChange(store: RowStore, resource: Resource, key: KeyValues, access: ResourceAccess, operation: Operation): Promise<void> {
+    const result = await store.test(resource, key, [
+      (p) => this.predicate(resource, access, operation, p),
+      (p) => this.predicate(resource, access, 'READ', p),
+    ]);
+    if (!result) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
+    const [permitted, visible] = result;
+    if (permitted) return;
+    if (visible) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${operation} on this ${resource.name}.`);
+    throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
+  }
+
+  private predicate(resource: Resource, access: ResourceAccess, operation: Operation, params: Params): string {
+    return access.rowPredicate(operation, this.roleSql(resource, params)) ?? '(1=1)';
+  }
+
+  /** Role filters may name any column (they are the project's, not the caller's). */
+  private roleSql(resource: Resource, params: Params): { columns: RegistryColumnResolver; params: Params; dialect: Dialect } {
+    return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
+  }
+
+  private writablePredicate(resource: Resource, access: ResourceAccess, operation: 'INSERT' | 'UPDATE'): (name: string) => boolean {
+    const derived = this.engine.bank.for(resource).derived;
+    const granted = access.writable(operation);
+    return (name) => !derived.has(name) && (!granted || granted.has(name));
+  }
+
+  /**
+   * When the caller's READ grants differ in columns and some are row-filtered, each row's
+   * visible columns depend on which grants admit it: select one flag per filtered grant.
+   */
+  private visibilityFlags(resource: Resource, access: ResourceAccess, params: Params): {
+    select: Array<{ alias: string; sql: string }>;
+    readable: (extra: Record<string, unknown>) => ReadonlySet<string> | undefined;
+  } {
+    if (!access.columnsVaryByRow) {
+      const readable = access.readable();
+      return { select: [], readable: () => readable };
+    }
+    const grants = access.grantsFor('READ');
+    const flagged: Array<{ grant: Grant; alias: string }> = [];
+    const select = grants.flatMap((grant, i) => {
+      if (!grant.filter) return [];
+      const alias = `__grant_${i}`;
+      flagged.push({ grant, alias });
+      return [{ alias, sql: `CASE WHEN ${access.grantPredicate(grant, this.roleSql(resource, params))} THEN 1 ELSE 0 END` }];
+    });
+    return {
+      select,
+      readable: (extra) => access.readableIn(grants.filter((g) => !g.filter || flagged.some((f) => f.grant === g && Number(extra[f.alias]) === 1))),
+    };
+  }
+
+  /** Reads outside a transaction use the pool directly. */
+  private reader(): RowStore {
+    return new RowStore({ query: (sql: string, values?: unknown[]) => this.dataSource.query(sql, values) }, this.dialect);
   }
 
   private keyOfItem(resource: Resource, item: Record<string, unknown>, href: string | undefined): KeyValues {

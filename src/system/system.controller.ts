@@ -1,5 +1,4 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Public } from '../common/public.decorator.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -13,7 +12,6 @@ export class SystemController {
 
   constructor(
     private readonly settings: ApiSettings,
-    private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

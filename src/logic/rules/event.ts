@@ -35,5 +35,17 @@ export async function runRowEvents(
   for (const rule of events) {
     if (rule.on.includes(verb)) await rule.run(event);
   }
-  return mayChange ? { ...row, ...fromRuleRow(resource, view) } : row;
+  return mayChange ? withChanges(resource, row, view) : row;
+}
+
+/** The row with what an early event changed in its view; untouched columns (and absent ones) stay as they were. */
+function withChanges(resource: Resource, row: CanonicalRow, view: Record<string, unknown>): CanonicalRow {
+  const changed = fromRuleRow(resource, view);
+  const result = { ...row };
+  for (const column of resource.columns) {
+    const value = changed[column.name] ?? null;
+    const present = column.name in row;
+    if (present ? !sameValue(column.kind, row[column.name], value) : value !== null) result[column.name] = value;
+  }
+  return result;
 }

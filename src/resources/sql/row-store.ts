@@ -50,16 +50,38 @@ export class RowStore {
     return rows[0] ? this.toRow(resource, rows[0]) : undefined;
   }
 
-  /** A page of rows; `where` and `orderBy` are compiled SQL whose values are already in `params`. */
-  async page(resource: Resource, where: string[], orderBy: string[], params: Params, limit: number, offset: number): Promise<CanonicalRow[]> {
+  /**
+   * A page of rows; `where`, `orderBy` and `extra` are compiled SQL whose values are already
+   * in `params`, in the order they appear here (extra, where, order). `extra` expressions come
+   * back beside each row, by alias.
+   */
+  async page(
+    resource: Resource,
+    query: { where: string[]; orderBy: string[]; extra?: Array<{ alias: string; sql: string }> },
+    params: Params,
+    limit: number,
+    offset: number,
+  ): Promise<Array<{ row: CanonicalRow; extra: Record<string, unknown> }>> {
+    const extra = query.extra ?? [];
+    const select = [this.selectList(resource), ...extra.map((e) => `${e.sql} AS ${this.q(e.alias)}`)].join(', ');
     const sql = [
-      `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')}`,
-      where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
-      orderBy.length > 0 ? `ORDER BY ${orderBy.join(', ')}` : '',
+      `SELECT ${select} FROM ${this.q(resource.tableName)} ${this.q('t')}`,
+      query.where.length > 0 ? `WHERE ${query.where.join(' AND ')}` : '',
+      query.orderBy.length > 0 ? `ORDER BY ${query.orderBy.join(', ')}` : '',
       `LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     ].filter(Boolean).join(' ');
     const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
-    return rows.map((raw) => this.toRow(resource, raw));
+    return rows.map((raw) => ({ row: this.toRow(resource, raw), extra: Object.fromEntries(extra.map((e) => [e.alias, raw[e.alias]])) }));
+  }
+
+  /** Evaluates SQL conditions on one row: for each, whether the row meets it; undefined when the row does not exist. */
+  async test(resource: Resource, key: KeyValues, conditions: Array<(params: Params) => string>): Promise<boolean[] | undefined> {
+    const params = paramsFor(this.dialect);
+    const columns = conditions.map((condition, i) => `CASE WHEN ${condition(params)} THEN 1 ELSE 0 END AS ${this.q(`c${i}`)}`);
+    const sql = `SELECT ${columns.length > 0 ? columns.join(', ') : '1'} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${this.keyPredicate(resource, key, params, 't')}`;
+    const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+    if (!rows[0]) return undefined;
+    return conditions.map((_, i) => Number(rows[0]![`c${i}`]) === 1);
   }
 
   /** Children of a parent row through one relation, locked. */

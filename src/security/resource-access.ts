@@ -1,0 +1,101 @@
+import type { Principal } from '../auth/principal.js';
+import type { GlobalValue } from '../common/global-values.js';
+import { compileFilter, FALSE_PREDICATE, type ColumnResolver, type ParameterSink } from '../resources/query/sql-compiler.js';
+import type { Resource } from '../resources/resource-registry.js';
+import type { Dialect } from '../resources/sql-dialect.js';
+import type { Grant, RoleBank } from './role-bank.js';
+import { USER_IDENTIFIER_GLOBAL, type Operation } from './role-definition.js';
+
+/** Compiles SQL for the resource's table (alias `t`) with the caller's parameter list. */
+export interface SqlContext {
+  columns: ColumnResolver;
+  params: ParameterSink;
+  dialect: Dialect;
+}
+
+/**
+ * What one principal may do on one resource: the union of its roles' grants. Row filters
+ * compile to SQL with the principal's globals as bound parameters.
+ */
+export class ResourceAccess {
+  private constructor(
+    readonly resource: Resource,
+    readonly grants: readonly Grant[],
+    private readonly globals: Record<string, GlobalValue>,
+  ) {}
+
+  static of(bank: RoleBank, principal: Principal, resource: Resource): ResourceAccess {
+    const grants: Grant[] = [];
+    for (const name of new Set(principal.roleNames)) {
+      const role = bank.get(name);
+      if (!role) continue; // a token may outlive a role; an unknown role grants nothing
+      const grant = role.grants.get(resource.name) ?? (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
+      if (grant && grant.operations.size > 0) grants.push(grant);
+    }
+    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier });
+  }
+
+  /** Full rights, for work done by the system (rules) rather than a caller. */
+  static system(resource: Resource): ResourceAccess {
+    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {});
+  }
+
+  can(operation: Operation): boolean {
+    return this.grants.some((g) => g.operations.has(operation));
+  }
+
+  grantsFor(operation: Operation): Grant[] {
+    return this.grants.filter((g) => g.operations.has(operation));
+  }
+
+  /** Columns readable through any READ grant; undefined means all. */
+  readable(): ReadonlySet<string> | undefined {
+    return unionOf(this.grantsFor('READ'), (g) => g.readColumns);
+  }
+
+  /** Columns writable through any grant of the operation; undefined means all. */
+  writable(operation: 'INSERT' | 'UPDATE'): ReadonlySet<string> | undefined {
+    return unionOf(this.grantsFor(operation), (g) => g.writeColumns);
+  }
+
+  /** True when READ grants differ in columns and some are row-filtered: visibility is then decided row by row. */
+  get columnsVaryByRow(): boolean {
+    const reads = this.grantsFor('READ');
+    if (reads.length < 2 || !reads.some((g) => g.filter)) return false;
+    const key = (g: Grant): string => (g.readColumns ? [...g.readColumns].sort().join(',') : '*');
+    return new Set(reads.map(key)).size > 1;
+  }
+
+  /**
+   * The SQL condition a row must meet for the operation: the OR of the grants' row filters;
+   * undefined when some grant has none (every row qualifies); false when no grant applies.
+   */
+  rowPredicate(operation: Operation, sql: SqlContext): string | undefined {
+    const grants = this.grantsFor(operation);
+    if (grants.length === 0) return FALSE_PREDICATE;
+    if (grants.some((g) => !g.filter)) return undefined;
+    return `(${grants.map((g) => this.grantPredicate(g, sql)).join(' OR ')})`;
+  }
+
+  /** The SQL condition of one grant (true when it has no filter). */
+  grantPredicate(grant: Grant, sql: SqlContext): string {
+    if (!grant.filter) return '(1=1)';
+    return compileFilter(grant.filter, { ...sql, globals: this.globals });
+  }
+
+  /** Columns readable in a row, given which READ grants admit it. */
+  readableIn(admitting: readonly Grant[]): ReadonlySet<string> | undefined {
+    return unionOf(admitting, (g) => g.readColumns);
+  }
+}
+
+function unionOf(grants: readonly Grant[], pick: (g: Grant) => ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
+  if (grants.length === 0) return new Set();
+  const union = new Set<string>();
+  for (const grant of grants) {
+    const columns = pick(grant);
+    if (!columns) return undefined;
+    for (const c of columns) union.add(c);
+  }
+  return union;
+}

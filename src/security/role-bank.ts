@@ -1,0 +1,130 @@
+import { ApiError } from '../common/api-error.js';
+import { RegistryColumnResolver } from '../resources/column-resolver.js';
+import type { FilterNode } from '../resources/query/ast.js';
+import { parseFilter } from '../resources/query/filter-parser.js';
+import { compileFilter, positionalParams } from '../resources/query/sql-compiler.js';
+import type { Resource, ResourceRegistry } from '../resources/resource-registry.js';
+import { OPERATIONS, USER_IDENTIFIER_GLOBAL, type Operation, type RoleDefinition, type RolesDefinition } from './role-definition.js';
+
+/** What one role grants on one resource. */
+export interface Grant {
+  role: string;
+  operations: ReadonlySet<Operation>;
+  filter?: FilterNode;
+  readColumns?: ReadonlySet<string>;
+  writeColumns?: ReadonlySet<string>;
+}
+
+export interface CompiledRole {
+  name: string;
+  metaAccess: boolean;
+  /** By resource name; resources the role does not name get its default access. */
+  grants: ReadonlyMap<string, Grant>;
+  defaultOperations: ReadonlySet<Operation>;
+}
+
+export class RoleBankError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The roles in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'RoleBankError';
+  }
+}
+
+const DEFAULTS: Record<RoleDefinition['defaultAccess'], Operation[]> = { ALL: [...OPERATIONS], READ: ['READ'], NONE: [] };
+
+function operationsOf(levels: readonly string[]): Set<Operation> {
+  return new Set(levels.flatMap((level) => (level === 'ALL' ? OPERATIONS : [level as Operation])));
+}
+
+function globalsOf(node: FilterNode, into: Set<string>): void {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      if (record.kind === 'global' && typeof record.name === 'string') into.add(record.name);
+      Object.values(record).forEach(visit);
+    }
+  };
+  visit(node);
+}
+
+/**
+ * The project's roles, checked at boot against the resource registry: unknown resources,
+ * columns or globals, unknown access levels and row filters that do not parse or compile
+ * are all collected and reported in one `RoleBankError`.
+ */
+export class RoleBank {
+  private readonly roles = new Map<string, CompiledRole>();
+
+  constructor(registry: ResourceRegistry, definition: RolesDefinition, dialect: 'sqlite' | 'mysql' | 'postgres') {
+    const problems: string[] = [];
+    const knownGlobals = new Set([...definition.globals, USER_IDENTIFIER_GLOBAL]);
+    for (const role of definition.roles) {
+      if (this.roles.has(role.name)) problems.push(`role "${role.name}" is defined twice`);
+      if (!(role.defaultAccess in DEFAULTS)) problems.push(`role "${role.name}": defaultAccess must be ALL, READ or NONE`);
+      const grants = new Map<string, Grant>();
+      for (const [resourceName, permission] of Object.entries(role.resources ?? {})) {
+        const where = `role "${role.name}", resource "${resourceName}"`;
+        const resource = registry.find(resourceName);
+        if (!resource) {
+          problems.push(`${where}: no such resource`);
+          continue;
+        }
+        const badLevels = permission.access.filter((l) => !['READ', 'INSERT', 'UPDATE', 'DELETE', 'ALL'].includes(l));
+        if (badLevels.length > 0) problems.push(`${where}: unknown access level(s) ${badLevels.join(', ')}`);
+        for (const column of [...(permission.readColumns ?? []), ...(permission.writeColumns ?? [])]) {
+          if (!resource.columnsByName.has(column)) problems.push(`${where}: no column "${column}"`);
+        }
+        let filter: FilterNode | undefined;
+        if (permission.rowFilter !== undefined) {
+          filter = this.checkFilter(registry, resource, permission.rowFilter, dialect, knownGlobals, where, problems);
+        }
+        grants.set(resource.name, {
+          role: role.name,
+          operations: operationsOf(permission.access),
+          filter,
+          readColumns: permission.readColumns ? new Set(permission.readColumns) : undefined,
+          writeColumns: permission.writeColumns ? new Set(permission.writeColumns) : undefined,
+        });
+      }
+      this.roles.set(role.name, {
+        name: role.name,
+        metaAccess: role.metaAccess ?? false,
+        grants,
+        defaultOperations: new Set(DEFAULTS[role.defaultAccess] ?? []),
+      });
+    }
+    if (problems.length > 0) throw new RoleBankError(problems);
+  }
+
+  private checkFilter(
+    registry: ResourceRegistry,
+    resource: Resource,
+    text: string,
+    dialect: 'sqlite' | 'mysql' | 'postgres',
+    knownGlobals: Set<string>,
+    where: string,
+    problems: string[],
+  ): FilterNode | undefined {
+    try {
+      const node = parseFilter(text);
+      const globals = new Set<string>();
+      globalsOf(node, globals);
+      const unknown = [...globals].filter((g) => !knownGlobals.has(g));
+      if (unknown.length > 0) problems.push(`${where}: row filter names unknown global(s) ${unknown.map((g) => `@{${g}}`).join(', ')} (declare them in the roles' globals)`);
+      compileFilter(node, { columns: new RegistryColumnResolver(resource, registry, dialect), params: positionalParams(), dialect });
+      return node;
+    } catch (error) {
+      problems.push(`${where}: row filter "${text}": ${error instanceof ApiError ? error.message : (error as Error).message}`);
+      return undefined;
+    }
+  }
+
+  names(): string[] {
+    return [...this.roles.keys()];
+  }
+
+  get(name: string): CompiledRole | undefined {
+    return this.roles.get(name);
+  }
+}

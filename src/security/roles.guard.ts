@@ -1,0 +1,41 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { principalOf } from '../auth/principal.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { ResourceRegistry } from '../resources/resource-registry.js';
+import { REQUIRED_ACCESS } from './requires-access.decorator.js';
+import type { Operation } from './role-definition.js';
+import { SecurityService } from './security.service.js';
+
+/**
+ * Runs after ApiKeyGuard on resource and meta endpoints: 403 / 4030 when none of the
+ * token's roles grants the endpoint's operation on the resource (or the meta endpoints).
+ * Row-level decisions are made where the rows are: in ResourcesService.
+ */
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly security: SecurityService,
+    private readonly registry: ResourceRegistry,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const required = this.reflector.get<Operation | 'META' | undefined>(REQUIRED_ACCESS, context.getHandler());
+    if (!required) return true;
+    const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
+    const principal = principalOf(request);
+    if (!principal) throw new ApiError(ErrorCode.NO_TOKEN, 'An auth token is required.');
+    if (required === 'META') {
+      if (!this.security.mayUseMeta(principal)) throw new ApiError(ErrorCode.FORBIDDEN, 'Your roles do not permit the meta endpoints.');
+      return true;
+    }
+    const resource = this.registry.find(request.params?.resource ?? '');
+    if (!resource) return true; // the controller answers 404 for an unknown resource
+    if (!this.security.access(principal, resource).can(required)) {
+      throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${resource.name}.`);
+    }
+    return true;
+  }
+}
