@@ -42,6 +42,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('keeps @docs behind a token unless DOCS_PUBLIC says otherwise', () => {
+    expect(loadConfig({}).api.docsPublic).toBe(false);
+    expect(loadConfig({ DOCS_PUBLIC: 'true' }).api.docsPublic).toBe(true);
+    expect(() => loadConfig({ DOCS_PUBLIC: 'sometimes' })).toThrow(/DOCS_PUBLIC/);
+  });
+
   it('splits API_VERSIONS', () => {
     expect(loadConfig({ API_VERSIONS: 'v1,v2' }).api.versions).toEqual(['v1', 'v2']);
   });

@@ -31,6 +31,8 @@ export interface AppConfig {
     versions?: string[];
     permitAuthInUrl?: boolean;
     allowFreeFormFilters?: boolean;
+    /** `@docs` answers without a token (api-contract §1: "configurable: public"). */
+    docsPublic: boolean;
     resourcePrefix: string;
     pageSizeDefault: number;
     pageSizeMax: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       versions: schema.API_VERSIONS?.split(','),
       permitAuthInUrl: schema.PERMIT_AUTH_IN_URL,
       allowFreeFormFilters: schema.ALLOW_FREE_FORM_FILTERS,
+      docsPublic: schema.DOCS_PUBLIC,
       resourcePrefix: schema.RESOURCE_PREFIX,
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
       pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),

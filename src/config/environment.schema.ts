@@ -104,6 +104,9 @@ export class EnvironmentSchema {
   @IsOptional() @Transform(toBool) @IsBoolean()
   ALLOW_FREE_FORM_FILTERS?: boolean;
 
+  @Transform(toBool) @IsBoolean()
+  DOCS_PUBLIC: boolean = false;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(5000)
   PAGE_SIZE_DEFAULT: number = 20;
 
