@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './support/free-port.js';
 
 /** These tests run the built service (npm test builds it first) as a real process. */
 const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
@@ -11,17 +11,6 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** `whileRunning` gets the port and what the service printed up to "listening". */
@@ -130,11 +119,28 @@ describe('the service process', () => {
     expect(run.stdout).not.toContain('supersecretkey123');
   });
 
-  it('refuses to boot with an AUTH_PROVIDER it cannot serve, saying why', async () => {
+  it('refuses to boot with an AUTH_PROVIDER that is not in providers/, listing the ones that are', async () => {
     const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'provider.sqlite')}`, AUTH_PROVIDER: 'my-sso' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/AUTH_PROVIDER "my-sso".*issue 4/);
+    expect(run.stderr).toMatch(/Auth provider providers\/my-sso\.js cannot be used:\n {2}- no module my-sso\.js, my-sso\.mjs or my-sso\.cjs in providers\/ \(the providers there are: ldap, oidc, secret-word\)/);
     expect(run.stdout).not.toMatch(/listening/);
+  });
+
+  it('refuses to boot with a provider module that does not parse, naming the file and the line', async () => {
+    const run = await runService({
+      DATABASE_URL: `sqlite:${join(dir, 'syntax.sqlite')}`,
+      AUTH_PROVIDERS_DIR: 'test/fixtures/providers',
+      AUTH_PROVIDER: 'syntax-error',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Auth provider test\/fixtures\/providers\/syntax-error\.js cannot be used:\n {2}- the module does not load: SyntaxError: Unexpected token '\}' \(line 4\): fix the file/);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+
+  it('refuses to boot with a provider name that points outside the providers folder', async () => {
+    const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'outside.sqlite')}`, AUTH_PROVIDER: '../src/main' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Invalid configuration:\n {2}- AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/);
   });
 
   it('prints a generated first admin password once, at warn level, and it logs in to the admin API', async () => {

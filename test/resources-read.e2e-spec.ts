@@ -32,11 +32,26 @@ describeEachTarget('resources: reading', (target) => {
     expect(page2.body.map((r: { name: string }) => r.name)).toEqual(names.slice(20));
   });
 
+  it('ignores X-Forwarded-Proto and X-Forwarded-Host without TRUST_PROXY', async () => {
+    const res = await api.get('/product?pagesize=1').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'evil.example.com').expect(200);
+    expect(res.body[0]['@metadata'].href).toBe(`http://${API_HOST}${t.base}/product/1`);
+    expect(res.body[1]['@metadata'].next_batch).toBe(`http://${API_HOST}${t.base}/product?pagesize=1&offset=1`);
+  });
+
   it('gets one object by key as an array of one, with its checksum as ETag', async () => {
     const res = await api.get('/customer/Alpha%20and%20Sons').expect(200);
     expect(res.body).toHaveLength(1);
     expect(res.body[0]).toMatchObject({ name: 'Alpha and Sons', credit_limit: 9000 });
     expect(res.headers.etag).toBe(`"${res.body[0]['@metadata'].checksum}"`);
+  });
+
+  it('compares 32-bit integer columns with larger values, in filters and keys, on every database', async () => {
+    const all = await api.get(`/purchaseorder?pagesize=100&filter=${encodeURIComponent('order_number < 3000000000')}`).expect(200);
+    expect(all.body).toHaveLength(demoOrders.length);
+    const none = await api.get(`/purchaseorder?sysfilter=${encodeURIComponent('equal_or(order_number:9007199254740993, salesrep_id:3000000000)')}`).expect(200);
+    expect(none.body).toEqual([]);
+    expect((await api.get('/purchaseorder/3000000000').expect(200)).body).toEqual([]);
+    expect((await api.put('/purchaseorder/3000000000', { '@metadata': { checksum: 'override' }, notes: 'x' }).expect(404)).body.errorCode).toBe(4041);
   });
 
   it('answers an empty array for a missing key', async () => {

@@ -87,6 +87,13 @@ describeEachTarget('resources: writing', (target) => {
     expect(JSON.stringify(fk.body)).not.toMatch(/FOREIGN KEY constraint failed|SQLITE_|violates foreign key|a foreign key constraint fails|ER_/i);
   });
 
+  it('refuses a whole number past its 32-bit column with 400 / 4000 where the database limits it (never a 500)', async () => {
+    // SQLite stores any 64-bit integer, so there the value reaches the foreign key check instead.
+    const res = await api.post('/purchaseorder', { customer_name: 'Alpha and Sons', salesrep_id: 3_000_000_000 });
+    expect(res.body).toMatchObject(target.database === 'sqlite' ? { statusCode: 422, errorCode: 4221 } : { statusCode: 400, errorCode: 4000 });
+    expect(JSON.stringify(res.body)).not.toMatch(/out of range for type|Out of range value|22003|ER_/);
+  });
+
   it('updates only the sent columns, with the checksum, and returns the new checksum', async () => {
     const before = await current('/employee/2');
     const res = await api.put('/employee/2', { '@metadata': { checksum: before['@metadata'].checksum }, name: 'Pat Renamed' }).expect(200);

@@ -1,11 +1,13 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_ADMIN_API } from '../common/admin-api.decorator.js';
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { IS_PUBLIC } from '../common/public.decorator.js';
+import { isPublicEndpoint } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { setPrincipal } from './principal.js';
 import { apiKeyOfRequest } from './request-api-key.js';
@@ -21,12 +23,12 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly settings: ApiSettings,
     private readonly tokens: TokensService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<boolean>(IS_ADMIN_API, targets)) {
+    if (isPublicEndpoint(this.reflector, context, this.config) || this.reflector.getAllAndOverride<boolean>(IS_ADMIN_API, [context.getHandler(), context.getClass()])) {
       return true;
     }
     const request = context.switchToHttp().getRequest<unknown>();

@@ -45,4 +45,19 @@ describe('parseAuthRequest', () => {
   ])('refuses %p with 400 / 4000', (body) => {
     expect(refused(body)).toEqual(expect.any(String));
   });
+
+  describe('for a custom provider', () => {
+    it('passes any credential fields through: a token, or a lone password', () => {
+      expect(parseAuthRequest({ id_token: 'eyJ…' }, 'any')).toEqual({ kind: 'login', payload: { id_token: 'eyJ…' } });
+      expect(parseAuthRequest({ password: 'word' }, 'any')).toEqual({ kind: 'login', payload: { password: 'word' } });
+    });
+
+    it('still checks the types and sizes of the fields it knows, and tells token requests apart', () => {
+      for (const body of [{ username: 42 }, { password: 'x'.repeat(1025) }, null, []]) {
+        expect(() => parseAuthRequest(body, 'any')).toThrow(ApiError);
+      }
+      expect(parseAuthRequest({ apikey: 'abc' }, 'any')).toEqual({ kind: 'revalidate', apikey: 'abc' });
+    });
+  });
 });
+

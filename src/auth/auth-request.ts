@@ -38,15 +38,18 @@ function tokenRequest(body: Record<string, unknown>): AuthRequest {
 
 /**
  * Reads the body: `{apikey}` re-validates, `{apikey, disable: true}` disables, anything
- * else is a login that needs string `username` and `password` (a provider may read more
- * fields). Wrong shapes and types are 400 / 4000.
+ * else is a login. A login for a built-in provider (`username-password`) needs string
+ * `username` and `password`; a custom provider (`any`) reads whatever credential fields its
+ * clients send (`id_token`, a lone `password`, ...), so only their sizes are checked here.
+ * Wrong shapes and types are 400 / 4000.
  */
-export function parseAuthRequest(body: unknown): AuthRequest {
+export function parseAuthRequest(body: unknown, credentials: 'username-password' | 'any' = 'username-password'): AuthRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) badRequest('The request body must be a JSON object.');
   const fields = body as Record<string, unknown>;
   if ('apikey' in fields) return tokenRequest(fields);
   optionalString(fields, 'username', MAX_USERNAME);
   for (const secret of ['password', 'new_password', 'newPassword']) optionalString(fields, secret, MAX_SECRET);
+  if (credentials === 'any') return { kind: 'login', payload: fields as LoginPayload };
   if (typeof fields.username !== 'string' || fields.username === '' || typeof fields.password !== 'string') {
     badRequest('Send {username, password} to log in, or {apikey} to re-validate a token.');
   }

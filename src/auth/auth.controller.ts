@@ -4,7 +4,7 @@ import { Public } from '../common/public.decorator.js';
 import { queryParamsOf, rawRequestOf } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { AUTH_PROVIDER, type AuthProvider, type LoginField } from '../provider/auth-provider.js';
+import { AUTH_PROVIDER, type AuthProvider, type LoginInfo } from '../provider/auth-provider.js';
 import { parseAuthRequest } from './auth-request.js';
 import { AuthService } from './auth.service.js';
 
@@ -24,7 +24,7 @@ export class AuthController {
   @Post(['@authentication', '@authenticate'])
   @HttpCode(200)
   async authenticate(@Body() body: unknown, @Req() request: unknown): Promise<object> {
-    const parsed = parseAuthRequest(body);
+    const parsed = parseAuthRequest(body, this.provider.kind === 'custom' ? 'any' : 'username-password');
     switch (parsed.kind) {
       case 'revalidate':
         return this.auth.revalidate(parsed.apikey);
@@ -40,7 +40,7 @@ export class AuthController {
 
   @Public()
   @Get('@login_info')
-  loginInfo(): { fields: LoginField[]; links: never[] } {
-    return { fields: this.provider.loginFields(), links: [] };
+  loginInfo(): Promise<LoginInfo> {
+    return this.provider.loginInfo();
   }
 }

@@ -1,5 +1,5 @@
 import { Clock } from '../common/clock.js';
-import type { LoginThrottle } from '../common/login-throttle.js';
+import type { LoginAttempt, LoginThrottle } from '../common/login-throttle.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AuthProvider, AuthResult } from '../provider/auth-provider.js';
 import type { ApiToken } from '../tokens/api-token.entity.js';
@@ -29,9 +29,26 @@ function setup(provider: AuthProvider) {
       events.push('disable');
     },
   } as unknown as TokensService;
-  const throttle = { check: async () => undefined, recordFailure: async () => undefined, recordSuccess: async () => undefined } as unknown as LoginThrottle;
+  const throttled: LoginAttempt[] = [];
+  const throttle = {
+    check: async (attempt: LoginAttempt) => void throttled.push(attempt),
+    recordFailure: async () => undefined,
+    recordSuccess: async () => undefined,
+  } as unknown as LoginThrottle;
   const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
-  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock()), issued, disabledFor, events };
+  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock()), issued, disabledFor, events, throttled };
+}
+
+/** A provider that accepts everyone; `overrides` change any part of it. */
+function fakeProvider(overrides: Partial<AuthProvider> = {}): AuthProvider {
+  return {
+    name: 'x',
+    kind: 'custom',
+    authenticate: async () => accepted,
+    loginInfo: async () => ({ fields: [], links: [] }),
+    describe: async () => ({ name: 'x', kind: 'custom', file: null, configInfo: null }),
+    ...overrides,
+  };
 }
 
 const accepted: AuthResult = { roleNames: ['r'], userIdentifier: 'ext-user', userData: { g: 1 }, userInfo: { email: 'e@x', team: 'blue' } };
@@ -40,7 +57,7 @@ const context = { clientAddress: '10.0.0.1', enablePasswordChange: true };
 
 describe('AuthService.login', () => {
   it('answers notSupported when the provider cannot change passwords, and still logs in', async () => {
-    const { service, issued, disabledFor } = setup({ name: 'x', authenticate: async () => accepted, loginFields: () => [] });
+    const { service, issued, disabledFor } = setup(fakeProvider());
     const body = await service.login(payload, context);
     expect(body).toMatchObject({ apikey: 'new-key', changePasswordResult: 'notSupported', changePasswordMessage: expect.any(String) });
     expect(issued).toHaveLength(1);
@@ -48,7 +65,7 @@ describe('AuthService.login', () => {
   });
 
   it('passes the provider\'s extras through, with the contract\'s three always present', async () => {
-    const { service } = setup({ name: 'x', authenticate: async () => accepted, loginFields: () => [] });
+    const { service } = setup(fakeProvider());
     const body = await service.login(payload, { ...context, enablePasswordChange: false });
     expect(body).toEqual({ apikey: 'new-key', expiration: new Date(NOW + 100_000).toISOString(), lastLoginTs: null, lastLoginIP: null, email: 'e@x', team: 'blue' });
   });
@@ -59,23 +76,33 @@ describe('AuthService.login', () => {
       [{ ...accepted, keyExpiration: fixed, keyLifetimeSeconds: 9 }, fixed.getTime()],
       [{ ...accepted, keyLifetimeSeconds: 9 }, NOW + 9_000],
     ] as const) {
-      const { service, issued } = setup({ name: 'x', authenticate: async () => result, loginFields: () => [] });
+      const { service, issued } = setup(fakeProvider({ authenticate: async () => result }));
       await service.login(payload, { ...context, enablePasswordChange: false });
       expect(issued[0]!.expiration).toBe(expected);
     }
   });
 
   it('disables the user\'s other tokens before issuing the new one after a successful change', async () => {
-    const provider: AuthProvider = {
-      name: 'x',
-      authenticate: async () => accepted,
-      changePassword: async () => ({ result: 'success', message: 'ok' }),
-      loginFields: () => [],
-    };
-    const { service, disabledFor, events } = setup(provider);
+    const { service, disabledFor, events } = setup(fakeProvider({ changePassword: async () => ({ result: 'success', message: 'ok' }) }));
     const body = await service.login(payload, context);
     expect(events).toEqual(['disable', 'issue']);
     expect(disabledFor).toEqual(['ext-user']);
     expect(body.changePasswordResult).toBe('success');
+  });
+
+  it('marks tokens from a custom provider\'s logins as such, and those of built-in users as logins', async () => {
+    for (const [kind, origin] of [['custom', 'provider'], ['built-in', 'login']] as const) {
+      const { service, issued } = setup(fakeProvider({ kind }));
+      await service.login(payload, { ...context, enablePasswordChange: false });
+      expect(issued[0]!.origin).toBe(origin);
+    }
+  });
+
+  it('counts failures of a login without a user name (an OIDC token, a lone password) against the client address', async () => {
+    const { service, throttled } = setup(fakeProvider());
+    await service.login({ id_token: 'x' }, { ...context, enablePasswordChange: false });
+    await service.login({ username: '', password: 'word' }, { ...context, enablePasswordChange: false });
+    await service.login(payload, { ...context, enablePasswordChange: false });
+    expect(throttled.map((a) => a.account)).toEqual(['api-address:10.0.0.1', 'api-address:10.0.0.1', 'api:ext-user']);
   });
 });

@@ -44,7 +44,7 @@ export class AuthService {
 
   /** Logs in through the provider and issues a new token; 429 when throttled, 401 / 4013 when refused. */
   async login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
-    const attempt = { account: `api:${payload.username}`, address: context.clientAddress };
+    const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
     await this.throttle.check(attempt);
     const result = await this.provider.authenticate(payload, context);
     if (isAuthFailure(result)) {
@@ -61,7 +61,7 @@ export class AuthService {
       globals: result.userData ?? {},
       userInfo: result.userInfo ?? null,
       expiration: this.expirationOf(result),
-      origin: 'login',
+      origin: this.provider.kind === 'custom' ? 'provider' : 'login',
     });
     return { ...tokenResponse(apikey, token), ...passwordChange };
   }
@@ -84,7 +84,7 @@ export class AuthService {
       return { changePasswordResult: 'notSupported', changePasswordMessage: 'The authentication provider does not support password changes.' };
     }
     const outcome = await this.provider.changePassword(payload, login, context);
-    if (outcome.result === 'success') await this.tokens.disableForUser(login.userIdentifier);
+    if (outcome.result === 'success') await this.tokens.disableForUser(login.userIdentifier, undefined, this.provider.kind);
     return { changePasswordResult: outcome.result, changePasswordMessage: outcome.message };
   }
 
@@ -92,6 +92,16 @@ export class AuthService {
     if (result.keyExpiration) return result.keyExpiration.getTime();
     return this.clock.now() + (result.keyLifetimeSeconds ?? this.config.auth.tokenLifetimeSeconds) * 1000;
   }
+}
+
+/**
+ * Failed logins are counted per account name; a custom provider's login may carry none (a
+ * lone password, an OIDC token), and then the client address stands in for it, so one
+ * client's failures never lock out everyone else.
+ */
+function throttleAccount(payload: LoginPayload, context: AuthContext): string {
+  const { username } = payload;
+  return typeof username === 'string' && username !== '' ? `api:${username}` : `api-address:${context.clientAddress}`;
 }
 
 /** apikey and expiration first, then the provider's extras; the three contract extras are always present. */

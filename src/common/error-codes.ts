@@ -23,6 +23,8 @@ export enum ErrorCode {
   TOO_MANY_LOGINS = 4290,
   INTERNAL = 5000,
   DATABASE_UNAVAILABLE = 5030,
+  /** The contract has one 503 code: a custom auth provider that did not answer in time shares it. */
+  PROVIDER_UNAVAILABLE = 5030,
 }
 
 /** The HTTP status of an error code is its first three digits. */

@@ -1,6 +1,20 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import type { AppConfig } from '../config/app-config.js';
 
 export const IS_PUBLIC = 'tessera:isPublic';
 
-/** Marks an endpoint that needs no auth token (api-contract §1 system endpoints). */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
+/** Decides from the configuration whether an endpoint is public, e.g. `(config) => config.api.docsPublic`. */
+export type PublicWhen = (config: AppConfig) => boolean;
+
+/**
+ * Marks an endpoint that needs no auth token (api-contract §1 system endpoints). With `when`,
+ * it is public only while the configuration says so, and guarded like any other otherwise.
+ */
+export const Public = (when?: PublicWhen): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, when ?? true);
+
+/** True when the handler (or its controller) is `@Public()` under this configuration; what every guard asks. */
+export function isPublicEndpoint(reflector: Reflector, context: ExecutionContext, config: AppConfig): boolean {
+  const mark = reflector.getAllAndOverride<true | PublicWhen | undefined>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+  return mark === true || (typeof mark === 'function' && mark(config));
+}

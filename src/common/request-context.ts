@@ -67,6 +67,26 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
 }
 
 /**
+ * The absolute URL of the API base a request under `rest/:account/:project/:version` was
+ * addressed to, e.g. `https://api.example.com/rest/default/demo/v1`.
+ */
+export function apiBaseUrl(request: unknown, trustProxy: boolean): string {
+  const { account, project, version } = (request as { params: Record<string, string> }).params;
+  const segments = [account, project, version].map((segment) => encodeURIComponent(segment ?? ''));
+  return `${requestOrigin(rawRequestOf(request), trustProxy)}/rest/${segments.join('/')}`;
+}
+
+/**
+ * The last segment of the request's path exactly as the client sent it, still URL-encoded
+ * (a trailing slash ignored). Both routers decode path parameters, after which a `~` the
+ * client encoded inside a composite-key part can no longer be told from the separator.
+ */
+export function rawLastPathSegment(request: unknown): string {
+  const path = (rawRequestOf(request).url ?? '/').replace(/[?#][\s\S]*$/, '').replace(/\/$/, '');
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
  * The query parameters as the client wrote them, from the raw URL: both adapters agree, and
  * names such as `enablePasswordChange!` arrive exactly as sent.
  */

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../common/project-root.js';
 import { ConfigError, loadConfig } from './app-config.js';
 
 describe('loadConfig', () => {
@@ -40,7 +42,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('keeps @docs behind a token unless DOCS_PUBLIC says otherwise', () => {
+    expect(loadConfig({}).api.docsPublic).toBe(false);
+    expect(loadConfig({ DOCS_PUBLIC: 'true' }).api.docsPublic).toBe(true);
+    expect(() => loadConfig({ DOCS_PUBLIC: 'sometimes' })).toThrow(/DOCS_PUBLIC/);
+  });
+
   it('splits API_VERSIONS', () => {
     expect(loadConfig({ API_VERSIONS: 'v1,v2' }).api.versions).toEqual(['v1', 'v2']);
+  });
+
+  describe('auth providers', () => {
+    it('finds the providers folder under the project root, whatever the working directory', () => {
+      expect(loadConfig({}).auth.providersDir).toBe(join(PROJECT_ROOT, 'providers'));
+      expect(loadConfig({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers' }).auth.providersDir).toBe(join(PROJECT_ROOT, 'test', 'fixtures', 'providers'));
+      expect(loadConfig({ AUTH_PROVIDERS_DIR: '/srv/providers' }).auth.providersDir).toBe('/srv/providers');
+    });
+
+    it.each(['../evil', 'a/b', 'a\\b', '..', '.hidden', 'x..y'])('refuses the provider name %j: only plain file names', (name) => {
+      expect(() => loadConfig({ AUTH_PROVIDER: name })).toThrow(/AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/);
+    });
+
+    it('accepts names of modules such as secret-word and my_sso.v2', () => {
+      expect(loadConfig({ AUTH_PROVIDER: 'secret-word' }).auth.provider).toBe('secret-word');
+      expect(loadConfig({ AUTH_PROVIDER: 'my_sso.v2' }).auth.provider).toBe('my_sso.v2');
+    });
+
+    it('refuses AUTH_PROVIDER_CONFIG for a built-in provider rather than ignore it', () => {
+      expect(() => loadConfig({ AUTH_PROVIDER_CONFIG: '{"secret":"x"}' })).toThrow(/AUTH_PROVIDER_CONFIG is set, but AUTH_PROVIDER is "default"/);
+      expect(() => loadConfig({ AUTH_PROVIDER: 'none', AUTH_PROVIDER_CONFIG: '{}' })).toThrow(ConfigError);
+      expect(loadConfig({ AUTH_PROVIDER: 'ldap', AUTH_PROVIDER_CONFIG: '{}' }).auth.providerConfigJson).toBe('{}');
+    });
   });
 });

@@ -1,6 +1,8 @@
+import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS } from './environment.schema.js';
+import { PROJECT_ROOT } from '../common/project-root.js';
+import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS } from './environment.schema.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
@@ -29,6 +31,8 @@ export interface AppConfig {
     versions?: string[];
     permitAuthInUrl?: boolean;
     allowFreeFormFilters?: boolean;
+    /** `@docs` answers without a token (api-contract §1: "configurable: public"). */
+    docsPublic: boolean;
     resourcePrefix: string;
     pageSizeDefault: number;
     pageSizeMax: number;
@@ -41,9 +45,12 @@ export interface AppConfig {
     /** Failed logins from one client address (any accounts) within the window; higher, as offices share addresses. */
     loginMaxFailuresPerAddress: number;
     loginFailureWindowSeconds: number;
+    /** `default`, `none`, or the name of a module in `providersDir`. */
     provider: string;
     /** Raw JSON text from AUTH_PROVIDER_CONFIG; parsed and validated by the provider loader. */
     providerConfigJson?: string;
+    /** Absolute path of the folder custom providers are loaded from (`<project root>/providers` unless AUTH_PROVIDERS_DIR says otherwise). */
+    providersDir: string;
     providerTimeoutMs: number;
     adminUser?: string;
     adminPassword?: string;
@@ -85,6 +92,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       problems.push(`DATABASE_URL: ${(error as Error).message}`);
     }
   }
+  if (schema.AUTH_PROVIDER_CONFIG !== undefined && (BUILT_IN_PROVIDERS as readonly string[]).includes(schema.AUTH_PROVIDER)) {
+    // Most likely AUTH_PROVIDER was forgotten: booting with the built-in users instead would be a silent fallback.
+    problems.push(
+      `AUTH_PROVIDER_CONFIG is set, but AUTH_PROVIDER is "${schema.AUTH_PROVIDER}", which takes no configuration: ` +
+        'set AUTH_PROVIDER to the custom provider it is meant for, or unset AUTH_PROVIDER_CONFIG',
+    );
+  }
   if (problems.length > 0 || !database) throw new ConfigError(problems);
 
   return {
@@ -109,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       versions: schema.API_VERSIONS?.split(','),
       permitAuthInUrl: schema.PERMIT_AUTH_IN_URL,
       allowFreeFormFilters: schema.ALLOW_FREE_FORM_FILTERS,
+      docsPublic: schema.DOCS_PUBLIC,
       resourcePrefix: schema.RESOURCE_PREFIX,
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
       pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),
@@ -121,9 +136,16 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       loginFailureWindowSeconds: schema.LOGIN_FAILURE_WINDOW_SECONDS,
       provider: schema.AUTH_PROVIDER,
       providerConfigJson: schema.AUTH_PROVIDER_CONFIG,
+      providersDir: resolveProvidersDir(schema.AUTH_PROVIDERS_DIR),
       providerTimeoutMs: schema.AUTH_PROVIDER_TIMEOUT_MS,
       adminUser: schema.TESSERA_ADMIN_USER,
       adminPassword: schema.TESSERA_ADMIN_PASSWORD,
     },
   };
+}
+
+/** The one place the providers folder is resolved: relative paths start at the project root, not the working directory. */
+export function resolveProvidersDir(setting: string | undefined): string {
+  if (setting === undefined) return resolve(PROJECT_ROOT, 'providers');
+  return isAbsolute(setting) ? resolve(setting) : resolve(PROJECT_ROOT, setting);
 }

@@ -25,9 +25,13 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
+/** A file name inside the providers folder: never a path, never "." or "..", nor any name holding "..". */
+export const PROVIDER_NAME = /^(?!.*\.\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
+/** AUTH_PROVIDER values served by Tessera itself; any other name is a module in the providers folder. */
+export const BUILT_IN_PROVIDERS = ['default', 'none'] as const;
 
 /**
  * Every environment variable Tessera reads, with its default and its rule.
@@ -100,6 +104,9 @@ export class EnvironmentSchema {
   @IsOptional() @Transform(toBool) @IsBoolean()
   ALLOW_FREE_FORM_FILTERS?: boolean;
 
+  @Transform(toBool) @IsBoolean()
+  DOCS_PUBLIC: boolean = false;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(5000)
   PAGE_SIZE_DEFAULT: number = 20;
 
@@ -109,11 +116,19 @@ export class EnvironmentSchema {
   @IsString() @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'RESOURCE_PREFIX must be an identifier' })
   RESOURCE_PREFIX: string = 'main';
 
-  @IsString() @Matches(/^[A-Za-z0-9_.-]+$/, { message: 'AUTH_PROVIDER must be default, none, or a file name in providers/' })
+  @IsString() @MaxLength(100) @Matches(PROVIDER_NAME, {
+    message: 'AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder ' +
+      '(letters, digits, "_", "." or "-"; no path separators, no leading "." and no "..")',
+  })
   AUTH_PROVIDER: string = 'default';
 
+  /** Raw JSON text; the provider loader parses it, so its problems are reported with the module's. */
   @IsOptional() @IsString()
   AUTH_PROVIDER_CONFIG?: string;
+
+  /** The providers folder; relative paths start at the project root (the folder holding package.json). */
+  @IsOptional() @IsString() @MinLength(1)
+  AUTH_PROVIDERS_DIR?: string;
 
   @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
   AUTH_PROVIDER_TIMEOUT_MS: number = 5000;

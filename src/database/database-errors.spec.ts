@@ -21,6 +21,8 @@ describe('database error mapping', () => {
     [{ code: 'SQLITE_CONSTRAINT_NOTNULL', message: 'NOT NULL constraint failed' }, 4221],
     [{ code: 'ER_LOCK_DEADLOCK', message: 'Deadlock found' }, 4090],
     [{ code: '40P01', message: 'deadlock detected' }, 4090],
+    [{ code: '22003', message: 'value "3000000000" is out of range for type integer' }, 4000],
+    [{ code: 'ER_WARN_DATA_OUT_OF_RANGE', errno: 1264, message: "Out of range value for column 'qty_ordered' at row 1" }, 4000],
   ])('maps %o to %i without the driver text', (error, code) => {
     const mapped = apiErrorFromDatabase({ driverError: error, message: error.message });
     expect(mapped?.errorCode).toBe(code);

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { isoTime } from '../common/clock.js';
 import { UsersService } from '../users/users.service.js';
-import type { AuthContext, AuthProvider, AuthResult, AuthSuccess, LoginField, LoginPayload, PasswordChangeOutcome } from './auth-provider.js';
+import {
+  builtInDescription,
+  type AuthContext,
+  type AuthProvider,
+  type AuthResult,
+  type AuthSuccess,
+  type LoginInfo,
+  type LoginPayload,
+  type PasswordChangeOutcome,
+  type ProviderDescription,
+} from './auth-provider.js';
 
 /** One message for an unknown user, a wrong password and an inactive user: the client cannot tell them apart. */
 export const LOGIN_FAILED_MESSAGE = 'Login failed: unknown user name or wrong password.';
@@ -10,11 +20,13 @@ export const LOGIN_FAILED_MESSAGE = 'Login failed: unknown user name or wrong pa
 @Injectable()
 export class DefaultAuthProvider implements AuthProvider {
   readonly name = 'default';
+  readonly kind = 'built-in';
 
   constructor(private readonly users: UsersService) {}
 
   async authenticate(payload: LoginPayload, context: AuthContext): Promise<AuthResult> {
-    const user = await this.users.authenticate(payload.username, payload.password);
+    // parseAuthRequest guarantees both strings for built-in providers.
+    const user = await this.users.authenticate(payload.username!, payload.password!);
     if (!user) return { errorMessage: LOGIN_FAILED_MESSAGE };
     // The response tells the user about their previous login, so read it before recording this one.
     const userInfo = {
@@ -39,14 +51,21 @@ export class DefaultAuthProvider implements AuthProvider {
     }
     const user = await this.users.findByLogin(login.userIdentifier);
     if (!user) return { result: 'failure', message: 'The user no longer exists.' };
-    const problem = await this.users.changeOwnPassword(user, payload.password, next);
+    const problem = await this.users.changeOwnPassword(user, payload.password!, next);
     return problem ? { result: 'failure', message: problem } : { result: 'success', message: 'The password was changed.' };
   }
 
-  loginFields(): LoginField[] {
-    return [
-      { name: 'username', display: 'User name', type: 'text' },
-      { name: 'password', display: 'Password', type: 'password' },
-    ];
+  async loginInfo(): Promise<LoginInfo> {
+    return {
+      fields: [
+        { name: 'username', display: 'User name', type: 'text' },
+        { name: 'password', display: 'Password', type: 'password' },
+      ],
+      links: [],
+    };
+  }
+
+  describe(): Promise<ProviderDescription> {
+    return builtInDescription(this.name);
   }
 }

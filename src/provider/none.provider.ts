@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthProvider, AuthResult, LoginField } from './auth-provider.js';
+import { builtInDescription, type AuthProvider, type AuthResult, type LoginInfo, type ProviderDescription } from './auth-provider.js';
 
 /** AUTH_PROVIDER=none: no credential logins; the project works with hand-made tokens only (spec §5.6). */
 @Injectable()
 export class NoneAuthProvider implements AuthProvider {
   readonly name = 'none';
+  readonly kind = 'built-in';
 
   async authenticate(): Promise<AuthResult> {
     return { errorMessage: 'Login failed: this project uses hand-made auth tokens only (AUTH_PROVIDER=none); no user can log in.' };
   }
 
-  loginFields(): LoginField[] {
-    return [];
+  async loginInfo(): Promise<LoginInfo> {
+    return { fields: [], links: [] };
+  }
+
+  describe(): Promise<ProviderDescription> {
+    return builtInDescription(this.name);
   }
 }

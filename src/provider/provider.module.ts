@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '../common/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { UsersModule } from '../users/users.module.js';
@@ -7,7 +9,10 @@ import { DefaultAuthProvider } from './default.provider.js';
 import { NoneAuthProvider } from './none.provider.js';
 import { selectProvider } from './select-provider.js';
 
-/** Supplies the configured `AuthProvider` under the `AUTH_PROVIDER` token. */
+/**
+ * Supplies the configured `AuthProvider` under the `AUTH_PROVIDER` token: a built-in one, or
+ * a custom module from the providers folder, loaded and checked once while the app boots.
+ */
 @Module({
   imports: [UsersModule],
   providers: [
@@ -15,9 +20,9 @@ import { selectProvider } from './select-provider.js';
     NoneAuthProvider,
     {
       provide: AUTH_PROVIDER,
-      inject: [APP_CONFIG, DefaultAuthProvider, NoneAuthProvider],
-      useFactory: (config: AppConfig, defaultProvider: DefaultAuthProvider, none: NoneAuthProvider) =>
-        selectProvider(config.auth.provider, [defaultProvider, none]),
+      inject: [APP_CONFIG, LOGGER, DefaultAuthProvider, NoneAuthProvider],
+      useFactory: (config: AppConfig, logger: Logger, defaultProvider: DefaultAuthProvider, none: NoneAuthProvider) =>
+        selectProvider(config.auth, [defaultProvider, none], logger),
     },
   ],
   exports: [AUTH_PROVIDER],

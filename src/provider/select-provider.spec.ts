@@ -1,17 +1,32 @@
+import { pino } from 'pino';
+import { loadConfig } from '../config/app-config.js';
 import type { AuthProvider } from './auth-provider.js';
-import { ProviderConfigError, selectProvider } from './select-provider.js';
+import { ProviderConfigError } from './provider-config.error.js';
+import { selectProvider } from './select-provider.js';
 
-const provider = (name: string): AuthProvider => ({ name, authenticate: async () => ({ errorMessage: 'x' }), loginFields: () => [] });
+const builtIn = (name: string): AuthProvider => ({
+  name,
+  kind: 'built-in',
+  authenticate: async () => ({ errorMessage: 'x' }),
+  loginInfo: async () => ({ fields: [], links: [] }),
+  describe: async () => ({ name, kind: 'built-in', file: null, configInfo: null }),
+});
+const silent = pino({ level: 'silent' });
 
 describe('selectProvider', () => {
-  const builtIn = [provider('default'), provider('none')];
+  const builtIns = [builtIn('default'), builtIn('none')];
+  const auth = (env: Record<string, string>) => loadConfig({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers', ...env }).auth;
 
-  it('picks a built-in provider by name', () => {
-    expect(selectProvider('none', builtIn)).toBe(builtIn[1]);
+  it('picks a built-in provider by name', async () => {
+    expect(await selectProvider(auth({ AUTH_PROVIDER: 'none' }), builtIns, silent)).toBe(builtIns[1]);
   });
 
-  it('refuses any other name with a message naming it and the choices', () => {
-    expect(() => selectProvider('ldap', builtIn)).toThrow(ProviderConfigError);
-    expect(() => selectProvider('ldap', builtIn)).toThrow(/"ldap".*issue 4.*"default" or "none"/);
+  it('loads any other name from the providers folder', async () => {
+    const provider = await selectProvider(auth({ AUTH_PROVIDER: 'accept-all' }), builtIns, silent);
+    expect(provider).toMatchObject({ name: 'accept-all', kind: 'custom' });
+  });
+
+  it('never falls back to a built-in provider when the module is missing', async () => {
+    await expect(selectProvider(auth({ AUTH_PROVIDER: 'my-sso' }), builtIns, silent)).rejects.toThrow(ProviderConfigError);
   });
 });

@@ -1,19 +1,20 @@
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config.js';
 import type { AuthProvider } from './auth-provider.js';
+import { loadCustomProvider } from './load-provider.js';
 
-/** Raised at boot for an AUTH_PROVIDER this build cannot serve; the boot stops with its message. */
-export class ProviderConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProviderConfigError';
-  }
-}
-
-/** The provider named by AUTH_PROVIDER. No silent fallback: an unknown name stops the boot. */
-export function selectProvider(name: string, builtIn: readonly AuthProvider[]): AuthProvider {
-  const provider = builtIn.find((p) => p.name === name);
+/**
+ * The provider named by AUTH_PROVIDER: a built-in one, or the module of that name in the
+ * providers folder. No silent fallback: a module that cannot be used stops the boot.
+ */
+export async function selectProvider(auth: AppConfig['auth'], builtIn: readonly AuthProvider[], logger: Logger): Promise<AuthProvider> {
+  const provider = builtIn.find((p) => p.name === auth.provider);
   if (provider) return provider;
-  throw new ProviderConfigError(
-    `AUTH_PROVIDER "${name}" is not available: custom providers (modules in providers/) arrive with issue 4. ` +
-      `Use ${builtIn.map((p) => `"${p.name}"`).join(' or ')}.`,
-  );
+  return loadCustomProvider({
+    name: auth.provider,
+    dir: auth.providersDir,
+    configJson: auth.providerConfigJson,
+    timeoutMs: auth.providerTimeoutMs,
+    logger,
+  });
 }

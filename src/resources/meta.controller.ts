@@ -1,6 +1,14 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, UseGuards } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { Public } from '../common/public.decorator.js';
+import { apiBaseUrl } from '../common/request-context.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
+import { OpenApiDocs } from './openapi/openapi-document.js';
+import type { OpenApiDocument } from './openapi/openapi-types.js';
 import type { Resource, ResourceColumn } from './resource-registry.js';
 import { ResourceRegistry } from './resource-registry.js';
 
@@ -17,11 +25,25 @@ function describeColumn(column: ResourceColumn): Record<string, unknown> {
   };
 }
 
-/** `@resources`, `@tables`, `@tables/<name>`: what this API serves (api-contract §1). */
+/** `@resources`, `@tables`, `@tables/<name>` and `@docs`: what this API serves (api-contract §1). */
 @Controller('rest/:account/:project/:version')
 @UseGuards(RolesGuard)
 export class MetaController {
-  constructor(private readonly registry: ResourceRegistry) {}
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly docs: OpenApiDocs,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The OpenAPI 3.1 document generated at boot, with the API base the client used as its server. */
+  @Get('@docs')
+  @RequiresAccess('META')
+  @Public((config) => config.api.docsPublic)
+  openApi(@Req() req: unknown, @Param('version') version: string): OpenApiDocument {
+    const document = this.docs.for(version, apiBaseUrl(req, this.config.http.trustProxy));
+    if (!document) throw new ApiError(ErrorCode.NOT_FOUND, 'No such API version.');
+    return document;
+  }
 
   @Get('@resources')
   @RequiresAccess('META')

@@ -7,12 +7,12 @@ import { fromRequest, type CanonicalRow, type CanonicalValue } from './value-cod
 export type KeyValues = CanonicalValue[];
 
 /**
- * Parses the primary-key segment of a URL: composite keys join their parts with `~`, each
- * part URL-encoded (the router has already decoded the segment once, so `~` inside a
- * part arrives as `%7E`).
+ * Parses the primary-key segment of a URL as sent (not yet decoded): composite keys join their
+ * parts with `~`, each part URL-encoded, so a `~` inside a part arrives as `%7E`. A single-column
+ * key is one part, whatever it contains.
  */
 export function parseKeySegment(resource: Resource, segment: string): KeyValues {
-  const parts = segment.split('~');
+  const parts = resource.primaryKey.length === 1 ? [segment] : segment.split('~');
   if (parts.length !== resource.primaryKey.length) {
     throw new ApiError(
       ErrorCode.BAD_REQUEST,
@@ -31,9 +31,9 @@ export function parseKeySegment(resource: Resource, segment: string): KeyValues 
   });
 }
 
-/** The URL segment of a row's key (each part URL-encoded, joined with `~`). */
+/** The URL segment of a row's key: each part URL-encoded (`~` too, which encodeURIComponent keeps), joined with `~`. */
 export function keySegment(resource: Resource, row: CanonicalRow): string {
-  return resource.primaryKey.map((c) => encodeURIComponent(String(row[c.name]))).join('~');
+  return resource.primaryKey.map((c) => encodeURIComponent(String(row[c.name])).replaceAll('~', '%7E')).join('~');
 }
 
 export function keyOf(resource: Resource, row: CanonicalRow): KeyValues {

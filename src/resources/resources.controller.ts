@@ -3,13 +3,14 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
-import { rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
+import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
 import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
@@ -57,7 +58,7 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
   ): Promise<unknown[]> {
     const resource = this.registry.get(name);
     const found = await this.resources.get(resource, pk, this.security.access(principal, resource));
@@ -95,7 +96,7 @@ export class ResourcesController {
     @Req() req: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
@@ -109,7 +110,7 @@ export class ResourcesController {
     @Req() req: unknown,
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
-    @Param('pk') pk: string,
+    @KeySegment() pk: string,
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
@@ -136,14 +137,8 @@ export class ResourcesController {
     return { statusCode, txsummary };
   }
 
-  private apiUrl(req: unknown): string {
-    const raw = rawRequestOf(req);
-    const { account, project, version } = (req as { params: Record<string, string> }).params;
-    return `${requestOrigin(raw, this.config.http.trustProxy)}/rest/${encodeURIComponent(account!)}/${encodeURIComponent(project!)}/${encodeURIComponent(version!)}`;
-  }
-
   private serializer(req: unknown): ResourceSerializer {
-    return new ResourceSerializer(this.apiUrl(req));
+    return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy));
   }
 
   /** The same request with the next offset; an `auth` key in the URL is not copied into it. */

@@ -7,13 +7,17 @@ import { RuleBank } from '../logic/rule-bank.js';
 import { RoleBank } from '../security/role-bank.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { TESSERA_VERSION } from '../common/version.js';
 import { MetaController } from './meta.controller.js';
+import { OpenApiDocs } from './openapi/openapi-document.js';
 import { dialectOf } from './sql-dialect.js';
 import { ResourceRegistry } from './resource-registry.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
 
-/** The project's tables as REST resources. MetaController comes first so `@tables` is not taken for a resource name. */
+/** The project's tables as REST resources. MetaController comes first so `@tables` and `@docs` are not taken for resource names (Express matches in order). */
 @Module({
   controllers: [MetaController, ResourcesController],
   providers: [
@@ -33,6 +37,24 @@ import { ResourcesService } from './resources.service.js';
       useFactory: (registry: ResourceRegistry, project: ProjectDefinition, dataSource: DataSource) =>
         new RoleBank(registry, project.roles, dialectOf(dataSource)),
       inject: [ResourceRegistry, PROJECT_DEFINITION, DataSource],
+    },
+    {
+      provide: OpenApiDocs,
+      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig) =>
+        new OpenApiDocs({
+          project: settings.project,
+          account: settings.account,
+          tesseraVersion: TESSERA_VERSION,
+          resources: registry.resources,
+          derived: (resource) => rules.for(resource).derived,
+          resourcePrefix: settings.resourcePrefix,
+          permitAuthInUrl: settings.permitAuthInUrl,
+          allowFreeFormFilters: settings.allowFreeFormFilters,
+          pageSizeDefault: settings.pageSizeDefault,
+          pageSizeMax: settings.pageSizeMax,
+          docsPublic: config.api.docsPublic,
+        }, settings.versions),
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
     },
     LogicEngine,
     ResourcesService,

@@ -1,8 +1,11 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { principalOf } from '../auth/principal.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { isPublicEndpoint } from '../common/public.decorator.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import type { Operation } from './role-definition.js';
@@ -11,6 +14,7 @@ import { SecurityService } from './security.service.js';
 /**
  * Runs after ApiKeyGuard on resource and meta endpoints: 403 / 4030 when none of the
  * token's roles grants the endpoint's operation on the resource (or the meta endpoints).
+ * An endpoint the configuration makes public (`@docs` with DOCS_PUBLIC) asks for no roles.
  * Row-level decisions are made where the rows are: in ResourcesService.
  */
 @Injectable()
@@ -19,11 +23,12 @@ export class RolesGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly security: SecurityService,
     private readonly registry: ResourceRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const required = this.reflector.get<Operation | 'META' | undefined>(REQUIRED_ACCESS, context.getHandler());
-    if (!required) return true;
+    if (!required || isPublicEndpoint(this.reflector, context, this.config)) return true;
     const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
     const principal = principalOf(request);
     if (!principal) throw new ApiError(ErrorCode.NO_TOKEN, 'An auth token is required.');

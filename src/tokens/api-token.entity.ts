@@ -2,8 +2,12 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import { epochMillis } from '../database/epoch-millis.transformer.js';
 
-/** How a token came to be: a login at `@authentication`, or by hand through the admin API. */
-export type TokenOrigin = 'login' | 'manual';
+/**
+ * How a token came to be: a login of a built-in user at `@authentication`, a login through a
+ * custom provider (`provider`: tied to no built-in user, whatever its user identifier), or
+ * by hand through the admin API.
+ */
+export type TokenOrigin = 'login' | 'provider' | 'manual';
 
 /**
  * An API auth token (spec §2.1). The key itself is never stored: only its SHA-256 hash,

@@ -108,9 +108,16 @@ export class TokensService {
     await this.disableActive(manager).andWhere('id = :id', { id }).execute();
   }
 
-  /** Disables every active token of a user (password changed, user deleted). */
-  async disableForUser(userIdentifier: string, manager?: EntityManager): Promise<void> {
-    await this.disableActive(manager).andWhere('user_identifier = :user', { user: userIdentifier }).execute();
+  /**
+   * Disables every active token of a user (password changed, user deleted). A built-in
+   * user's tokens and those of a custom provider's user of the same name are kept apart:
+   * `custom` touches only tokens made by provider logins, `built-in` all others.
+   */
+  async disableForUser(userIdentifier: string, manager?: EntityManager, users: 'built-in' | 'custom' = 'built-in'): Promise<void> {
+    await this.disableActive(manager)
+      .andWhere('user_identifier = :user', { user: userIdentifier })
+      .andWhere(users === 'custom' ? 'origin = :provider' : 'origin <> :provider', { provider: 'provider' })
+      .execute();
   }
 
   status(token: ApiToken): TokenStatus {

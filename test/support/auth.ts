@@ -63,3 +63,10 @@ export async function createManualToken(t: TestApp, options: ManualTokenOptions)
   if (res.status !== 201) throw new Error(`token creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.apikey as string;
 }
+
+/** The key opens the API: `@serverinfo` and a resource read (the demo's customers) answer 200. */
+export async function expectKeyOpensApi(t: TestApp, apikey: string): Promise<void> {
+  await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey)).expect(200);
+  const customers = await t.http().get(`${t.base}/customer`).set(...authHeader(apikey)).expect(200);
+  expect(customers.body.length).toBeGreaterThan(0);
+}

@@ -1,7 +1,21 @@
-/** Says once, up front, which databases the end-to-end suites will skip and why. */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** slapd on the usual paths or on PATH: the LDAP provider suite needs a real directory server. */
+function findSlapd(): string | undefined {
+  const dirs = ['/usr/sbin', '/usr/local/sbin', '/usr/libexec', ...(process.env.PATH ?? '').split(delimiter)];
+  return dirs.map((dir) => join(dir, 'slapd')).find((path) => existsSync(path));
+}
+
+/**
+ * Says once, up front, which suites will be skipped and why. Also finds slapd for the LDAP
+ * suite and hands it on as TEST_SLAPD (the test workers inherit this environment).
+ */
 export default function globalSetup(): void {
   const lines: string[] = [];
   if (!process.env.TEST_MYSQL_URL) lines.push('TEST_MYSQL_URL is not set: MariaDB/MySQL end-to-end suites are skipped.');
   if (!process.env.TEST_POSTGRES_URL) lines.push('TEST_POSTGRES_URL is not set: PostgreSQL end-to-end suites are skipped.');
+  process.env.TEST_SLAPD ||= findSlapd() ?? '';
+  if (!process.env.TEST_SLAPD) lines.push('slapd is not installed: the LDAP provider end-to-end suite is skipped (apt-get install slapd; .ci/run does).');
   if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 }

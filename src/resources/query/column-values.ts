@@ -52,6 +52,19 @@ export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect:
 }
 
 /**
+ * How a value bound for comparison with a column of `kind` is written in SQL. MySQL compares a
+ * DECIMAL with a text parameter as doubles; the cast keeps it exact. PostgreSQL gives an untyped
+ * parameter the column's own type, so a whole number past an `integer` column's 32-bit range
+ * would fail the statement instead of matching nothing; as bigint it compares with every integer
+ * width (and the column's index is still used).
+ */
+export function comparedPlaceholder(kind: ColumnKind, dialect: CompileContext['dialect'], placeholder: string): string {
+  if (kind === 'decimal' && dialect === 'mysql') return `CAST(${placeholder} AS DECIMAL(65,30))`;
+  if (kind === 'integer' && dialect === 'postgres') return `CAST(${placeholder} AS bigint)`;
+  return placeholder;
+}
+
+/**
  * A global's value as a literal. Globals come from the user record or an identity provider,
  * where numbers and flags often arrive as text (and ids as numbers), so a global is read as
  * the column's kind when its value can be: text for string columns, numeric text for number

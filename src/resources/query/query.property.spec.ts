@@ -136,6 +136,7 @@ const SQL_TOKENS = [
   ...Object.values(RESOLVED).map((resolved) => resolved.sql),
   "ESCAPE '!'",
   'DECIMAL(65,30)',
+  'bigint',
 ].sort((x, y) => y.length - x.length);
 const SQL_WORDS = new Set(['AND', 'OR', 'NOT', 'LIKE', 'IN', 'BETWEEN', 'IS', 'NULL', 'UPPER', 'CAST', 'AS', 'ASC', 'DESC', 'NULLS', 'FIRST', 'LAST']);
 const SQL_OTHER = /\s+|\$\d+|\?|<>|<=|>=|[=<>(),]|1=0|1=1|[A-Z]+/y;

@@ -75,14 +75,14 @@ describe('compileFilter: operators', () => {
 
   it('binds values in placeholder order, numbered on PostgreSQL', () => {
     expect(compile("id in (1, 2) and name like 'x%' and due between '2024-01-01' and '2024-12-31'", 'postgres')).toEqual({
-      sql: `(("t"."id" IN ($1, $2)) AND ("t"."name" LIKE $3 ESCAPE '!') AND ("t"."due" BETWEEN $4 AND $5))`,
+      sql: `(("t"."id" IN (CAST($1 AS bigint), CAST($2 AS bigint))) AND ("t"."name" LIKE $3 ESCAPE '!') AND ("t"."due" BETWEEN $4 AND $5))`,
       values: [1, 2, 'x%', '2024-01-01', '2024-12-31'],
     });
   });
 
   it('continues the numbering of a sink that starts later', () => {
     const ctx = { ...context('postgres'), params: numberedParams(4) };
-    expect(compileFilter(parseFilter('id = 1 or id = 2'), ctx)).toBe('(("t"."id" = $4) OR ("t"."id" = $5))');
+    expect(compileFilter(parseFilter('id = 1 or id = 2'), ctx)).toBe('(("t"."id" = CAST($4 AS bigint)) OR ("t"."id" = CAST($5 AS bigint)))');
     expect(ctx.params.values).toEqual([1, 2]);
   });
 
@@ -142,6 +142,11 @@ describe('compileFilter: values and column kinds', () => {
     expect(compile('id = -7.000').values).toEqual([-7]);
     expect(compile('id = 9223372036854775807').values).toEqual(['9223372036854775807']);
     expect(compile('id = -9223372036854775808').values).toEqual(['-9223372036854775808']);
+  });
+
+  it('casts integers to bigint on PostgreSQL, so a value past a 32-bit column matches nothing instead of failing', () => {
+    expect(compile('id < 3000000000', 'postgres')).toEqual({ sql: '("t"."id" < CAST($1 AS bigint))', values: [3000000000] });
+    expect(compile('id < 3000000000', 'mysql').sql).toBe('("t"."id" < ?)');
   });
 
   it('binds decimals as their exact text, cast to DECIMAL on MySQL', () => {

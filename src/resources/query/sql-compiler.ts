@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { ColumnPath, ColumnRef, Comparison, FilterNode, Literal, OrderTerm } from './ast.js';
-import { convertLiteral, literalOfGlobal, type PlainLiteral } from './column-values.js';
+import { comparedPlaceholder, convertLiteral, literalOfGlobal, type PlainLiteral } from './column-values.js';
 import { excerpt } from './limits.js';
 
 export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime';
@@ -210,9 +210,7 @@ class FilterCompiler {
 
   /** Binds a value compared with `column` and returns its placeholder. */
   private bind(literal: Literal, column: ResolvedColumn, path: ColumnPath, operator: string): string {
-    const placeholder = this.ctx.params.add(this.plainValue(literal, column, path, operator));
-    // MySQL compares DECIMAL with a text parameter as doubles; the cast keeps it exact.
-    return column.kind === 'decimal' && this.ctx.dialect === 'mysql' ? `CAST(${placeholder} AS DECIMAL(65,30))` : placeholder;
+    return comparedPlaceholder(column.kind, this.ctx.dialect, this.ctx.params.add(this.plainValue(literal, column, path, operator)));
   }
 
   /** The value to bind for a non-null literal or global; an unusable global sets `denied`. */

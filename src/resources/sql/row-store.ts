@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { comparedPlaceholder } from '../query/column-values.js';
 import { numberedParams, positionalParams, type ParameterList } from '../query/sql-compiler.js';
 import { keyOf, type KeyValues } from '../primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn } from '../resource-registry.js';
@@ -26,6 +27,11 @@ export class RowStore {
     return quoteIdentifier(this.dialect, name);
   }
 
+  /** A value bound for comparison with the column (see `comparedPlaceholder`). */
+  private compared(column: ResourceColumn, value: CanonicalValue, params: Params): string {
+    return comparedPlaceholder(column.kind, this.dialect, params.add(toDatabase(column, value, this.dialect)));
+  }
+
   selectList(resource: Resource, alias = 't'): string {
     return resource.columns.map((c) => `${this.q(alias)}.${this.q(c.name)} AS ${this.q(c.name)}`).join(', ');
   }
@@ -38,7 +44,7 @@ export class RowStore {
 
   keyPredicate(resource: Resource, key: KeyValues, params: Params, alias?: string): string {
     return resource.primaryKey
-      .map((column, i) => `${alias ? `${this.q(alias)}.` : ''}${this.q(column.name)} = ${params.add(toDatabase(column, key[i] ?? null, this.dialect))}`)
+      .map((column, i) => `${alias ? `${this.q(alias)}.` : ''}${this.q(column.name)} = ${this.compared(column, key[i] ?? null, params)}`)
       .join(' AND ');
   }
 
@@ -90,7 +96,7 @@ export class RowStore {
     const where = relation.columns
       .map((pair) => {
         const column = child.columnsByName.get(pair.child)!;
-        return `${this.q('t')}.${this.q(pair.child)} = ${params.add(toDatabase(column, parentRow[pair.parent] ?? null, this.dialect))}`;
+        return `${this.q('t')}.${this.q(pair.child)} = ${this.compared(column, parentRow[pair.parent] ?? null, params)}`;
       })
       .join(' AND ');
     const sql = `SELECT ${this.selectList(child)} FROM ${this.q(child.tableName)} ${this.q('t')} WHERE ${where}${lock && this.dialect !== 'sqlite' ? ' FOR UPDATE' : ''}`;

@@ -1,0 +1,35 @@
+/** How a call into provider code ended. */
+export type Settled<T> = { status: 'ok'; value: T } | { status: 'error'; error: unknown } | { status: 'timeout' };
+
+/**
+ * Runs provider code and waits at most `timeoutMs` for it. A synchronous throw, a rejection
+ * and a promise that never settles all come back as values, so no provider can crash a
+ * request or hold it open. (Code that blocks the event loop cannot be interrupted from here.)
+ */
+export async function settleWithin<T>(timeoutMs: number, work: () => T | PromiseLike<T>): Promise<Settled<Awaited<T>>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ status: 'timeout' }>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'timeout' }), timeoutMs);
+  });
+  const run = (async (): Promise<Settled<Awaited<T>>> => {
+    try {
+      return { status: 'ok', value: await work() };
+    } catch (error) {
+      return { status: 'error', error };
+    }
+  })();
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The message of whatever a provider threw, without trusting it to be an Error of this realm. */
+export function messageOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
+    const { name, message } = error as { name?: unknown; message: string };
+    return typeof name === 'string' && name !== 'Error' ? `${name}: ${message}` : message;
+  }
+  return String(error);
+}

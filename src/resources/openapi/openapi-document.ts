@@ -1,0 +1,105 @@
+import type { Resource } from '../resource-registry.js';
+import { errorResponses, errorSchema } from './error-responses.js';
+import type { JsonObject, OpenApiDocument } from './openapi-types.js';
+import { queryParameters, resourcePaths } from './resource-paths.js';
+import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
+import { systemPaths, systemSchemas } from './system-paths.js';
+
+/** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
+export interface OpenApiSource {
+  /** The API project's name: the document's title. */
+  project: string;
+  account: string;
+  tesseraVersion: string;
+  resources: readonly Resource[];
+  /** Attributes logic rules derive on a resource: read-only for clients. */
+  derived: (resource: Resource) => ReadonlySet<string>;
+  resourcePrefix: string;
+  permitAuthInUrl: boolean;
+  allowFreeFormFilters: boolean;
+  pageSizeDefault: number;
+  pageSizeMax: number;
+  /** `@docs` needs no token. */
+  docsPublic: boolean;
+}
+
+const HEADER_SCHEME = 'CALiveAPICreator';
+const QUERY_SCHEME = 'authInUrl';
+
+function securitySchemes(source: OpenApiSource): Record<string, JsonObject> {
+  const schemes: Record<string, JsonObject> = {
+    [HEADER_SCHEME]: {
+      type: 'apiKey', in: 'header', name: 'Authorization',
+      description: 'A token from @authentication (or one an operator made), sent as "Authorization: CALiveAPICreator <apikey>:1". '
+        + 'The scheme words Espresso and Bearer work too (any case), and ":1" is optional. No token: 401 / 4010; unknown or disabled: 4011; expired: 4012.',
+    },
+  };
+  if (source.permitAuthInUrl) {
+    schemes[QUERY_SCHEME] = {
+      type: 'apiKey', in: 'query', name: 'auth',
+      description: '"?auth=<apikey>:1", on GET only (401 / 4014 on other methods). Keys in URLs end up in logs and caches along the way.',
+    };
+  }
+  return schemes;
+}
+
+/**
+ * The OpenAPI 3.1 document of one API version, generated from the resource registry (never
+ * written by hand), without `servers`: those depend on the request (see `OpenApiDocs`).
+ */
+export function buildOpenApiDocument(source: OpenApiSource, version: string): OpenApiDocument {
+  const getSecurity = source.permitAuthInUrl ? [{ [HEADER_SCHEME]: [] }, { [QUERY_SCHEME]: [] }] : undefined;
+  const system = systemSchemas();
+  const shared = sharedResourceSchemas(source.resources.map((r) => r.name));
+  const names = componentNamesOf(source.resources, [...Object.keys(system), ...Object.keys(shared), 'Error'].flatMap((n) => [n, `${n}.new`]));
+  const options = { allowFreeFormFilters: source.allowFreeFormFilters, pageSizeDefault: source.pageSizeDefault, pageSizeMax: source.pageSizeMax, getSecurity };
+
+  const schemas: Record<string, JsonObject> = { ...shared, Error: errorSchema(), ...system };
+  const parameters: Record<string, JsonObject> = queryParameters(options);
+  let paths: Record<string, JsonObject> = systemPaths({ getSecurity, docsPublic: source.docsPublic });
+  for (const resource of source.resources) {
+    const name = names.get(resource)!;
+    const derived = source.derived(resource);
+    schemas[name] = resourceSchema(resource, derived);
+    schemas[`${name}.new`] = insertSchema(resource, derived, name);
+    parameters[`key.${name}`] = keyParameter(resource);
+    paths = { ...paths, ...resourcePaths(resource, name, options) };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: source.project,
+      version,
+      description: `The ${source.project} API (account ${source.account}), served by Tessera ${source.tesseraVersion} and generated from its resources at start-up. `
+        + 'It speaks the wire protocol of CA Live API Creator. Each resource is also reachable as '
+        + `${source.resourcePrefix}:<table>, and names match in any case. Errors are {statusCode, errorCode, errorMessage}.`,
+      'x-tessera-version': source.tesseraVersion,
+    },
+    security: [{ [HEADER_SCHEME]: [] }],
+    tags: [
+      { name: 'authentication', description: 'Tokens.' },
+      { name: 'system', description: 'Health, information and descriptions of this API.' },
+      ...source.resources.map((r) => ({ name: r.name, description: `The ${r.tableName} table.` })),
+    ],
+    paths,
+    components: { schemas, responses: errorResponses(), parameters, securitySchemes: securitySchemes(source) },
+  };
+}
+
+/** The documents of every served version, built once at boot; a request adds only its server URL. */
+export class OpenApiDocs {
+  private readonly byVersion: ReadonlyMap<string, OpenApiDocument>;
+
+  constructor(source: OpenApiSource, versions: readonly string[]) {
+    this.byVersion = new Map(versions.map((version) => [version, buildOpenApiDocument(source, version)]));
+  }
+
+  /** The document of `version` with `serverUrl` (the API base the client used) as its server; undefined for a version not served. */
+  for(version: string, serverUrl: string): OpenApiDocument | undefined {
+    const document = this.byVersion.get(version);
+    if (!document) return undefined;
+    const { openapi, info, ...rest } = document;
+    return { openapi, info, servers: [{ url: serverUrl }], ...rest };
+  }
+}
