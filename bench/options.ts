@@ -23,6 +23,8 @@ export interface Options {
   profile: boolean;
   /** Another build's dist/src/main.js, run as an extra contender ("other/<adapter>") to compare two builds A/B. */
   compareBuild?: string;
+  /** Measure nothing: write RESULTS.md again from the saved full runs (after a change to the report's format). */
+  rewriteResults: boolean;
   /** Write bench/RESULTS.md: by default only a full run with every workload, adapter and part does. */
   writeResults: boolean;
 }
@@ -30,7 +32,7 @@ export interface Options {
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
   [--adapter express|fastify]... [--workloads W1,W2,...] [--duration s] [--rounds n] [--connections n]
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
-  [--write-results | --no-write-results]`;
+  [--write-results | --no-write-results] [--rewrite-results]`;
 
 const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'];
 
@@ -60,6 +62,7 @@ export function parseOptions(argv: string[]): Options {
     scaleSeconds: quick ? 2 : 4,
     scaleRounds: quick ? 1 : 3,
     profile: false,
+    rewriteResults: false,
     writeResults: !quick,
   };
   const adapters: AdapterName[] = [];
@@ -98,6 +101,7 @@ export function parseOptions(argv: string[]): Options {
       case '--scale-customers': options.scaleCustomers = Math.round(positive(arg, value())); break;
       case '--profile': options.profile = true; break;
       case '--compare-build': options.compareBuild = value(); break;
+      case '--rewrite-results': options.rewriteResults = true; break;
       case '--write-results': writeFlag = true; break;
       case '--no-write-results': writeFlag = false; break;
       default: throw new Error(`unknown option ${arg}\n${USAGE}`);

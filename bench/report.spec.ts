@@ -36,7 +36,7 @@ describe('bench report', () => {
 
   it('judges a target met or missed by its ratio', () => {
     const verdicts = judgeTargets([result([run(6_000), run(6_000), run(6_000)])]);
-    expect(verdicts.find((v) => v.target.startsWith('W1'))).toMatchObject({ value: '55%', met: true });
+    expect(verdicts.find((v) => v.target.startsWith('W1'))).toMatchObject({ value: '54.5%', met: true });
     expect(verdicts.find((v) => v.target.startsWith('RSS'))).toMatchObject({ value: '100 MB', met: true });
   });
 });

@@ -187,8 +187,19 @@ function optionsOrExit(): Options {
   }
 }
 
+/** RESULTS.md from the saved full runs of every database. */
+function writeResultsFile(): void {
+  const all = fullRuns();
+  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), formatReport(all, judgeTargets(all.map((e) => e.result))));
+}
+
 async function main(): Promise<void> {
   const options = optionsOrExit();
+  if (options.rewriteResults) {
+    writeResultsFile();
+    log('rewrote bench/RESULTS.md from the saved full runs in bench/results/');
+    return;
+  }
   const results: DatabaseResult[] = [];
   for (const db of options.databases) results.push(await benchDatabase(db, options));
   const info: RunInfo = {
@@ -212,8 +223,7 @@ async function main(): Promise<void> {
     // RESULTS.md shows the latest full run of every database measured on this machine, so a
     // SQLite run and a MariaDB run (each within the time budget) end up in one report.
     for (const entry of entries) writeFileSync(join(OUT_DIR, `full-${entry.result.kind}.json`), JSON.stringify(entry, null, 2));
-    const all = fullRuns();
-    writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), formatReport(all, judgeTargets(all.map((e) => e.result))));
+    writeResultsFile();
   }
   process.stdout.write(`\n${latest}`);
   log(`done; report in ${options.writeResults ? 'bench/RESULTS.md and ' : ''}bench/results/latest.md`);

@@ -11,7 +11,8 @@ export interface TargetVerdict {
 }
 
 const RSS_LIMIT = 150 * 1024 * 1024;
-const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
+// One decimal: 49.96% must not read as "50%" next to a verdict of MISSED.
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const times = (x: number): string => `${x.toFixed(2)}×`;
 
 function rawRatio(result: DatabaseResult, id: WorkloadId): { ratio: number; note?: string } {
@@ -31,7 +32,7 @@ function ratioTarget(results: DatabaseResult[], ids: WorkloadId[], min: number, 
       const { ratio, note } = rawRatio(result, id);
       const tokenNote = result.tokenNote && id !== 'W5' ? result.tokenNote : undefined;
       out.push({
-        target: `${id} ≥ ${pct(min)} of raw (${label}, ${result.database}, ${result.judged})`,
+        target: `${id} ≥ ${Math.round(min * 100)}% of raw (${label}, ${result.database}, ${result.judged})`,
         value: Number.isFinite(ratio) ? pct(ratio) : 'n/a',
         met: Number.isFinite(ratio) ? ratio >= min : undefined,
         note: [note, tokenNote].filter(Boolean).join('; ') || undefined,
