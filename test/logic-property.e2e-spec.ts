@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { demoCustomers } from '../src/project/seed/demo-data.js';
-import { apiAs, type Api } from './support/api.js';
+import { suiteAppAs, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 /** One random step; indexes pick among the rows that exist when the step runs. */
 type Step =
@@ -34,12 +34,9 @@ describeEachTarget('logic engine: random sequences keep every aggregate right', 
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteAppAs(target, 'demo', (app, client) => {
+    t = app;
+    api = client;
   });
 
   async function ids(resource: string, key: string): Promise<number[]> {

@@ -2,7 +2,7 @@ import { after, constraint, formula, type Rule } from '../src/logic/rule-dsl.js'
 import { Customer } from '../src/project/entities/customer.entity.js';
 import { Lineitem } from '../src/project/entities/lineitem.entity.js';
 import { demoProject } from '../src/project/project.js';
-import { apiAs, type Api } from './support/api.js';
+import { suiteAppAs, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
 
@@ -12,12 +12,9 @@ describeEachTarget('logic engine: the demo rules', (target) => {
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteAppAs(target, 'demo', (app, client) => {
+    t = app;
+    api = client;
   });
 
   async function one(path: string): Promise<Row> {

@@ -1,17 +1,14 @@
 import { demoCustomers, demoOrders, demoProducts } from '../src/project/seed/demo-data.js';
-import { API_HOST, apiAs, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { API_HOST, suiteAppAs, type Api } from './support/api.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 describeEachTarget('resources: reading', (target) => {
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteAppAs(target, 'demo', (app, client) => {
+    t = app;
+    api = client;
   });
 
   it('lists a page of customers with @metadata, in key order, and a next_batch link', async () => {

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { rowChecksum } from '../src/resources/checksum.js';
 import { ResourceRegistry } from '../src/resources/resource-registry.js';
-import { apiAs, type Api } from './support/api.js';
+import { suiteAppAs, type Api } from './support/api.js';
 import { TEST_POSTGRES_URL } from './support/test-databases.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 interface Summary {
   statusCode: number;
@@ -14,12 +14,9 @@ describeEachTarget('resources: writing', (target) => {
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteAppAs(target, 'demo', (app, client) => {
+    t = app;
+    api = client;
   });
 
   async function current(path: string): Promise<Record<string, unknown> & { '@metadata': { checksum: string; href: string } }> {

@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
 import { authHeader, loginAs } from './auth.js';
-import type { TestApp } from './test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions, type TestTarget } from './test-app.js';
 
 /** A client of one test app that sends one user's token on every call. */
 export interface Api {
@@ -39,4 +39,19 @@ export function apiWithKey(t: TestApp, apikey: string): Api {
     put: (path, body) => withAuth(t.http().put(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
     delete: (path) => withAuth(t.http().delete(`${t.base}${path}`)),
   };
+}
+
+/**
+ * Boots a test app for the enclosing suite (closed after it), logs in as `user`, and hands
+ * both to `use` once ready: `suiteAppAs(target, 'demo', (app, client) => { t = app; api = client; })`.
+ */
+export function suiteAppAs(target: TestTarget, user: string, use: (t: TestApp, api: Api) => void, options: TestAppOptions = {}): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(target, options);
+    use(app, await apiAs(app, user));
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
 }
