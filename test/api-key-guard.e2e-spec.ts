@@ -1,3 +1,5 @@
+import { DatabaseGate } from '../src/database/database-gate.js';
+import { ApiToken } from '../src/tokens/api-token.entity.js';
 import { adminHeader, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
@@ -88,6 +90,30 @@ describeEachTarget('API key guard', (target) => {
       const apikey = await createManualToken(t, { roles: [], key: `public-demo-key-${target.adapter}` });
       expect(apikey).toBe(`public-demo-key-${target.adapter}`);
       await serverinfo().set(...authHeader(apikey)).expect(200);
+    });
+
+    it('checks a token against committed rows only: a disable in a transaction that rolls back does not count', async () => {
+      const apikey = await createManualToken(t, { roles: ['Full access'], label: 'uncommitted' });
+      const [token] = (await tokenList()).filter((x: { label: string }) => x.label === 'uncommitted');
+      const gate = t.app.get(DatabaseGate);
+      let opened!: () => void;
+      let release!: () => void;
+      const isOpen = new Promise<void>((resolve) => (opened = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const transaction = gate.write(() =>
+        t.dataSource.transaction(async (manager) => {
+          await manager.update(ApiToken, { id: token.id }, { disabled: true });
+          opened();
+          await released;
+          throw new Error('rolled back on purpose');
+        }),
+      );
+      await isOpen;
+      const answer = serverinfo().set(...authHeader(apikey)).then((res) => res.status);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await expect(transaction).rejects.toThrow('rolled back on purpose');
+      expect(await answer).toBe(200);
     });
 
     it('records last use at most once a minute per token', async () => {

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
-import { User } from '../users/user.entity.js';
+import { DatabaseGate } from '../database/database-gate.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
+import { TokenLookup } from './token-lookup.js';
 import { tokenStatus, type TokenStatus } from './token-status.js';
 import { generateTokenValue, hashTokenValue } from './token-value.js';
 
@@ -35,10 +36,16 @@ export interface FoundToken {
 /** Issues, finds, disables and lists API tokens. Keys exist only in the answer to `issue`. */
 @Injectable()
 export class TokensService {
+  private readonly lookup: TokenLookup;
+
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly clock: Clock,
-  ) {}
+    dataSource: DataSource,
+    private readonly gate: DatabaseGate,
+  ) {
+    this.lookup = new TokenLookup(dataSource);
+  }
 
   /** Stores a new token; the key is returned here and never again. */
   async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: ApiToken; apikey: string }> {
@@ -63,19 +70,12 @@ export class TokensService {
   /**
    * The token with this key, or undefined. One query: it also reads whether the built-in
    * user behind a login token was made inactive, so such tokens stop at their next use.
+   * Through the gate, so on SQLite it never sees another request's uncommitted change.
    */
   async findByKey(apikey: string): Promise<FoundToken | undefined> {
-    const { entities, raw } = await this.tokens
-      .createQueryBuilder('t')
-      .leftJoin(User, 'u', 'u.login = t.userIdentifier AND t.origin = :login', { login: 'login' })
-      .addSelect('u.active', 'user_active')
-      .where('t.keyHash = :hash', { hash: hashTokenValue(apikey) })
-      .getRawAndEntities<{ user_active: unknown }>();
-    const token = entities[0];
-    if (!token) return undefined;
-    const userActive = raw[0]?.user_active;
-    const userInactive = userActive === false || userActive === 0 || userActive === '0';
-    return { token, status: userInactive ? 'disabled' : tokenStatus(token, this.clock.now()) };
+    const found = await this.gate.read(() => this.lookup.find(hashTokenValue(apikey)));
+    if (!found) return undefined;
+    return { token: found.token, status: found.userInactive ? 'disabled' : tokenStatus(found.token, this.clock.now()) };
   }
 
   /**
