@@ -66,6 +66,11 @@ export class ResourceAccess {
     return new Set(reads.map(key)).size > 1;
   }
 
+  /** True when some grant for the operation has no row filter: every row qualifies, no SQL needs asking. */
+  coversEveryRow(operation: Operation): boolean {
+    return this.grantsFor(operation).some((g) => !g.filter);
+  }
+
   /**
    * The SQL condition a row must meet for the operation: the OR of the grants' row filters;
    * undefined when some grant has none (every row qualifies); false when no grant applies.
@@ -73,7 +78,7 @@ export class ResourceAccess {
   rowPredicate(operation: Operation, sql: SqlContext): string | undefined {
     const grants = this.grantsFor(operation);
     if (grants.length === 0) return FALSE_PREDICATE;
-    if (grants.some((g) => !g.filter)) return undefined;
+    if (this.coversEveryRow(operation)) return undefined;
     return `(${grants.map((g) => this.grantPredicate(g, sql)).join(' OR ')})`;
   }
 
