@@ -1,4 +1,5 @@
 import { ApiToken } from '../src/tokens/api-token.entity.js';
+import { TokensService } from '../src/tokens/tokens.service.js';
 import { adminHeader, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
@@ -101,6 +102,16 @@ describeEachTarget('API key guard', (target) => {
         (manager) => manager.update(ApiToken, { id: token.id }, { disabled: true }),
       );
       expect(answer.status).toBe(200);
+    });
+
+    it('records a use made while another write transaction is open that then rolls back', async () => {
+      const apikey = await createManualToken(t, { roles: [], label: 'used-meanwhile' });
+      const tokens = t.app.get(TokensService);
+      const { token } = (await tokens.findByKey(apikey))!;
+      // The service itself: over HTTP the token check first reads through the gate, so the
+      // write that follows meets an open transaction only by chance.
+      await duringRolledBackWrite(t, () => tokens.markUsed(token));
+      expect((await tokenList()).find((x: { label: string }) => x.label === 'used-meanwhile').lastUsed).toEqual(expect.any(String));
     });
 
     it('records last use at most once a minute per token', async () => {

@@ -1,5 +1,7 @@
+import { TokensService } from '../src/tokens/tokens.service.js';
 import { adminHeader, authHeader, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
+import { duringRolledBackWrite } from './support/rolled-back-write.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 const LOCAL_ADDRESS = /^(127\.0\.0\.1|::1)$/;
@@ -274,6 +276,20 @@ describeEachTarget('@authentication', (target) => {
       const res = await authenticate({ username: login, password: 'Wrong-one1', new_password: 'Changed-Passw0rd' }, CHANGE).expect(401);
       expect(res.body.errorCode).toBe(4013);
       await loginAs(t, login, 'Password1');
+    });
+  });
+
+  // On SQLite all requests share one connection: whatever a login reads or writes outside the
+  // DatabaseGate sees another request's open transaction and is rolled back with it.
+  describe("beside another request's write transaction that rolls back", () => {
+    it('a disabled token stays disabled', async () => {
+      const apikey = await loginAs(t, await freshUser(), 'Password1');
+      const tokens = t.app.get(TokensService);
+      const { token } = (await tokens.findByKey(apikey))!;
+      // The service itself: over HTTP the disable first looks the key up through the gate, so
+      // its write meets an open transaction only by chance.
+      await duringRolledBackWrite(t, () => tokens.disable(token.id));
+      expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
     });
   });
 
