@@ -1,5 +1,6 @@
 import { ApiToken } from '../src/tokens/api-token.entity.js';
 import { TokensService } from '../src/tokens/tokens.service.js';
+import { hashTokenValue } from '../src/tokens/token-value.js';
 import { adminHeader, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
@@ -127,6 +128,50 @@ describeEachTarget('API key guard', (target) => {
       clock.advance(61);
       await serverinfo().set(...authHeader(apikey)).expect(200);
       expect(Date.parse(await lastUsed())).toBeGreaterThan(Date.parse(first));
+    });
+  });
+
+  describe('token cache (TOKEN_CACHE_SECONDS)', () => {
+    let cached: TestApp;
+    let uncached: TestApp;
+    const clock = new ManualClock();
+
+    beforeAll(async () => {
+      cached = await startTestApp(target, { clock, env: { TOKEN_CACHE_SECONDS: '5' } });
+      uncached = await startTestApp(target, { env: { TOKEN_CACHE_SECONDS: '0' } });
+    });
+    afterAll(async () => {
+      await cached?.close();
+      await uncached?.close();
+    });
+
+    /** Disables the token in the database directly, as another instance sharing it would. */
+    async function disableElsewhere(app: TestApp, apikey: string): Promise<void> {
+      const param = app.dataSource.driver.options.type === 'postgres' ? '$1' : '?';
+      await app.dataSource.query(`UPDATE tessera_api_tokens SET disabled = ${target.database === 'postgres' ? 'true' : '1'} WHERE key_hash = ${param}`, [hashTokenValue(apikey)]);
+    }
+    const serverinfoOf = (app: TestApp, apikey: string) => app.http().get(`${app.base}/@serverinfo`).set(...authHeader(apikey));
+
+    it('sees a change made elsewhere once the cached row is TOKEN_CACHE_SECONDS old, and at once when the cache is off', async () => {
+      const key = await createManualToken(cached, { roles: [] });
+      await serverinfoOf(cached, key).expect(200);
+      await disableElsewhere(cached, key);
+      clock.advance(4.9);
+      await serverinfoOf(cached, key).expect(200); // the cached row, as documented
+      clock.advance(0.1);
+      expect((await serverinfoOf(cached, key).expect(401)).body.errorCode).toBe(4011);
+
+      const other = await createManualToken(uncached, { roles: [] });
+      await serverinfoOf(uncached, other).expect(200);
+      await disableElsewhere(uncached, other);
+      expect((await serverinfoOf(uncached, other).expect(401)).body.errorCode).toBe(4011);
+    });
+
+    it('still judges expiration on every request, whatever the cache holds', async () => {
+      const key = await createManualToken(cached, { roles: [], expiration: new Date(clock.now() + 2000).toISOString() });
+      await serverinfoOf(cached, key).expect(200);
+      clock.advance(3);
+      expect((await serverinfoOf(cached, key).expect(401)).body.errorCode).toBe(4012);
     });
   });
 

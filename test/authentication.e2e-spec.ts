@@ -327,12 +327,21 @@ describeEachTarget('@authentication', (target) => {
   });
 
   describe('users made inactive', () => {
-    it('lose their tokens at the next use, also when the flag is changed in the database directly', async () => {
+    it('lose their tokens at once through the admin API', async () => {
+      const login = await freshUser();
+      const apikey = await loginAs(t, login, 'Password1');
+      await serverinfo(apikey).expect(200);
+      await t.http().patch(`/admin/v1/users/${login}`).set(...(await adminHeader(t))).send({ active: false }).expect(200);
+      expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
+    });
+
+    it('lose their tokens within TOKEN_CACHE_SECONDS when the flag is changed in the database directly (as by another instance)', async () => {
       const login = await freshUser();
       const apikey = await loginAs(t, login, 'Password1');
       await serverinfo(apikey).expect(200);
       const param = t.dataSource.driver.options.type === 'postgres' ? '$1' : '?';
       await t.dataSource.query(`UPDATE tessera_users SET active = ${target.database === 'postgres' ? 'false' : '0'} WHERE login = ${param}`, [login]);
+      clock.advance(t.config.auth.tokenCacheSeconds);
       expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
       expect((await authenticate({ apikey }).expect(401)).body.errorCode).toBe(4011);
     });

@@ -32,6 +32,8 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
   const id = typeof incoming === 'string' && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
   (req as Tagged)[REQUEST_ID] = id;
   res.setHeader('X-Request-Id', id);
+  // The request line is logged at info: below that level, skip its listener and clock entirely.
+  if (!logger.isLevelEnabled('info')) return;
   const started = process.hrtime.bigint();
   res.once('finish', () => {
     logger.info(

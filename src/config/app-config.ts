@@ -39,6 +39,12 @@ export interface AppConfig {
   };
   auth: {
     tokenLifetimeSeconds: number;
+    /**
+     * How long this process reuses a token it has read (0: read it on every request). Changes
+     * made through this process take effect at once; those made by another instance sharing
+     * the database, within this many seconds.
+     */
+    tokenCacheSeconds: number;
     bcryptCost: number;
     /** Failed logins per account within the window before logins are refused. */
     loginMaxFailures: number;
@@ -130,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
+      tokenCacheSeconds: schema.TOKEN_CACHE_SECONDS,
       bcryptCost: schema.BCRYPT_COST,
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,
       loginMaxFailuresPerAddress: schema.LOGIN_MAX_FAILURES_PER_ADDRESS,

@@ -86,6 +86,9 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(1) @Max(10 * 365 * 86400)
   TOKEN_LIFETIME_SECONDS: number = 86400;
 
+  @Transform(toInt) @IsInt() @Min(0) @Max(60)
+  TOKEN_CACHE_SECONDS: number = 2;
+
   @Transform(toInt) @IsInt() @Min(10) @Max(15)
   BCRYPT_COST: number = 12;
 

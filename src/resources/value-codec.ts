@@ -24,7 +24,19 @@ function localWallClockToUtc(d: Date): number {
   return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
 }
 
+/** A plain decimal numeral as databases print them: no exponent, no superfluous leading zero. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.(\d+))?$/;
+
 export function canonicalDecimal(value: Decimal.Value, scale: number | undefined): string {
+  // Fast path for what every read meets: a plain numeral with no more digits than the scale
+  // only needs zeros appended (decimal.js gives the same string, at several times the cost).
+  if (typeof value === 'string' && scale !== undefined) {
+    const plain = PLAIN_DECIMAL.exec(value);
+    const digits = plain?.[1]?.length ?? 0;
+    if (plain && digits <= scale && !/^-0(\.0*)?$/.test(value)) {
+      return scale === 0 ? value : `${value}${digits === 0 ? '.' : ''}${'0'.repeat(scale - digits)}`;
+    }
+  }
   const d = new Decimal(value);
   return scale === undefined ? d.toString() : d.toFixed(scale);
 }

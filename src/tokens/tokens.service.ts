@@ -1,13 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type Repository, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
-import { TokenLookup } from './token-lookup.js';
+import { TokenCache } from './token-cache.js';
+import { TokenLookup, type TokenRow } from './token-lookup.js';
 import { tokenStatus, type TokenStatus } from './token-status.js';
 import { generateTokenValue, hashTokenValue } from './token-value.js';
 
@@ -37,14 +40,17 @@ export interface FoundToken {
 @Injectable()
 export class TokensService {
   private readonly lookup: TokenLookup;
+  private readonly cache: TokenCache;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly clock: Clock,
     dataSource: DataSource,
     private readonly gate: DatabaseGate,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.lookup = new TokenLookup(dataSource);
+    this.cache = new TokenCache(config.auth.tokenCacheSeconds * 1000);
   }
 
   /** Stores a new token; the key is returned here and never again. */
@@ -68,14 +74,34 @@ export class TokensService {
   }
 
   /**
-   * The token with this key, or undefined. One query: it also reads whether the built-in
-   * user behind a login token was made inactive, so such tokens stop at their next use.
-   * Through the gate, so on SQLite it never sees another request's uncommitted change.
+   * The token with this key, or undefined. One query (or none, while the token cache holds
+   * it): it also reads whether the built-in user behind a login token was made inactive, so
+   * such tokens stop at their next use. Through the gate, so on SQLite it never sees another
+   * request's uncommitted change.
    */
   async findByKey(apikey: string): Promise<FoundToken | undefined> {
-    const found = await this.gate.read(() => this.lookup.find(hashTokenValue(apikey)));
+    const found = await this.read(hashTokenValue(apikey));
     if (!found) return undefined;
     return { token: found.token, status: found.userInactive ? 'disabled' : tokenStatus(found.token, this.clock.now()) };
+  }
+
+  /**
+   * Every change here that can stop a token (disable, disable a user's, delete; a user made
+   * inactive or deleted comes through disableForUser) forgets the cached rows. Inside a
+   * caller's transaction that is before its commit: on MySQL/PostgreSQL a request in between
+   * may cache the old row again, which TOKEN_CACHE_SECONDS bounds like another instance's change.
+   */
+  private forgetCachedTokens(): void {
+    this.cache.clear();
+  }
+
+  private async read(keyHash: string): Promise<TokenRow | undefined> {
+    const cached = this.cache.get(keyHash, this.clock.now());
+    if (cached) return cached;
+    const version = this.cache.version();
+    const found = await this.gate.read(() => this.lookup.find(keyHash));
+    if (found) this.cache.set(keyHash, found, this.clock.now(), version);
+    return found;
   }
 
   /**
@@ -103,11 +129,14 @@ export class TokensService {
         .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale: now - LAST_USED_RESOLUTION_MS })
         .execute(),
     );
+    // The token may be the cached row: the next request must not write again within the minute.
+    token.lastUsedAt = now;
   }
 
   /** Disables the token if it is active; a disabled or expired one stays as it is (spec §3). */
   async disable(id: number, manager?: EntityManager): Promise<void> {
     await this.disableActive(manager, (q) => q.andWhere('id = :id', { id }));
+    this.forgetCachedTokens();
   }
 
   /**
@@ -121,6 +150,7 @@ export class TokensService {
         .andWhere('user_identifier = :user', { user: userIdentifier })
         .andWhere(users === 'custom' ? 'origin = :provider' : 'origin <> :provider', { provider: 'provider' }),
     );
+    this.forgetCachedTokens();
   }
 
   status(token: ApiToken): TokenStatus {
@@ -141,6 +171,7 @@ export class TokensService {
 
   async delete(id: number, manager?: EntityManager): Promise<void> {
     await this.gate.write(() => this.repo(manager).delete({ id }), manager);
+    this.forgetCachedTokens();
   }
 
   private async disableActive(manager: EntityManager | undefined, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
