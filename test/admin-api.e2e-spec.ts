@@ -1,4 +1,5 @@
 import { adminHeader, adminToken, authHeader, createManualToken, loginAs } from './support/auth.js';
+import { duringRolledBackWrite } from './support/rolled-back-write.js';
 import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 describeEachTarget('admin API', (target) => {
@@ -30,6 +31,13 @@ describeEachTarget('admin API', (target) => {
       expect(res.body).toEqual({ apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiration: expect.any(String) });
       secrets.add(res.body.apikey);
       secrets.add(await adminToken(t));
+    });
+
+    it("keeps an admin token issued beside another request's write transaction that rolls back", async () => {
+      const res = await duringRolledBackWrite(t, () => t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }));
+      expect(res.status).toBe(200);
+      secrets.add(res.body.apikey);
+      await t.http().get('/admin/v1/users').set('Authorization', `Bearer ${res.body.apikey}`).expect(200);
     });
 
     it('answers a wrong password and an unknown admin alike: 401 / 4013', async () => {

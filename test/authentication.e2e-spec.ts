@@ -1,5 +1,8 @@
+import { TokensService } from '../src/tokens/tokens.service.js';
+import { User } from '../src/users/user.entity.js';
 import { adminHeader, authHeader, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
+import { duringRolledBackWrite } from './support/rolled-back-write.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 const LOCAL_ADDRESS = /^(127\.0\.0\.1|::1)$/;
@@ -274,6 +277,52 @@ describeEachTarget('@authentication', (target) => {
       const res = await authenticate({ username: login, password: 'Wrong-one1', new_password: 'Changed-Passw0rd' }, CHANGE).expect(401);
       expect(res.body.errorCode).toBe(4013);
       await loginAs(t, login, 'Password1');
+    });
+  });
+
+  // On SQLite all requests share one connection: whatever a login reads or writes outside the
+  // DatabaseGate sees another request's open transaction and is rolled back with it.
+  describe("beside another request's write transaction that rolls back", () => {
+    it('a login keeps its token and its record as the last login', async () => {
+      const login = await freshUser();
+      const res = await duringRolledBackWrite(t, () => authenticate({ username: login, password: 'Password1' }));
+      expect(res.status).toBe(200);
+      await serverinfo(res.body.apikey).expect(200);
+      const next = await authenticate({ username: login, password: 'Password1' }).expect(200);
+      expect(next.body.lastLoginTs).toMatch(ISO_UTC);
+    });
+
+    it("a login does not see that transaction's change to the user", async () => {
+      const login = await freshUser();
+      const res = await duringRolledBackWrite(
+        t,
+        () => authenticate({ username: login, password: 'Password1' }),
+        (manager) => manager.update(User, { login }, { active: false }),
+      );
+      expect(res.status).toBe(200);
+    });
+
+    it("a password change at login stays made: the new password, the new token, the user's other tokens disabled", async () => {
+      const login = await freshUser();
+      const older = await loginAs(t, login, 'Password1');
+      const res = await duringRolledBackWrite(t, () =>
+        authenticate({ username: login, password: 'Password1', new_password: 'Better-Passw0rd' }, '?enablePasswordChange!'),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.changePasswordResult).toBe('success');
+      await serverinfo(res.body.apikey).expect(200);
+      expect((await serverinfo(older).expect(401)).body.errorCode).toBe(4011);
+      await loginAs(t, login, 'Better-Passw0rd');
+    });
+
+    it('a disabled token stays disabled', async () => {
+      const apikey = await loginAs(t, await freshUser(), 'Password1');
+      const tokens = t.app.get(TokensService);
+      const { token } = (await tokens.findByKey(apikey))!;
+      // The service itself: over HTTP the disable first looks the key up through the gate, so
+      // its write meets an open transaction only by chance.
+      await duringRolledBackWrite(t, () => tokens.disable(token.id));
+      expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
     });
   });
 

@@ -2,8 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
+import { LoginFailure } from '../src/database/login-failure.entity.js';
 import { demoProject } from '../src/project/project.js';
+import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
+import { duringRolledBackWrite } from './support/rolled-back-write.js';
 import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
@@ -77,6 +80,31 @@ describeEachTarget('failed-login throttle', (target) => {
     const res = await t.http().post('/admin/v1/@authentication').set('X-Forwarded-For', '192.0.2.31').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD });
     expectThrottled(res);
     clock.advance(WINDOW_SECONDS + 1);
+  });
+
+  // On SQLite all requests share one connection: what the throttle reads or writes outside the
+  // DatabaseGate sees another request's open transaction and is rolled back with it.
+  describe("beside another request's write transaction that rolls back", () => {
+    it('counts the failures made meanwhile', async () => {
+      await duringRolledBackWrite(t, async () => {
+        for (let i = 0; i < 3; i++) await login('meanwhile', 'wrong-password', '192.0.2.40').expect(401);
+      });
+      expectThrottled(await login('meanwhile', 'wrong-password', '192.0.2.41'));
+    });
+
+    it("forgets the account's failures on a successful login made meanwhile", async () => {
+      await createUser(t, { login: 'forgetful', password: 'Password1' });
+      for (let i = 0; i < 2; i++) await login('forgetful', 'wrong-password', '192.0.2.50').expect(401);
+      expect((await duringRolledBackWrite(t, () => login('forgetful', 'Password1', '192.0.2.51'))).status).toBe(200);
+      await login('forgetful', 'wrong-password', '192.0.2.52').expect(401);
+      await login('forgetful', 'Password1', '192.0.2.53').expect(200);
+    });
+
+    it('does not count the failures that transaction has not committed', async () => {
+      const uncommitted = [1, 2, 3].map(() => ({ scope: 'account' as const, subject: 'api:readonly', failedAt: clock.now() }));
+      const res = await duringRolledBackWrite(t, () => login('readonly', 'Password1', '192.0.2.60'), (manager) => manager.insert(LoginFailure, uncommitted));
+      expect(res.status).toBe(200);
+    });
   });
 
   // Last: closing the second app closes the data source it shares with the first.

@@ -12,6 +12,7 @@ import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { DatabaseGate } from '../database/database-gate.js';
 import { generateTokenValue, hashTokenValue } from '../tokens/token-value.js';
 import { AdminAccount } from './admin-account.entity.js';
 import { AdminToken } from './admin-token.entity.js';
@@ -29,6 +30,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly gate: DatabaseGate,
   ) {}
 
   /**
@@ -36,13 +38,14 @@ export class AdminAccountsService implements OnApplicationBootstrap {
    * or with a generated password that is printed once, here, and never stored in clear.
    */
   async onApplicationBootstrap(): Promise<void> {
-    if ((await this.accounts.count()) > 0) return;
+    if ((await this.gate.read(() => this.accounts.count())) > 0) return;
     const username = this.config.auth.adminUser ?? DEFAULT_ADMIN;
     const configured = this.config.auth.adminPassword;
     const problem = configured === undefined ? undefined : passwordProblem(configured);
     if (problem) throw new Error(`TESSERA_ADMIN_PASSWORD: ${problem}`);
     const password = configured ?? randomBytes(18).toString('base64url');
-    await this.accounts.insert({ username, passwordHash: await this.hasher.hash(password), createdAt: this.clock.now() });
+    const passwordHash = await this.hasher.hash(password);
+    await this.gate.write(() => this.accounts.insert({ username, passwordHash, createdAt: this.clock.now() }));
     if (configured === undefined) {
       this.logger.warn(
         `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
@@ -57,7 +60,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   async login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
     await this.throttle.check(attempt);
-    const found = await this.accounts.findOneBy({ username });
+    const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
     const account = found?.username === username ? found : undefined;
     if (!(await this.hasher.verify(password, account?.passwordHash))) {
       await this.throttle.recordFailure(attempt);
@@ -67,13 +70,13 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;
-    await this.tokens.insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now });
+    await this.gate.write(() => this.tokens.insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }));
     return { apikey, expiration: isoTime(expiration) };
   }
 
   /** The admin behind an admin token; 401 / 4011 unknown (API tokens included), 401 / 4012 expired. */
   async verify(apikey: string): Promise<string> {
-    const token = await this.tokens.findOneBy({ keyHash: hashTokenValue(apikey) });
+    const token = await this.gate.read(() => this.tokens.findOneBy({ keyHash: hashTokenValue(apikey) }));
     if (!token) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
     if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
     return token.username;

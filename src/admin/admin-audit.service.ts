@@ -40,6 +40,6 @@ export class AdminAuditService {
 
   /** Newest first. */
   list(offset: number, limit: number): Promise<[AdminAuditEntry[], number]> {
-    return this.entries.findAndCount({ order: { id: 'DESC' }, skip: offset, take: limit });
+    return this.gate.read(() => this.entries.findAndCount({ order: { id: 'DESC' }, skip: offset, take: limit }));
   }
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, type Repository } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { DatabaseGate } from '../database/database-gate.js';
 import { LoginFailure, type LoginFailureScope } from '../database/login-failure.entity.js';
 import { ApiError } from './api-error.js';
 import { Clock } from './clock.js';
@@ -33,6 +34,7 @@ export class LoginThrottle {
     @InjectRepository(LoginFailure) private readonly failures: Repository<LoginFailure>,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
+    private readonly gate: DatabaseGate,
   ) {
     this.windowMs = config.auth.loginFailureWindowSeconds * 1000;
     this.limits = { account: config.auth.loginMaxFailures, address: config.auth.loginMaxFailuresPerAddress };
@@ -59,31 +61,33 @@ export class LoginThrottle {
 
   async recordFailure(attempt: LoginAttempt): Promise<void> {
     const now = this.clock.now();
-    await this.failures.insert([
-      { scope: 'account', subject: subjectOf(attempt.account), failedAt: now },
-      { scope: 'address', subject: subjectOf(attempt.address), failedAt: now },
-    ]);
-    if (now - this.lastSweep >= SWEEP_INTERVAL_MS) {
-      this.lastSweep = now;
-      await this.failures.createQueryBuilder().delete().where('failed_at <= :cutoff', { cutoff: now - this.windowMs }).execute();
-    }
+    await this.gate.write(async () => {
+      await this.failures.insert([
+        { scope: 'account', subject: subjectOf(attempt.account), failedAt: now },
+        { scope: 'address', subject: subjectOf(attempt.address), failedAt: now },
+      ]);
+      if (now - this.lastSweep >= SWEEP_INTERVAL_MS) {
+        this.lastSweep = now;
+        await this.failures.createQueryBuilder().delete().where('failed_at <= :cutoff', { cutoff: now - this.windowMs }).execute();
+      }
+    });
   }
 
   /** A successful login forgets the account's failures (not the address's: one good account must not unlock spraying). */
   async recordSuccess(attempt: LoginAttempt): Promise<void> {
-    await this.failures.delete({ scope: 'account', subject: subjectOf(attempt.account) });
+    await this.gate.write(() => this.failures.delete({ scope: 'account', subject: subjectOf(attempt.account) }));
   }
 
   private recentFailures(attempt: LoginAttempt, now: number): Promise<LoginFailure[]> {
-    return this.failures
+    const query = this.failures
       .createQueryBuilder('f')
       .where('f.failedAt > :since', { since: now - this.windowMs })
       .andWhere(new Brackets((q) => {
         q.where('(f.scope = :account AND f.subject = :accountSubject)', { account: 'account', accountSubject: subjectOf(attempt.account) })
           .orWhere('(f.scope = :address AND f.subject = :addressSubject)', { address: 'address', addressSubject: subjectOf(attempt.address) });
       }))
-      .orderBy('f.failedAt', 'ASC')
-      .getMany();
+      .orderBy('f.failedAt', 'ASC');
+    return this.gate.read(() => query.getMany());
   }
 }
 

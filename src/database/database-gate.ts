@@ -1,11 +1,19 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /**
  * SQLite through TypeORM is one connection: two transactions from concurrent requests would
- * interleave on it, and a read could see another request's uncommitted rows. The gate
- * serialises write transactions and keeps reads out while one is open (readers share).
+ * interleave on it, and a statement of one request, even a lone write or read, would join
+ * another request's open transaction: be rolled back with it, or see its uncommitted rows.
+ * The gate serialises write transactions and keeps reads out while one is open (readers share).
  * MySQL/MariaDB and PostgreSQL have a pool and real isolation, so there it lets everything
  * through.
+ *
+ * The rule: every statement goes through the gate (`read`, or `write` for a write or a
+ * transaction) unless it runs on the EntityManager of a transaction that already holds the
+ * gate (LogicEngine.run, AdminAuditService.change). A method that takes such an optional
+ * `manager` passes it on as `inside`: then the work runs at once, since the gate is not
+ * re-entrant and taking it again would wait for itself. Slow work (bcrypt) stays outside
+ * `write`: every other request waits while it is held.
  */
 export class DatabaseGate {
   private readers = 0;
@@ -18,8 +26,9 @@ export class DatabaseGate {
     return new DatabaseGate(dataSource.options.type === 'better-sqlite3');
   }
 
-  async read<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.enabled) return work();
+  /** `inside`: the manager of a transaction the caller already runs through the gate; `work` then runs at once. */
+  async read<T>(work: () => Promise<T>, inside?: EntityManager): Promise<T> {
+    if (!this.enabled || inside) return work();
     if (this.writing || this.waiting.some((w) => w.write)) await this.wait(false);
     else this.readers += 1;
     try {
@@ -30,8 +39,9 @@ export class DatabaseGate {
     }
   }
 
-  async write<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.enabled) return work();
+  /** `inside`: the manager of a transaction the caller already runs through the gate; `work` then runs at once. */
+  async write<T>(work: () => Promise<T>, inside?: EntityManager): Promise<T> {
+    if (!this.enabled || inside) return work();
     if (this.writing || this.readers > 0 || this.waiting.length > 0) await this.wait(true);
     else this.writing = true;
     try {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -69,7 +69,7 @@ export class TokensService {
       createdAt: this.clock.now(),
       lastUsedAt: null,
     });
-    await this.repo(manager).insert(token);
+    await this.gate.write(() => this.repo(manager).insert(token), manager);
     return { token, apikey };
   }
 
@@ -120,20 +120,22 @@ export class TokensService {
   async markUsed(token: ApiToken): Promise<void> {
     const now = this.clock.now();
     if (token.lastUsedAt !== null && now - token.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
-    await this.tokens
-      .createQueryBuilder()
-      .update(ApiToken)
-      .set({ lastUsedAt: now })
-      .where('id = :id', { id: token.id })
-      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale: now - LAST_USED_RESOLUTION_MS })
-      .execute();
+    await this.gate.write(() =>
+      this.tokens
+        .createQueryBuilder()
+        .update(ApiToken)
+        .set({ lastUsedAt: now })
+        .where('id = :id', { id: token.id })
+        .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', { stale: now - LAST_USED_RESOLUTION_MS })
+        .execute(),
+    );
     // The token may be the cached row: the next request must not write again within the minute.
     token.lastUsedAt = now;
   }
 
   /** Disables the token if it is active; a disabled or expired one stays as it is (spec §3). */
   async disable(id: number, manager?: EntityManager): Promise<void> {
-    await this.disableActive(manager).andWhere('id = :id', { id }).execute();
+    await this.disableActive(manager, (q) => q.andWhere('id = :id', { id }));
     this.forgetCachedTokens();
   }
 
@@ -143,10 +145,11 @@ export class TokensService {
    * `custom` touches only tokens made by provider logins, `built-in` all others.
    */
   async disableForUser(userIdentifier: string, manager?: EntityManager, users: 'built-in' | 'custom' = 'built-in'): Promise<void> {
-    await this.disableActive(manager)
-      .andWhere('user_identifier = :user', { user: userIdentifier })
-      .andWhere(users === 'custom' ? 'origin = :provider' : 'origin <> :provider', { provider: 'provider' })
-      .execute();
+    await this.disableActive(manager, (q) =>
+      q
+        .andWhere('user_identifier = :user', { user: userIdentifier })
+        .andWhere(users === 'custom' ? 'origin = :provider' : 'origin <> :provider', { provider: 'provider' }),
+    );
     this.forgetCachedTokens();
   }
 
@@ -155,29 +158,30 @@ export class TokensService {
   }
 
   list(offset: number, limit: number): Promise<[ApiToken[], number]> {
-    return this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit });
+    return this.gate.read(() => this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
   }
 
   findById(id: number): Promise<ApiToken | null> {
-    return this.tokens.findOneBy({ id });
+    return this.gate.read(() => this.tokens.findOneBy({ id }));
   }
 
   async existsWithKey(apikey: string): Promise<boolean> {
-    return (await this.tokens.countBy({ keyHash: hashTokenValue(apikey) })) > 0;
+    return (await this.gate.read(() => this.tokens.countBy({ keyHash: hashTokenValue(apikey) }))) > 0;
   }
 
   async delete(id: number, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).delete({ id });
+    await this.gate.write(() => this.repo(manager).delete({ id }), manager);
     this.forgetCachedTokens();
   }
 
-  private disableActive(manager?: EntityManager) {
-    return this.repo(manager)
+  private async disableActive(manager: EntityManager | undefined, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
+    const update = this.repo(manager)
       .createQueryBuilder()
       .update(ApiToken)
       .set({ disabled: true })
       .where('disabled = :no', { no: false })
       .andWhere('(expiration IS NULL OR expiration > :now)', { now: this.clock.now() });
+    await this.gate.write(() => which(update).execute(), manager);
   }
 
   private repo(manager?: EntityManager): Repository<ApiToken> {

@@ -7,6 +7,7 @@ import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValues } from '../common/global-values.js';
 import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
+import { DatabaseGate } from '../database/database-gate.js';
 import { User } from './user.entity.js';
 
 /** A new user, its password already hashed by `hashNewPassword`. */
@@ -30,14 +31,15 @@ export class UsersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
+    private readonly gate: DatabaseGate,
   ) {}
 
   /**
    * The user with exactly this login name. MySQL's collation compares case-insensitively;
    * the extra check keeps login names case-sensitive on every database.
    */
-  async findByLogin(login: string): Promise<User | undefined> {
-    const user = await this.users.findOneBy({ login });
+  async findByLogin(login: string, manager?: EntityManager): Promise<User | undefined> {
+    const user = await this.gate.read(() => this.repo(manager).findOneBy({ login }), manager);
     return user && user.login === login ? user : undefined;
   }
 
@@ -49,7 +51,7 @@ export class UsersService {
   }
 
   async recordLogin(user: User, address: string): Promise<void> {
-    await this.users.update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address });
+    await this.gate.write(() => this.users.update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address }));
   }
 
   /**
@@ -64,7 +66,7 @@ export class UsersService {
 
   /** Creates a user; a taken login is 409 / 4091. */
   async create(input: NewUser, manager?: EntityManager): Promise<User> {
-    if (await this.findByLogin(input.login)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
+    if (await this.findByLogin(input.login, manager)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
     const now = this.clock.now();
     const user = this.repo(manager).create({
       login: input.login,
@@ -79,19 +81,19 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.repo(manager).insert(user);
+    await this.gate.write(() => this.repo(manager).insert(user), manager);
     return user;
   }
 
   async update(user: User, changes: UserChanges, manager?: EntityManager): Promise<User> {
     const updated = { ...changes, updatedAt: this.clock.now() };
-    await this.repo(manager).update({ login: user.login }, updated);
+    await this.gate.write(() => this.repo(manager).update({ login: user.login }, updated), manager);
     return Object.assign(user, updated);
   }
 
   /** Sets a password hash from `hashNewPassword` (an operator's reset: no old password needed). */
   async setPasswordHash(user: User, passwordHash: string, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() });
+    await this.gate.write(() => this.repo(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() }), manager);
   }
 
   /**
@@ -102,20 +104,21 @@ export class UsersService {
     const problem = passwordProblem(next);
     if (problem) return problem;
     if (next === current) return 'The new password is the same as the current one.';
-    await this.setPasswordHash(user, await this.hasher.hash(next));
+    const passwordHash = await this.hasher.hash(next);
+    await this.setPasswordHash(user, passwordHash);
     return undefined;
   }
 
   list(offset: number, limit: number): Promise<[User[], number]> {
-    return this.users.findAndCount({ order: { login: 'ASC' }, skip: offset, take: limit });
+    return this.gate.read(() => this.users.findAndCount({ order: { login: 'ASC' }, skip: offset, take: limit }));
   }
 
   async count(): Promise<number> {
-    return this.users.count();
+    return this.gate.read(() => this.users.count());
   }
 
   async delete(user: User, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).delete({ login: user.login });
+    await this.gate.write(() => this.repo(manager).delete({ login: user.login }), manager);
   }
 
   private repo(manager?: EntityManager): Repository<User> {
