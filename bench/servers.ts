@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdapterName } from './options.js';
@@ -35,12 +35,28 @@ function logFile(name: string): string {
   return join(LOG_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '_')}.log`);
 }
 
+/**
+ * The Node.js flags of `npm start` (package.json: `node <flags> dist/src/main.js`): the bench
+ * runs Tessera as users run it, so a flag in the start script is measured, and nothing else.
+ */
+export function startScriptFlags(startScript: string): string[] {
+  const words = startScript.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/src/main.js' || words.slice(1, -1).some((w) => !w.startsWith('--'))) {
+    throw new Error(`package.json's start script is not "node [--flags] dist/src/main.js": ${startScript}`);
+  }
+  return words.slice(1, -1);
+}
+
+function startFlags(): string[] {
+  return startScriptFlags((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start);
+}
+
 export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   const name = launch.label ?? `tessera/${launch.adapter}`;
   return {
     name,
     script: launch.loopDelayFile ? TESSERA_WITH_PROBE : launch.mainScript ?? TESSERA_MAIN,
-    nodeArgs: profileArgs(launch.profile, name),
+    nodeArgs: [...startFlags(), ...profileArgs(launch.profile, name)],
     env: {
       DATABASE_URL: launch.databaseUrl,
       HTTP_ADAPTER: launch.adapter,
