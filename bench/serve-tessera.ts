@@ -1,5 +1,5 @@
 /**
- * Tessera exactly as `node dist/src/main.js` runs it, plus an event-loop delay probe in the
+ * Tessera exactly as `npm start` runs it (the harness passes the same Node.js flags), plus an event-loop delay probe in the
  * same process (see loop-delay-probe.ts). Used only by the login storm, which needs the
  * server's own loop delay; the product gains no endpoint for it.
  */
