@@ -6,8 +6,18 @@ describe('parseJsonBody', () => {
     expect(parseJsonBody('{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
   });
 
-  it.each(['{"__proto__":{}}', '{"x":{"constructor":1}}', '[{"prototype":2}]'])('refuses polluting keys in %s', (text) => {
+  it.each([
+    '{"__proto__":{}}',
+    '{"x":{"constructor":1}}',
+    '[{"prototype":2}]',
+    '{"\\u005f_proto__":{"polluted":true}}',
+    '{"a":1,"x":{"constructo\\u0072":1}}',
+  ])('refuses polluting keys in %s, however they are spelt', (text) => {
     expect(() => parseJsonBody(text)).toThrow(ApiError);
+  });
+
+  it('keeps the words as values, and escapes that spell other keys', () => {
+    expect(parseJsonBody('{"note":"the constructor of __proto__","\\u0061":"\\u00e9"}')).toEqual({ note: 'the constructor of __proto__', a: 'é' });
   });
 
   it('refuses malformed JSON with 4000', () => {

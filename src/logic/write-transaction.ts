@@ -205,6 +205,6 @@ function orderedKey(parent: Resource, relation: ParentRelation, values: Canonica
 export function sameValue(kind: ColumnKind, a: CanonicalValue | undefined, b: CanonicalValue | undefined): boolean {
   const x = a ?? null;
   const y = b ?? null;
-  if (x === null || y === null) return x === y;
-  return kind === 'decimal' ? new Decimal(x as string).equals(y as string) : x === y;
+  if (x === null || y === null || x === y) return x === y;
+  return kind === 'decimal' && new Decimal(x as string).equals(y as string);
 }

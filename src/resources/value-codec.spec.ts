@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { canonicalDecimal } from './value-codec.js';
+import { ApiError } from '../common/api-error.js';
+import type { ResourceColumn } from './resource-registry.js';
+import { canonicalDecimal, fromRequest } from './value-codec.js';
 
 describe('canonicalDecimal', () => {
   const numeral = fc
@@ -35,5 +37,60 @@ describe('canonicalDecimal', () => {
 
   it('keeps every digit when the column has no scale', () => {
     expect(canonicalDecimal('123.4500', undefined)).toBe('123.45');
+  });
+});
+
+describe('fromRequest on a decimal column', () => {
+  const column = (precision: number | undefined, scale: number | undefined): ResourceColumn => ({
+    name: 'amount', propertyName: 'amount', kind: 'decimal', precision, scale,
+    nullable: true, generated: false, hasDefault: false, primary: false, unique: false,
+  });
+
+  /** The rule as first written, all through decimal.js: the fast path for plain numerals must agree with it. */
+  function reference(c: ResourceColumn, text: string): string {
+    const d = new Decimal(text);
+    if (c.scale !== undefined && d.decimalPlaces() > c.scale) return 'too many places';
+    if (c.precision !== undefined && c.scale !== undefined && d.abs().trunc().toFixed(0).replace(/^0$/, '').length > c.precision - c.scale) return 'out of range';
+    return canonicalDecimal(d, c.scale);
+  }
+  function actual(c: ResourceColumn, value: string | number): string {
+    try {
+      return fromRequest(c, value) as string;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return /decimal places/.test(error.message) ? 'too many places' : /out of range/.test(error.message) ? 'out of range' : error.message;
+    }
+  }
+
+  const numeral = fc
+    .tuple(fc.boolean(), fc.stringMatching(/^\d{1,14}$/), fc.option(fc.stringMatching(/^\d{1,6}$/), { nil: undefined }), fc.option(fc.integer({ min: -8, max: 8 }), { nil: undefined }))
+    .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent === undefined ? '' : `e${exponent}`}`);
+  const shape = fc.oneof(
+    fc.constant<[number | undefined, number | undefined]>([undefined, undefined]),
+    fc.integer({ min: 0, max: 6 }).chain((scale) => fc.tuple(fc.integer({ min: Math.max(scale, 1), max: 16 }), fc.constant(scale))),
+    fc.tuple(fc.constant(undefined), fc.integer({ min: 0, max: 6 })),
+  );
+
+  it('accepts, refuses and canonicalises every numeral exactly as decimal.js measures it', () => {
+    fc.assert(
+      fc.property(numeral, shape, (text, [precision, scale]) => {
+        expect(actual(column(precision, scale), text)).toBe(reference(column(precision, scale), text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['1.50', 1, '1.5'],
+    ['-0.00', 2, '0.00'],
+    ['00012.30', 2, '12.30'],
+    [' 7 ', 2, '7.00'],
+  ])('%j at scale %i is %s', (text, scale, expected) => {
+    expect(fromRequest(column(10, scale), text)).toBe(expected);
+  });
+
+  it('refuses a number with more integer digits than precision - scale, leading zeros aside', () => {
+    expect(actual(column(4, 2), '123.4')).toBe('out of range');
+    expect(fromRequest(column(4, 2), '0012.5')).toBe('12.50');
   });
 });

@@ -94,7 +94,7 @@ function bad(column: ResourceColumn, why: string): ApiError {
 }
 
 const INTEGER_TEXT = /^-?\d{1,18}$/;
-const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const DECIMAL_TEXT = /^(-?\d+)(?:\.(\d+))?$/;
 const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -118,16 +118,19 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
     }
     case 'decimal': {
       const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
-      if (!DECIMAL_TEXT.test(text) && !/^-?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) throw bad(column, 'must be a number');
-      const d = new Decimal(text);
-      if (column.scale !== undefined && d.decimalPlaces() > column.scale) {
+      const plain = DECIMAL_TEXT.exec(text);
+      if (!plain && !/^-?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) throw bad(column, 'must be a number');
+      // A plain numeral is measured as written (what decimal.js would count, without parsing it).
+      const d = plain ? undefined : new Decimal(text);
+      const decimalPlaces = plain ? (plain[2] ?? '').replace(/0+$/, '').length : d!.decimalPlaces();
+      if (column.scale !== undefined && decimalPlaces > column.scale) {
         throw bad(column, `has more than ${column.scale} decimal places`);
       }
       if (column.precision !== undefined && column.scale !== undefined) {
-        const integerDigits = d.abs().trunc().toFixed(0).replace(/^0$/, '').length;
+        const integerDigits = plain ? plain[1]!.replace(/^-?0*/, '').length : d!.abs().trunc().toFixed(0).replace(/^0$/, '').length;
         if (integerDigits > column.precision - column.scale) throw bad(column, `is out of range for decimal(${column.precision},${column.scale})`);
       }
-      return canonicalDecimal(d, column.scale);
+      return canonicalDecimal(d ?? text, column.scale);
     }
     case 'boolean':
       if (typeof value !== 'boolean') throw bad(column, 'must be true or false');
