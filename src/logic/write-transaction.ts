@@ -47,8 +47,7 @@ export class WriteTransaction {
     const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
-    const key = await this.store.insert(resource, row);
-    const stored = await this.mustFind(resource, key);
+    const stored = await this.store.insert(resource, row);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
     await this.adjustParents(resource, rules, null, stored, depth);
@@ -180,12 +179,6 @@ export class WriteTransaction {
     if (checksum !== CHECKSUM_OVERRIDE && checksum !== rowChecksum(resource, row)) {
       throw new ApiError(ErrorCode.CHECKSUM_MISMATCH, `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`);
     }
-    return row;
-  }
-
-  private async mustFind(resource: Resource, key: KeyValues): Promise<CanonicalRow> {
-    const row = await this.store.findByKey(resource, key, false);
-    if (!row) throw new Error(`row of ${resource.name} vanished inside its own transaction`);
     return row;
   }
 

@@ -8,6 +8,9 @@ import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from
 
 export type Params = ParameterList;
 
+/** Every statement on a resource selects all its columns: the list is built once per resource, dialect and alias. */
+const selectLists = new WeakMap<Resource, Map<string, string>>();
+
 /** A fresh parameter list with the dialect's placeholders. */
 export function paramsFor(dialect: Dialect): Params {
   return dialect === 'postgres' ? numberedParams() : positionalParams();
@@ -33,7 +36,15 @@ export class RowStore {
   }
 
   selectList(resource: Resource, alias = 't'): string {
-    return resource.columns.map((c) => `${this.q(alias)}.${this.q(c.name)} AS ${this.q(c.name)}`).join(', ');
+    const lists = selectLists.get(resource) ?? new Map<string, string>();
+    selectLists.set(resource, lists);
+    const key = `${this.dialect} ${alias}`;
+    let list = lists.get(key);
+    if (list === undefined) {
+      list = resource.columns.map((c) => `${this.q(alias)}.${this.q(c.name)} AS ${this.q(c.name)}`).join(', ');
+      lists.set(key, list);
+    }
+    return list;
   }
 
   toRow(resource: Resource, raw: Record<string, unknown>): CanonicalRow {
@@ -104,29 +115,34 @@ export class RowStore {
     return rows.map((raw) => this.toRow(child, raw));
   }
 
-  /** Inserts the given columns and returns the new row's key (generated parts included). */
-  async insert(resource: Resource, values: CanonicalRow): Promise<KeyValues> {
+  /**
+   * Inserts the given columns and returns the new row as stored (defaults and generated key
+   * included). SQLite and PostgreSQL return it from the INSERT itself (RETURNING); MySQL, which
+   * has no RETURNING, reads it back by its key.
+   */
+  async insert(resource: Resource, values: CanonicalRow): Promise<CanonicalRow> {
     const params = paramsFor(this.dialect);
     const columns = resource.columns.filter((c) => c.name in values);
-    const generated = resource.primaryKey.find((c) => c.generated && !(c.name in values));
     const names = columns.map((c) => this.q(c.name)).join(', ');
     const placeholders = columns.map((c) => params.add(toDatabase(c, values[c.name] ?? null, this.dialect))).join(', ');
     const head = columns.length > 0
       ? `INSERT INTO ${this.q(resource.tableName)} (${names}) VALUES (${placeholders})`
       : this.dialect === 'mysql' ? `INSERT INTO ${this.q(resource.tableName)} () VALUES ()` : `INSERT INTO ${this.q(resource.tableName)} DEFAULT VALUES`;
-    const returning = this.dialect === 'postgres' && generated ? ` RETURNING ${this.q(generated.name)}` : '';
-    const result = await this.runner.query(head + returning, params.values, true);
-    if (!generated) return keyOf(resource, values);
-    const id = this.generatedId(result as { raw: unknown; records?: unknown[] }, generated);
-    return resource.primaryKey.map((c) => (c === generated ? id : values[c.name] ?? null));
-  }
-
-  private generatedId(result: { raw: unknown; records?: unknown[] }, column: ResourceColumn): CanonicalValue {
-    let raw: unknown;
-    if (this.dialect === 'postgres') raw = (result.records?.[0] as Record<string, unknown> | undefined)?.[column.name];
-    else if (this.dialect === 'mysql') raw = (result.raw as { insertId?: unknown }).insertId;
-    else raw = result.raw;
-    return fromDatabase(column, typeof raw === 'bigint' ? raw.toString() : raw, this.dialect);
+    if (this.dialect !== 'mysql') {
+      const returning = resource.columns.map((c) => this.q(c.name)).join(', ');
+      const result = (await this.runner.query(`${head} RETURNING ${returning}`, params.values, true)) as { records?: Array<Record<string, unknown>> };
+      const stored = result.records?.[0];
+      if (!stored) throw new Error(`the INSERT into ${resource.name} returned no row`);
+      return this.toRow(resource, stored);
+    }
+    const result = (await this.runner.query(head, params.values, true)) as { raw: { insertId?: unknown } };
+    const generated = resource.primaryKey.find((c) => c.generated && !(c.name in values));
+    const key = generated
+      ? resource.primaryKey.map((c) => (c === generated ? fromDatabase(c, String(result.raw.insertId), this.dialect) : values[c.name] ?? null))
+      : keyOf(resource, values);
+    const stored = await this.findByKey(resource, key, false);
+    if (!stored) throw new Error(`row of ${resource.name} vanished inside its own transaction`);
+    return stored;
   }
 
   async update(resource: Resource, key: KeyValues, changes: CanonicalRow): Promise<void> {
