@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
-import { dialectOf } from '../resources/sql-dialect.js';
+import { dialectOf, insertReturnsRow } from '../resources/sql-dialect.js';
 import { RowStore } from '../resources/sql/row-store.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -58,7 +58,7 @@ export class LogicEngine {
     await runner.connect();
     try {
       await runner.startTransaction(dialectOf(this.dataSource) === 'sqlite' ? undefined : 'READ COMMITTED');
-      const tx = new WriteTransaction(new RowStore(runner, dialectOf(this.dataSource)), this.registry, this.bank);
+      const tx = new WriteTransaction(new RowStore(runner, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank);
       await work(tx);
       await this.beforeCommit(tx);
       await runner.commitTransaction();

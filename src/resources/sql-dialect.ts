@@ -13,3 +13,14 @@ export function dialectOf(dataSource: DataSource): Dialect {
 export function quoteIdentifier(dialect: Dialect, name: string): string {
   return dialect === 'mysql' ? `\`${name.replace(/`/g, '``')}\`` : `"${name.replace(/"/g, '""')}"`;
 }
+
+/**
+ * Whether `INSERT ... RETURNING` hands back the new row: on SQLite (3.35+), PostgreSQL and
+ * MariaDB from 10.5, not on MySQL. The server's version is the one TypeORM read at connect.
+ */
+export function insertReturnsRow(dataSource: DataSource): boolean {
+  if (dialectOf(dataSource) !== 'mysql') return true;
+  const version = (dataSource.driver as { version?: string }).version ?? '';
+  const mariadb = /MariaDB/i.test(version) ? /^(\d+)\.(\d+)/.exec(version) : null;
+  return mariadb !== null && Number(mariadb[1]) * 1000 + Number(mariadb[2]) >= 10_005;
+}

@@ -24,6 +24,8 @@ export class RowStore {
   constructor(
     private readonly runner: Pick<QueryRunner, 'query'>,
     readonly dialect: Dialect,
+    /** See `insertReturnsRow`; without it an insert reads its row back by key. */
+    private readonly insertReturns = dialect !== 'mysql',
   ) {}
 
   q(name: string): string {
@@ -117,8 +119,8 @@ export class RowStore {
 
   /**
    * Inserts the given columns and returns the new row as stored (defaults and generated key
-   * included). SQLite and PostgreSQL return it from the INSERT itself (RETURNING); MySQL, which
-   * has no RETURNING, reads it back by its key.
+   * included). SQLite, PostgreSQL and MariaDB return it from the INSERT itself (RETURNING);
+   * MySQL, which has no RETURNING, reads it back by its key.
    */
   async insert(resource: Resource, values: CanonicalRow): Promise<CanonicalRow> {
     const params = paramsFor(this.dialect);
@@ -128,7 +130,7 @@ export class RowStore {
     const head = columns.length > 0
       ? `INSERT INTO ${this.q(resource.tableName)} (${names}) VALUES (${placeholders})`
       : this.dialect === 'mysql' ? `INSERT INTO ${this.q(resource.tableName)} () VALUES ()` : `INSERT INTO ${this.q(resource.tableName)} DEFAULT VALUES`;
-    if (this.dialect !== 'mysql') {
+    if (this.insertReturns) {
       const returning = resource.columns.map((c) => this.q(c.name)).join(', ');
       const result = (await this.runner.query(`${head} RETURNING ${returning}`, params.values, true)) as { records?: Array<Record<string, unknown>> };
       const stored = result.records?.[0];
