@@ -1,5 +1,14 @@
+import helmet from 'helmet';
 import { authHeader, loginAs } from './support/auth.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+
+/** The headers helmet() sets with its defaults, lower-cased, as supertest shows them. */
+function helmetDefaults(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)), removeHeader: () => undefined };
+  helmet()({} as never, res as never, () => undefined);
+  return headers;
+}
 
 describeEachTarget('foundation', (target) => {
   let t: TestApp;
@@ -17,6 +26,21 @@ describeEachTarget('foundation', (target) => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it("sends every one of helmet's default headers, on answers and on errors alike", async () => {
+    const expected = helmetDefaults();
+    expect(Object.keys(expected).length).toBeGreaterThan(10);
+    const answers = [
+      await t.http().get(`${t.base}/@heartbeat`).expect(200),
+      await t.http().get(`${t.base}/customer`).expect(401),
+      await t.http().get('/nothing-here').expect(404),
+      await t.http().post(`${t.base}/@heartbeat`).set('Content-Type', 'text/plain').send('hello').expect(415),
+    ];
+    for (const res of answers) {
+      expect(res.headers).toMatchObject(expected);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
   });
 
   it('keeps a safe incoming X-Request-Id and replaces an unsafe one', async () => {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import type { QueryRunner } from 'typeorm';
+import type { Resource } from '../resource-registry.js';
+import { limitLiteral, paramsFor, RowStore } from './row-store.js';
+
+const customer = {
+  name: 'customer',
+  tableName: 'customer',
+  columns: [{ name: 'name', kind: 'string' }, { name: 'balance', kind: 'decimal' }],
+} as unknown as Resource;
+
+/** A runner that answers nothing and keeps the statements it was given. */
+function capturingRunner() {
+  const statements: Array<{ sql: string; values: unknown[] }> = [];
+  const query = async (sql: string, values: unknown[] = []) => (statements.push({ sql, values }), []);
+  return { statements, query: query as unknown as QueryRunner['query'] };
+}
+
+describe('RowStore.page', () => {
+  it.each(['sqlite', 'mysql', 'postgres'] as const)('writes LIMIT as a literal and binds OFFSET (%s): a bound LIMIT makes SQLite prepare again on every run', async (dialect) => {
+    const runner = capturingRunner();
+    const store = new RowStore(runner, dialect);
+    const params = paramsFor(dialect);
+    const where = [`${store.q('t')}.${store.q('balance')} > ${params.add('100')}`];
+    await store.page(customer, { where, orderBy: [] }, params, 21, 40);
+    const [statement] = runner.statements;
+    expect(statement!.sql).toMatch(/ LIMIT 21 OFFSET (\?|\$2)$/);
+    expect(statement!.values).toEqual(['100', 40]);
+  });
+
+  it('gives the same statement text for every offset, so one prepared statement serves every page', async () => {
+    const runner = capturingRunner();
+    const store = new RowStore(runner, 'sqlite');
+    for (const offset of [0, 20, 40]) await store.page(customer, { where: [], orderBy: [] }, paramsFor('sqlite'), 21, offset);
+    expect(new Set(runner.statements.map((s) => s.sql)).size).toBe(1);
+  });
+});
+
+describe('limitLiteral', () => {
+  it('writes a non-negative integer', () => {
+    expect(limitLiteral(0)).toBe('0');
+    expect(limitLiteral(1001)).toBe('1001');
+  });
+
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])('refuses %s: only a checked integer may reach the SQL text', (value) => {
+    expect(() => limitLiteral(value)).toThrow(RangeError);
+  });
+});
