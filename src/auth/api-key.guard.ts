@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { IS_ADMIN_API } from '../common/admin-api.decorator.js';
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
+import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
@@ -28,7 +29,7 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (isPublicEndpoint(this.reflector, context, this.config) || this.reflector.getAllAndOverride<boolean>(IS_ADMIN_API, [context.getHandler(), context.getClass()])) {
+    if (isPublicEndpoint(this.reflector, context, this.config) || endpointMetadata<boolean>(this.reflector, IS_ADMIN_API, context)) {
       return true;
     }
     const request = context.switchToHttp().getRequest<unknown>();

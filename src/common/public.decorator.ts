@@ -1,6 +1,7 @@
 import { SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { AppConfig } from '../config/app-config.js';
+import { endpointMetadata } from './endpoint-metadata.js';
 
 export const IS_PUBLIC = 'tessera:isPublic';
 
@@ -15,6 +16,6 @@ export const Public = (when?: PublicWhen): MethodDecorator & ClassDecorator => S
 
 /** True when the handler (or its controller) is `@Public()` under this configuration; what every guard asks. */
 export function isPublicEndpoint(reflector: Reflector, context: ExecutionContext, config: AppConfig): boolean {
-  const mark = reflector.getAllAndOverride<true | PublicWhen | undefined>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+  const mark = endpointMetadata<true | PublicWhen>(reflector, IS_PUBLIC, context);
   return mark === true || (typeof mark === 'function' && mark(config));
 }

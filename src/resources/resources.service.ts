@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { DatabaseGate } from '../database/database-gate.js';
+import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
@@ -44,14 +45,16 @@ export interface ReadResult {
 @Injectable()
 export class ResourcesService {
   private readonly dialect: Dialect;
+  private readonly loneRead: LoneRead;
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     readonly registry: ResourceRegistry,
     private readonly engine: LogicEngine,
     @Inject(DatabaseGate) private readonly gate: DatabaseGate,
   ) {
     this.dialect = dialectOf(dataSource);
+    this.loneRead = loneReads(dataSource);
   }
 
   async list(resource: Resource, query: ReadQuery, access: ResourceAccess): Promise<ReadResult> {
@@ -215,9 +218,9 @@ export class ResourcesService {
     };
   }
 
-  /** Reads outside a transaction use the pool directly. */
+  /** Reads outside a transaction: the pool, or SQLite's prepared statements (see `loneReads`). */
   private reader(): RowStore {
-    return new RowStore({ query: (sql: string, values?: unknown[]) => this.dataSource.query(sql, values) }, this.dialect);
+    return new RowStore({ query: this.loneRead }, this.dialect);
   }
 
   private keyOfItem(resource: Resource, item: Record<string, unknown>, href: string | undefined): KeyValues {

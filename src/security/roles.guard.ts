@@ -2,6 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import { principalOf } from '../auth/principal.js';
 import { ApiError } from '../common/api-error.js';
+import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -27,7 +28,7 @@ export class RolesGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const required = this.reflector.get<Operation | 'META' | undefined>(REQUIRED_ACCESS, context.getHandler());
+    const required = endpointMetadata<Operation | 'META'>(this.reflector, REQUIRED_ACCESS, context);
     if (!required || isPublicEndpoint(this.reflector, context, this.config)) return true;
     const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
     const principal = principalOf(request);

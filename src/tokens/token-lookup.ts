@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { quoteIdentifier, dialectOf } from '../resources/sql-dialect.js';
 import { paramsFor } from '../resources/sql/row-store.js';
+import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
 
@@ -22,8 +23,10 @@ export interface TokenRow {
 export class TokenLookup {
   private readonly sql: string;
   private readonly columns: ColumnMetadata[];
+  private readonly read: LoneRead;
 
   constructor(private readonly dataSource: DataSource) {
+    this.read = loneReads(dataSource);
     const dialect = dialectOf(dataSource);
     const q = (name: string) => quoteIdentifier(dialect, name);
     const token = dataSource.getMetadata(ApiToken);
@@ -43,7 +46,7 @@ export class TokenLookup {
   }
 
   async find(keyHash: string): Promise<TokenRow | undefined> {
-    const rows = (await this.dataSource.query(this.sql, [LOGIN_ORIGIN, keyHash])) as Array<Record<string, unknown>>;
+    const rows = await this.read(this.sql, [LOGIN_ORIGIN, keyHash]);
     const raw = rows[0];
     if (!raw) return undefined;
     const driver = this.dataSource.driver;

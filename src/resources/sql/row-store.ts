@@ -1,4 +1,3 @@
-import type { QueryRunner } from 'typeorm';
 import { comparedPlaceholder } from '../query/column-values.js';
 import { numberedParams, positionalParams, type ParameterList } from '../query/sql-compiler.js';
 import { keyOf, type KeyValues } from '../primary-key.js';
@@ -7,6 +6,11 @@ import { quoteIdentifier, type Dialect } from '../sql-dialect.js';
 import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from '../value-codec.js';
 
 export type Params = ParameterList;
+
+/** What RowStore needs of a connection: a TypeORM QueryRunner (in a transaction) or a `LoneRead`. */
+export interface SqlRunner {
+  query(sql: string, values?: unknown[], structuredResult?: boolean): Promise<unknown>;
+}
 
 /** Every statement on a resource selects all its columns: the list is built once per resource, dialect and alias. */
 const selectLists = new WeakMap<Resource, Map<string, string>>();
@@ -33,7 +37,7 @@ export function paramsFor(dialect: Dialect): Params {
  */
 export class RowStore {
   constructor(
-    private readonly runner: Pick<QueryRunner, 'query'>,
+    private readonly runner: SqlRunner,
     readonly dialect: Dialect,
     /** See `insertReturnsRow`; without it an insert reads its row back by key. */
     private readonly insertReturns = dialect !== 'mysql',
