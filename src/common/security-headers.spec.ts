@@ -13,8 +13,8 @@ describe('recordSecurityHeaders', () => {
     const { log, res } = responseLog();
     recordSecurityHeaders().applyTo(res as never);
     expect(log).toContain('remove X-Powered-By');
-    expect(log).toContain('set X-Content-Type-Options: nosniff');
-    expect(log.find((l) => l.startsWith('set Content-Security-Policy: '))).toBeDefined();
+    expect(log).toContain('set x-content-type-options: nosniff');
+    expect(log.find((l) => l.startsWith('set content-security-policy: '))).toBeDefined();
   });
 
   it('refuses a middleware that reads the request: its headers could differ per request', () => {

@@ -18,7 +18,8 @@ export function recordSecurityHeaders(middleware = helmet()): SecurityHeaders {
   const removed: string[] = [];
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {
-      set.push([name, value]);
+      // Lower case, as Fastify writes its own (see trackRequest).
+      set.push([name.toLowerCase(), value]);
       return recorder;
     },
     removeHeader(name: string) {
