@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
 import { DatabaseGate } from '../database/database-gate.js';
+import { beginWriteSession } from '../database/write-session.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import { dialectOf, insertReturnsRow } from '../resources/sql-dialect.js';
 import { RowStore } from '../resources/sql/row-store.js';
@@ -54,20 +55,16 @@ export class LogicEngine {
   }
 
   private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const session = await beginWriteSession(this.dataSource);
     try {
-      await runner.startTransaction(dialectOf(this.dataSource) === 'sqlite' ? undefined : 'READ COMMITTED');
-      const tx = new WriteTransaction(new RowStore(runner, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank);
+      const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank);
       await work(tx);
       await this.beforeCommit(tx);
-      await runner.commitTransaction();
+      await session.commit();
       return tx.summary.list();
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      await session.abandon();
       throw error;
-    } finally {
-      await runner.release();
     }
   }
 }

@@ -1,4 +1,3 @@
-import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { rowChecksum } from '../resources/checksum.js';
@@ -6,7 +5,7 @@ import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js'
 import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
 import type { RowStore } from '../resources/sql/row-store.js';
 import type { ColumnKind } from '../resources/column-kind.js';
-import type { CanonicalRow, CanonicalValue } from '../resources/value-codec.js';
+import { sameDecimal, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
@@ -199,5 +198,5 @@ export function sameValue(kind: ColumnKind, a: CanonicalValue | undefined, b: Ca
   const x = a ?? null;
   const y = b ?? null;
   if (x === null || y === null || x === y) return x === y;
-  return kind === 'decimal' && new Decimal(x as string).equals(y as string);
+  return kind === 'decimal' && sameDecimal(x as string, y as string);
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import type { ResourceColumn } from './resource-registry.js';
-import { canonicalDecimal, fromRequest } from './value-codec.js';
+import { canonicalDecimal, fromRequest, sameDecimal } from './value-codec.js';
 
 describe('canonicalDecimal', () => {
   const numeral = fc
@@ -37,6 +37,45 @@ describe('canonicalDecimal', () => {
 
   it('keeps every digit when the column has no scale', () => {
     expect(canonicalDecimal('123.4500', undefined)).toBe('123.45');
+  });
+});
+
+describe('sameDecimal', () => {
+  const numeral = fc
+    .tuple(fc.boolean(), fc.stringMatching(/^\d{1,6}$/), fc.option(fc.stringMatching(/^\d{1,4}$/), { nil: undefined }), fc.boolean())
+    .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ? 'e1' : ''}`);
+
+  it('agrees with decimal.js for any two numerals, canonical or not (the fast path must not differ)', () => {
+    fc.assert(
+      fc.property(numeral, numeral, fc.integer({ min: 0, max: 4 }), (a, b, scale) => {
+        expect(sameDecimal(a, b)).toBe(new Decimal(a).equals(b));
+        const [x, y] = [canonicalDecimal(a, scale), canonicalDecimal(b, scale)];
+        expect(sameDecimal(x, y)).toBe(new Decimal(x).equals(y));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('agrees with decimal.js on pairs that are often the same value, written two ways', () => {
+    fc.assert(
+      fc.property(numeral, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }), (a, s1, s2) => {
+        const [x, y] = [canonicalDecimal(a, s1), canonicalDecimal(a, s2)];
+        expect(sameDecimal(x, y)).toBe(new Decimal(x).equals(y));
+        expect(sameDecimal(x, canonicalDecimal(a, s1))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ['0.00', '-0.00', true],
+    ['-0.00', '0.00', true],
+    ['0.00', '1.00', false],
+    ['1.50', '1.5', true],
+    ['10.00', '1.00', false],
+    ['5.0000', '5.0000', true],
+  ])('%s and %s: %s', (a, b, same) => {
+    expect(sameDecimal(a, b)).toBe(same);
   });
 });
 

@@ -41,6 +41,21 @@ export function canonicalDecimal(value: Decimal.Value, scale: number | undefined
   return scale === undefined ? d.toString() : d.toFixed(scale);
 }
 
+const NEGATIVE_OR_POSITIVE_ZERO = /^-?0(\.0*)?$/;
+
+/**
+ * Whether two decimal texts hold the same value. Plain numerals with as many fraction digits
+ * (two canonical values of one column) are the same value exactly when they are the same
+ * text, zero's sign aside, so the common case needs no parsing; anything else goes to decimal.js.
+ */
+export function sameDecimal(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = PLAIN_DECIMAL.exec(a);
+  const y = x && PLAIN_DECIMAL.exec(b);
+  if (x && y && (x[1]?.length ?? 0) === (y[1]?.length ?? 0) && !NEGATIVE_OR_POSITIVE_ZERO.test(a)) return false;
+  return new Decimal(a).equals(b);
+}
+
 /** Converts what a driver returned for a column into the canonical value. */
 export function fromDatabase(column: ResourceColumn, raw: unknown, dialect: Dialect): CanonicalValue {
   if (raw === null || raw === undefined) return null;
