@@ -43,6 +43,22 @@ describe('loneReads on SQLite', () => {
     expect(prepare).toHaveBeenCalledTimes(1);
   });
 
+  it('takes the SQLite path even when made before the data source is initialised', async () => {
+    const early = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const read = loneReads(early);
+    await early.initialize();
+    try {
+      const connection = (early.driver as unknown as { databaseConnection: { prepare(sql: string): unknown } }).databaseConnection;
+      const prepared = jest.spyOn(connection, 'prepare');
+      const throughTypeorm = jest.spyOn(early, 'query');
+      expect(await read('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(prepared).toHaveBeenCalledWith('SELECT 1 AS one');
+      expect(throughTypeorm).not.toHaveBeenCalled();
+    } finally {
+      await early.destroy();
+    }
+  });
+
   it('fails as TypeORM does, with a QueryFailedError around the driver error', async () => {
     const read = loneReads(dataSource);
     const failure = await read('SELECT * FROM no_such_table').catch((e: unknown) => e);

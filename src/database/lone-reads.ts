@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { runOnSqlite, sqliteConnectionOf } from './sqlite-connection.js';
+import { runOnSqlite, sqliteConnectionOf, usesSqlite } from './sqlite-connection.js';
 
 /** Runs one SELECT outside any transaction and answers its rows. */
 export type LoneRead = (sql: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -10,9 +10,9 @@ export type LoneRead = (sql: string, values?: unknown[]) => Promise<Array<Record
  * TypeORM; SQLite runs the statement directly on its one connection (see `runOnSqlite`).
  */
 export function loneReads(dataSource: DataSource): LoneRead {
-  if (!sqliteConnectionOf(dataSource)) {
+  if (!usesSqlite(dataSource)) {
     return async (sql, values) => (await dataSource.query(sql, values)) as Array<Record<string, unknown>>;
   }
   // The connection is looked up per statement: it is opened when the data source initialises.
-  return async (sql, values) => runOnSqlite(sqliteConnectionOf(dataSource)!, sql, values) as Array<Record<string, unknown>>;
+  return async (sql, values) => runOnSqlite(sqliteConnectionOf(dataSource), sql, values) as Array<Record<string, unknown>>;
 }

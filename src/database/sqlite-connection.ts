@@ -13,10 +13,15 @@ export interface SqliteConnection {
   readonly inTransaction: boolean;
 }
 
-/** The one connection behind a SQLite data source; undefined on MySQL/MariaDB and PostgreSQL. */
-export function sqliteConnectionOf(dataSource: DataSource): SqliteConnection | undefined {
-  if (dataSource.options.type !== 'better-sqlite3') return undefined;
-  return (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+export function usesSqlite(dataSource: DataSource): boolean {
+  return dataSource.options.type === 'better-sqlite3';
+}
+
+/** The one connection behind a SQLite data source, once it is initialised. */
+export function sqliteConnectionOf(dataSource: DataSource): SqliteConnection {
+  const connection = (dataSource.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+  if (!usesSqlite(dataSource) || !connection) throw new Error('not an initialised SQLite data source');
+  return connection;
 }
 
 /** Prepared statements kept per connection: Tessera runs a few dozen texts, over and over. */

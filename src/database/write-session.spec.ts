@@ -27,7 +27,7 @@ describe('beginWriteSession on SQLite', () => {
     expect(updated.affected).toBe(1);
     expect(await session.query('SELECT name FROM item WHERE name = ?', ['renamed'])).toEqual([{ name: 'renamed' }]);
     await session.commit();
-    expect(sqliteConnectionOf(dataSource)!.inTransaction).toBe(false);
+    expect(sqliteConnectionOf(dataSource).inTransaction).toBe(false);
     expect(await names()).toEqual(['renamed', 'new']);
   });
 
@@ -35,7 +35,7 @@ describe('beginWriteSession on SQLite', () => {
     const session = await beginWriteSession(dataSource);
     await session.query("INSERT INTO item (name) VALUES ('dropped')");
     await session.abandon();
-    expect(sqliteConnectionOf(dataSource)!.inTransaction).toBe(false);
+    expect(sqliteConnectionOf(dataSource).inTransaction).toBe(false);
     expect(await names()).toEqual(['kept']);
     const next = await beginWriteSession(dataSource);
     await next.commit();

@@ -1,5 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { runOnSqlite, sqliteConnectionOf, type SqliteConnection } from './sqlite-connection.js';
+import { runOnSqlite, sqliteConnectionOf, usesSqlite, type SqliteConnection } from './sqlite-connection.js';
 
 /** One open write transaction: statements on one connection, then `commit` or `abandon`. */
 export interface WriteSession {
@@ -16,8 +16,7 @@ export interface WriteSession {
  * directly (see `runOnSqlite`); the caller holds the DatabaseGate's write side.
  */
 export async function beginWriteSession(dataSource: DataSource): Promise<WriteSession> {
-  const sqlite = sqliteConnectionOf(dataSource);
-  return sqlite ? sqliteSession(sqlite) : typeormSession(dataSource.createQueryRunner());
+  return usesSqlite(dataSource) ? sqliteSession(sqliteConnectionOf(dataSource)) : typeormSession(dataSource.createQueryRunner());
 }
 
 function sqliteSession(connection: SqliteConnection): WriteSession {
