@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { usesSqlite } from './sqlite-connection.js';
 
 /**
  * SQLite through TypeORM is one connection: two transactions from concurrent requests would
@@ -23,7 +24,7 @@ export class DatabaseGate {
   constructor(private readonly enabled: boolean) {}
 
   static for(dataSource: DataSource): DatabaseGate {
-    return new DatabaseGate(dataSource.options.type === 'better-sqlite3');
+    return new DatabaseGate(usesSqlite(dataSource));
   }
 
   /** `inside`: the manager of a transaction the caller already runs through the gate; `work` then runs at once. */

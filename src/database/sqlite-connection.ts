@@ -13,6 +13,7 @@ export interface SqliteConnection {
   readonly inTransaction: boolean;
 }
 
+/** Whether the data source is the embedded SQLite database (one connection, the DatabaseGate, `runOnSqlite`). */
 export function usesSqlite(dataSource: DataSource): boolean {
   return dataSource.options.type === 'better-sqlite3';
 }

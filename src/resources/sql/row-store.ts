@@ -7,7 +7,7 @@ import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from
 
 export type Params = ParameterList;
 
-/** What RowStore needs of a connection: a TypeORM QueryRunner (in a transaction) or a `LoneRead`. */
+/** What RowStore needs of a connection: a `WriteSession` (in a transaction) or a `LoneRead`. */
 export interface SqlRunner {
   query(sql: string, values?: unknown[], structuredResult?: boolean): Promise<unknown>;
 }
