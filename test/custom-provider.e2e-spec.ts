@@ -123,7 +123,7 @@ describeEachTarget('custom auth providers', (target) => {
       },
     );
 
-    it('does not hang the server when it never answers: other requests are served meanwhile, and the login gets 503 / 5030 at the timeout', async () => {
+    it('does not hang the server when it never answers: other requests are served meanwhile, and the login gets 503 / 5031 at the timeout', async () => {
       const started = Date.now();
       let settledAt = 0;
       const pending = login('hang').then((res) => ((settledAt = Date.now()), res));
@@ -135,7 +135,7 @@ describeEachTarget('custom auth providers', (target) => {
       expect(settledAt).toBe(0);
       const res = await pending;
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ statusCode: 503, errorCode: 5030, errorMessage: expect.any(String), requestId: expect.any(String) });
+      expect(res.body).toEqual({ statusCode: 503, errorCode: 5031, errorMessage: expect.any(String), requestId: expect.any(String) });
       expect(settledAt - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
       expect(settledAt - started).toBeLessThan(TIMEOUT_MS + 2000);
     });

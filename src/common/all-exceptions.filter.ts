@@ -65,7 +65,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const raw = rawRequestOf(request);
       this.logger.error(
         { requestId, method: raw.method, path: redactUrl(raw.url ?? ''), err: exception },
-        // 5030 is shared: the database or a custom auth provider (which logs its own details) was unavailable.
         error.errorCode === ErrorCode.INTERNAL ? 'unhandled error' : 'service unavailable',
       );
     }

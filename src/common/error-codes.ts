@@ -16,15 +16,20 @@ export enum ErrorCode {
   TOKEN_NOT_FOUND = 4042,
   CHECKSUM_MISMATCH = 4090,
   DUPLICATE_KEY = 4091,
+  /** Deadlock, serialization or certification failure that retries within the time budget did not get through. */
+  CONCURRENT_CONFLICT = 4093,
   BODY_TOO_LARGE = 4130,
+  URL_TOO_LONG = 4140,
   UNSUPPORTED_MEDIA_TYPE = 4150,
   RULE_CONSTRAINT = 4220,
   DATABASE_CONSTRAINT = 4221,
   TOO_MANY_LOGINS = 4290,
   INTERNAL = 5000,
   DATABASE_UNAVAILABLE = 5030,
-  /** The contract has one 503 code: a custom auth provider that did not answer in time shares it. */
-  PROVIDER_UNAVAILABLE = 5030,
+  /** A custom authentication provider did not answer in time or could not be reached. */
+  PROVIDER_UNAVAILABLE = 5031,
+  /** Too many logins in progress (the bcrypt queue is full). */
+  LOGIN_QUEUE_FULL = 5032,
 }
 
 /** The HTTP status of an error code is its first three digits. */

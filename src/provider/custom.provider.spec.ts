@@ -65,12 +65,12 @@ describe('CustomAuthProvider', () => {
     expect(error.errorCode).toBe(ErrorCode.LOGIN_FAILED);
   });
 
-  it('answers 503 / 5030 within the timeout when the provider never answers', async () => {
+  it('answers 503 / 5031 within the timeout when the provider never answers', async () => {
     const { adapter, log } = adapt({ authenticate: () => new Promise(() => undefined) });
     const started = Date.now();
     const error = await errorOf(adapter.authenticate(login, context));
     expect(error.statusCode).toBe(503);
-    expect(error.errorCode).toBe(5030);
+    expect(error.errorCode).toBe(5031);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(log()).toMatch(/did not answer within AUTH_PROVIDER_TIMEOUT_MS/);
   });

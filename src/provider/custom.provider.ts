@@ -39,7 +39,7 @@ export interface CustomProviderOptions {
  * Adapts a custom JavaScript provider (providers/<name>.js) to `AuthProvider`, so the login
  * flow is the same for every provider. Each call into the module is bounded by the
  * provider timeout, and whatever the module does (throw, reject, hang, answer nonsense)
- * becomes 401 / 4013 or 503 / 5030: never a crash, never a token. Log lines name the
+ * becomes 401 / 4013 or 503 / 5031: never a crash, never a token. Log lines name the
  * provider and never carry the request's credentials or the provider's secrets.
  */
 export class CustomAuthProvider implements AuthProvider {
@@ -122,7 +122,7 @@ export class CustomAuthProvider implements AuthProvider {
 
   /**
    * Logs a failed call, credentials and secrets blanked, and gives the client's error:
-   * 503 / 5030 for a timeout, else `errorCode` with a message that tells nothing about why.
+   * 503 / 5031 for a timeout, else `errorCode` with a message that tells nothing about why.
    */
   private failure(settled: Exclude<Settled<unknown>, { status: 'ok' }>, what: string, payload: Record<string, unknown>, errorCode: ErrorCode): ApiError {
     if (settled.status === 'timeout') {

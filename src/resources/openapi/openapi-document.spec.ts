@@ -90,6 +90,7 @@ describe('the OpenAPI document', () => {
   it('lists every error code once, under the response of its HTTP status', () => {
     const codes = Object.values(ErrorCode).filter((v): v is number => typeof v === 'number');
     expect(schemas.Error.properties.errorCode.enum).toEqual(codes);
+    expect(new Set(codes).size).toBe(codes.length);
     const listed = Object.values(doc.components.responses as Record<string, Json>)
       .flatMap((r) => r.content['application/json'].schema.properties.errorCode.enum as number[]);
     expect(listed.sort()).toEqual([...codes].sort());
