@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,9 @@ const RAW_SERVER = join(ROOT, 'dist', 'bench', 'raw', 'server.js');
 
 /** bcrypt cost 10 for every server: the issue's W5 compares at the same cost. */
 const BCRYPT_COST = '10';
+
+/** One checksum secret for every server of a run, so raw computes the same keyed checksums as Tessera. */
+const CHECKSUM_SECRET = randomBytes(32).toString('hex');
 
 export interface TesseraLaunch {
   databaseUrl: string;
@@ -62,6 +66,7 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
       HTTP_ADAPTER: launch.adapter,
       LOG_LEVEL: 'warn',
       BCRYPT_COST,
+      CHECKSUM_SECRET,
       ...(launch.loopDelayFile ? { BENCH_LOOP_DELAY_FILE: launch.loopDelayFile } : {}),
     },
     readyPath: `${API_BASE}/@heartbeat`,
@@ -84,6 +89,7 @@ export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: bo
     env: {
       DATABASE_URL: databaseUrl,
       BCRYPT_COST,
+      CHECKSUM_SECRET,
       RAW_REQUIRE_TOKEN: requireToken ? '1' : '0',
       ...(loopDelayFile ? { BENCH_LOOP_DELAY_FILE: loopDelayFile } : {}),
     },

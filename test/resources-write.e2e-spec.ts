@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { rowChecksum } from '../src/resources/checksum.js';
+import { RowChecksum } from '../src/resources/checksum.js';
 import { ResourceRegistry } from '../src/resources/resource-registry.js';
 import { suiteAppAs, type Api } from './support/api.js';
 import { TEST_POSTGRES_URL } from './support/test-databases.js';
@@ -184,7 +184,7 @@ describeEachTarget('resources: writing', (target) => {
     await api.post('/customer', { name: 'Checksum Co', credit_limit: '100.5' }).expect(201);
     const row = await current('/customer/Checksum%20Co');
     const registry = new ResourceRegistry(t.dataSource, (await import('../src/project/project.js')).demoProject.entities, 'main');
-    expect(row['@metadata'].checksum).toBe(rowChecksum(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }));
+    expect(row['@metadata'].checksum).toBe(t.app.get(RowChecksum).of(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }));
   });
 
   it('changes the checksum when another program changes the row', async () => {

@@ -1,10 +1,11 @@
-import { rowChecksum } from '../../src/resources/checksum.js';
+import { RowChecksum } from '../../src/resources/checksum.js';
 import type { Resource } from '../../src/resources/resource-registry.js';
 
 /**
  * The raw server's rows: canonical values exactly as Tessera defines them (decimals as text
  * with scale 4, booleans as booleans), so its checksums are Tessera's own function over the
- * same values, and its JSON is the same JSON.
+ * same values (keyed with the secret Tessera is given, see `useChecksumSecret`), and its JSON
+ * is the same JSON.
  */
 export type RawRow = Record<string, string | number | boolean | null>;
 
@@ -50,8 +51,16 @@ export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
   return row;
 }
 
+let checksums: RowChecksum | undefined;
+
+/** The checksum secret Tessera runs with (the harness gives both servers the same CHECKSUM_SECRET): the key is derived once, as Tessera does. */
+export function useChecksumSecret(secret: string): void {
+  checksums = RowChecksum.fromSecret(secret);
+}
+
 export function checksum(t: Table, row: RawRow): string {
-  return rowChecksum(t.resource, row);
+  if (!checksums) throw new Error('useChecksumSecret() was not called');
+  return checksums.of(t.resource, row);
 }
 
 /** An API object: `@metadata` first, decimals rendered as JSON numbers. */

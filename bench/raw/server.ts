@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { installLoopDelayProbe } from '../loop-delay-probe.js';
-import { CUSTOMER, LINEITEM, PURCHASEORDER, canonical, checksum, toObject } from './rows.js';
+import { CUSTOMER, LINEITEM, PURCHASEORDER, canonical, checksum, toObject, useChecksumSecret } from './rows.js';
 import { openRawStore } from './store.js';
 import { RawTokens, type RawPrincipal } from './tokens.js';
 
@@ -15,6 +15,8 @@ const BASE = '/rest/default/demo/v1';
 const BODY_LIMIT = 1_048_576;
 const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
 if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
+if (!env.CHECKSUM_SECRET) throw new Error('the raw server needs CHECKSUM_SECRET, the same as Tessera\'s');
+useChecksumSecret(env.CHECKSUM_SECRET);
 
 const store = await openRawStore(env.DATABASE_URL ?? 'sqlite:./data/tessera.sqlite', Number(env.DB_POOL_SIZE ?? 10));
 const tokens = await RawTokens.withDemoUsers(Number(env.BCRYPT_COST ?? 10));

@@ -32,6 +32,23 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(4);
   });
 
+  it('takes a CHECKSUM_SECRET of 32 characters or more, and never shows a refused one', () => {
+    const secret = 'f3a9c2e1b7d64a5e8c0f1d2b3a4c5e6f';
+    expect(loadConfig({ CHECKSUM_SECRET: secret }).api.checksumSecret).toBe(secret);
+    expect(loadConfig({}).api.checksumSecret).toBeUndefined();
+    for (const weak of ['short-but-random-7Qx', 'ab'.repeat(20), 'passwordpasswordpasswordpassword']) {
+      let error: unknown;
+      try {
+        loadConfig({ CHECKSUM_SECRET: weak });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('CHECKSUM_SECRET');
+      expect((error as Error).message).not.toContain(weak);
+    }
+  });
+
   it('treats empty strings as unset and parses booleans and numbers', () => {
     const config = loadConfig({ PORT: '', TRUST_PROXY: 'true', HTTP_ADAPTER: 'fastify', BODY_LIMIT_BYTES: '2048' });
     expect(config.http).toMatchObject({ port: 8080, trustProxy: true, adapter: 'fastify', bodyLimitBytes: 2048 });

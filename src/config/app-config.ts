@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { PROJECT_ROOT } from '../common/project-root.js';
-import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS } from './environment.schema.js';
+import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
@@ -36,6 +36,8 @@ export interface AppConfig {
     resourcePrefix: string;
     pageSizeDefault: number;
     pageSizeMax: number;
+    /** CHECKSUM_SECRET: the key of row checksums; undefined means the one kept in the database. Never logged. */
+    checksumSecret?: string;
   };
   auth: {
     tokenLifetimeSeconds: number;
@@ -72,10 +74,10 @@ export class ConfigError extends Error {
 
 function describe(errors: ValidationError[]): string[] {
   return errors.flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((message) =>
-      message.startsWith(e.property) ? `${message} (got ${JSON.stringify(e.value)})`
-        : `${e.property}: ${message} (got ${JSON.stringify(e.value)})`,
-    ),
+    Object.values(e.constraints ?? {}).map((message) => {
+      const got = SECRET_VARIABLES.has(e.property) ? '(value not shown)' : `(got ${JSON.stringify(e.value)})`;
+      return message.startsWith(e.property) ? `${message} ${got}` : `${e.property}: ${message} ${got}`;
+    }),
   );
 }
 
@@ -133,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       resourcePrefix: schema.RESOURCE_PREFIX,
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
       pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),
+      checksumSecret: schema.CHECKSUM_SECRET,
     },
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,

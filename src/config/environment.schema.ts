@@ -10,6 +10,9 @@ import {
   MaxLength,
   Min,
   MinLength,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
 } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
@@ -32,6 +35,21 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
 /** AUTH_PROVIDER values served by Tessera itself; any other name is a module in the providers folder. */
 export const BUILT_IN_PROVIDERS = ['default', 'none'] as const;
+
+/** Variables whose values never appear in a message, not even when they are invalid. */
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set(['CHECKSUM_SECRET']);
+
+/** A checksum secret must not be guessable: long, and not one or two characters repeated. */
+@ValidatorConstraint({ name: 'checksumSecret' })
+class ChecksumSecretRule implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.length >= 32 && value.length <= 1000 && new Set(value).size >= 8;
+  }
+
+  defaultMessage(): string {
+    return 'CHECKSUM_SECRET must be 32 to 1000 characters with at least 8 different ones (e.g. `openssl rand -hex 32`)';
+  }
+}
 
 /**
  * Every environment variable Tessera reads, with its default and its rule.
@@ -118,6 +136,10 @@ export class EnvironmentSchema {
 
   @IsString() @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'RESOURCE_PREFIX must be an identifier' })
   RESOURCE_PREFIX: string = 'main';
+
+  /** The key of row checksums; unset: a random secret generated at first boot and kept in the database. */
+  @IsOptional() @Validate(ChecksumSecretRule)
+  CHECKSUM_SECRET?: string;
 
   @IsString() @MaxLength(100) @Matches(PROVIDER_NAME, {
     message: 'AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder ' +

@@ -6,6 +6,7 @@ import { beginWriteSession } from '../database/write-session.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import { dialectOf, insertReturnsRow } from '../resources/sql-dialect.js';
 import { RowStore } from '../resources/sql/row-store.js';
+import { RowChecksum } from '../resources/checksum.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { RuleBank } from './rule-bank.js';
@@ -28,6 +29,7 @@ export class LogicEngine {
     private readonly registry: ResourceRegistry,
     readonly bank: RuleBank,
     @Inject(DatabaseGate) private readonly gate: DatabaseGate,
+    private readonly checksums: RowChecksum,
   ) {}
 
   async run(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
@@ -57,7 +59,7 @@ export class LogicEngine {
   private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
     const session = await beginWriteSession(this.dataSource);
     try {
-      const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank);
+      const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank, this.checksums);
       await work(tx);
       await this.beforeCommit(tx);
       await session.commit();

@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { rowChecksum } from '../resources/checksum.js';
+import type { RowChecksum } from '../resources/checksum.js';
 import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
 import type { RowStore } from '../resources/sql/row-store.js';
@@ -38,6 +38,7 @@ export class WriteTransaction {
     readonly store: RowStore,
     readonly registry: ResourceRegistry,
     readonly bank: RuleBank,
+    private readonly checksums: RowChecksum,
   ) {}
 
   async insert(resource: Resource, values: CanonicalRow, depth = 0): Promise<CanonicalRow> {
@@ -175,7 +176,7 @@ export class WriteTransaction {
   private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
     const row = await this.store.findByKey(resource, key, true);
     if (!row) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
-    if (checksum !== CHECKSUM_OVERRIDE && checksum !== rowChecksum(resource, row)) {
+    if (checksum !== CHECKSUM_OVERRIDE && checksum !== this.checksums.of(resource, row)) {
       throw new ApiError(ErrorCode.CHECKSUM_MISMATCH, `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`);
     }
     return row;

@@ -1,4 +1,4 @@
-import { rowChecksum } from './checksum.js';
+import type { RowChecksum } from './checksum.js';
 import { keySegment } from './primary-key.js';
 import type { Resource } from './resource-registry.js';
 import { toJson, type CanonicalRow } from './value-codec.js';
@@ -11,7 +11,10 @@ export type Verb = 'INSERT' | 'UPDATE' | 'DELETE';
  */
 export class ResourceSerializer {
   /** @param resourcesUrl absolute URL of the API base, e.g. http://host/rest/default/demo/v1 */
-  constructor(private readonly resourcesUrl: string) {}
+  constructor(
+    private readonly resourcesUrl: string,
+    private readonly checksums: RowChecksum,
+  ) {}
 
   href(resource: Resource, row: CanonicalRow): string {
     return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
@@ -19,7 +22,7 @@ export class ResourceSerializer {
 
   object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>): Record<string, unknown> {
     const out: Record<string, unknown> = {
-      '@metadata': { href: this.href(resource, row), checksum: rowChecksum(resource, row) },
+      '@metadata': { href: this.href(resource, row), checksum: this.checksums.of(resource, row) },
     };
     this.copyColumns(resource, row, out, readable);
     return out;
@@ -27,7 +30,7 @@ export class ResourceSerializer {
 
   summaryEntry(resource: Resource, row: CanonicalRow, verb: Verb, readable?: ReadonlySet<string>): Record<string, unknown> {
     const metadata: Record<string, unknown> = { href: this.href(resource, row), resource: resource.name, verb };
-    if (verb !== 'DELETE') metadata.checksum = rowChecksum(resource, row);
+    if (verb !== 'DELETE') metadata.checksum = this.checksums.of(resource, row);
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
     return out;

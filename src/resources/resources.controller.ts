@@ -14,6 +14,7 @@ import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
 import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
+import { RowChecksum } from './checksum.js';
 import { ResourcesService } from './resources.service.js';
 
 interface WriteResult {
@@ -37,6 +38,7 @@ export class ResourcesController {
     private readonly settings: ApiSettings,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly checksums: RowChecksum,
   ) {}
 
   @Get(':resource')
@@ -138,7 +140,7 @@ export class ResourcesController {
   }
 
   private serializer(req: unknown): ResourceSerializer {
-    return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy));
+    return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy), this.checksums);
   }
 
   /** The same request with the next offset; an `auth` key in the URL is not copied into it. */

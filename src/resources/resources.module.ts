@@ -13,6 +13,9 @@ import { TESSERA_VERSION } from '../common/version.js';
 import { MetaController } from './meta.controller.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { dialectOf } from './sql-dialect.js';
+import { RowChecksum } from './checksum.js';
+import { DatabaseGate } from '../database/database-gate.js';
+import { loadChecksumSecret } from '../database/checksum-secret.js';
 import { ResourceRegistry } from './resource-registry.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
@@ -56,11 +59,18 @@ import { ResourcesService } from './resources.service.js';
         }, settings.versions),
       inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
     },
+    {
+      // The key is read (or generated) once, at boot; the request path only computes HMACs.
+      provide: RowChecksum,
+      useFactory: async (dataSource: DataSource, gate: DatabaseGate, config: AppConfig) =>
+        RowChecksum.fromSecret(await loadChecksumSecret(dataSource, gate, config.api.checksumSecret)),
+      inject: [DataSource, DatabaseGate, APP_CONFIG],
+    },
     LogicEngine,
     ResourcesService,
     SecurityService,
     RolesGuard,
   ],
-  exports: [ResourceRegistry, ResourcesService, SecurityService],
+  exports: [ResourceRegistry, ResourcesService, SecurityService, RowChecksum],
 })
 export class ResourcesModule {}
