@@ -7,6 +7,7 @@ import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
+import { CallerColumnResolver } from '../security/caller-column-resolver.js';
 import type { Grant } from '../security/role-bank.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import type { Operation } from '../security/role-definition.js';
@@ -60,7 +61,7 @@ export class ResourcesService {
   async list(resource: Resource, query: ReadQuery, access: ResourceAccess): Promise<ReadResult> {
     const params = paramsFor(this.dialect);
     const extra = this.visibilityFlags(resource, access, params);
-    const mine = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, access.readable()), params, dialect: this.dialect };
+    const mine = { columns: new CallerColumnResolver(access, this.registry, this.dialect), params, dialect: this.dialect };
     const where: string[] = [
       ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
       ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),

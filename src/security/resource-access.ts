@@ -22,6 +22,8 @@ export class ResourceAccess {
     readonly resource: Resource,
     readonly grants: readonly Grant[],
     private readonly globals: Record<string, GlobalValue>,
+    /** How to build the same principal's access to another resource (a parent named in a path). */
+    private readonly accessOf: (other: Resource) => ResourceAccess,
   ) {}
 
   static of(bank: RoleBank, principal: Principal, resource: Resource): ResourceAccess {
@@ -32,12 +34,37 @@ export class ResourceAccess {
       const grant = role.grants.get(resource.name) ?? (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
       if (grant && grant.operations.size > 0) grants.push(grant);
     }
-    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier });
+    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier }, (other) => ResourceAccess.of(bank, principal, other));
   }
 
   /** Full rights, for work done by the system (rules) rather than a caller. */
   static system(resource: Resource): ResourceAccess {
-    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {});
+    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {}, (other) => ResourceAccess.system(other));
+  }
+
+  /** The same principal's access to another resource. */
+  to(other: Resource): ResourceAccess {
+    return other === this.resource ? this : this.accessOf(other);
+  }
+
+  /**
+   * The READ grants under which `column` is readable, when only some rows show it: its value
+   * may then be used only where one of these grants admits the row. Undefined when every row
+   * this access reads shows it (`everyRow`: every row of the table, as for a parent, rather
+   * than only the rows some READ grant admits); an empty list when no row does.
+   */
+  columnGrants(column: string, everyRow: boolean): readonly Grant[] | undefined {
+    const reads = this.grantsFor('READ');
+    const showing = reads.filter((g) => !g.readColumns || g.readColumns.has(column));
+    if (showing.some((g) => !g.filter)) return undefined;
+    if (!everyRow && showing.length === reads.length && showing.length > 0) return undefined;
+    return showing;
+  }
+
+  /** The OR of the grants' row filters, compiled for `sql` (false for none). */
+  grantsPredicate(grants: readonly Grant[], sql: SqlContext): string {
+    if (grants.length === 0) return FALSE_PREDICATE;
+    return `(${grants.map((g) => this.grantPredicate(g, sql)).join(' OR ')})`;
   }
 
   can(operation: Operation): boolean {
@@ -79,7 +106,7 @@ export class ResourceAccess {
     const grants = this.grantsFor(operation);
     if (grants.length === 0) return FALSE_PREDICATE;
     if (this.coversEveryRow(operation)) return undefined;
-    return `(${grants.map((g) => this.grantPredicate(g, sql)).join(' OR ')})`;
+    return this.grantsPredicate(grants, sql);
   }
 
   /** The SQL condition of one grant (true when it has no filter). */

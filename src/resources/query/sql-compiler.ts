@@ -9,6 +9,11 @@ export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' |
 export interface ResolvedColumn {
   /** SQL for the column: quoted identifiers, or a scalar subquery for a parent's column. Trusted as is. */
   sql: string;
+  /**
+   * For SQL that binds values of its own (a guard with the caller's globals): writes it with
+   * the compiler's sink, at the point where it appears in the statement. Used instead of `sql`.
+   */
+  render?: (params: ParameterSink) => string;
   kind: ColumnKind;
   maxLength?: number;
 }
@@ -123,7 +128,8 @@ export function compileOrder(terms: OrderTerm[], ctx: CompileContext): string[] 
   return terms.map((term) => {
     const column = resolveColumn(ctx.columns, term.column);
     if (term.caseInsensitive) requireString(column, term.column, 'a case-insensitive sort (_uc)');
-    const expression = term.caseInsensitive ? `UPPER(${column.sql})` : column.sql;
+    const sql = sqlOf(column, ctx.params);
+    const expression = term.caseInsensitive ? `UPPER(${sql})` : sql;
     const direction = term.direction === 'desc' ? 'DESC' : 'ASC';
     const nulls = ctx.dialect === 'postgres' ? (term.direction === 'desc' ? ' NULLS LAST' : ' NULLS FIRST') : '';
     return `${expression} ${direction}${nulls}`;
@@ -151,24 +157,27 @@ class FilterCompiler {
         requireString(column, node.subject.path, '"like"');
         const pattern = this.plainValue(node.pattern, column, node.subject.path, 'like');
         const escaped = typeof pattern === 'string' ? pattern.replaceAll('!', '!!') : pattern;
+        const columnSql = this.sql(column);
         const placeholder = this.ctx.params.add(escaped);
-        const [subject, value] = node.caseInsensitive ? [`UPPER(${column.sql})`, `UPPER(${placeholder})`] : [column.sql, placeholder];
+        const [subject, value] = node.caseInsensitive ? [`UPPER(${columnSql})`, `UPPER(${placeholder})`] : [columnSql, placeholder];
         return `(${subject} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${value} ESCAPE '!')`;
       }
       case 'in': {
         const column = this.column(node.subject);
+        const columnSql = this.sql(column);
         const placeholders = node.values.map((value) => this.bind(value, column, node.subject.path, 'in'));
-        return `(${column.sql} ${node.negated ? 'NOT IN' : 'IN'} (${placeholders.join(', ')}))`;
+        return `(${columnSql} ${node.negated ? 'NOT IN' : 'IN'} (${placeholders.join(', ')}))`;
       }
       case 'between': {
         const column = this.column(node.subject);
         refuseBoolean(column, node.subject.path, '"between"');
+        const columnSql = this.sql(column);
         const low = this.bind(node.low, column, node.subject.path, 'between');
         const high = this.bind(node.high, column, node.subject.path, 'between');
-        return `(${column.sql} ${node.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${low} AND ${high})`;
+        return `(${columnSql} ${node.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${low} AND ${high})`;
       }
       case 'isNull':
-        return `(${this.column(node.subject).sql} ${node.negated ? 'IS NOT NULL' : 'IS NULL'})`;
+        return `(${this.sql(this.column(node.subject))} ${node.negated ? 'IS NOT NULL' : 'IS NULL'})`;
     }
   }
 
@@ -181,7 +190,8 @@ class FilterCompiler {
       }
       if (operator !== '=' && operator !== '<>') refuseBoolean(a, left.path, `"${operator}"`);
       if (node.caseInsensitive) requireString(a, left.path, 'a case-insensitive comparison (_uc)');
-      return `(${this.upper(a.sql, node)} ${operator} ${this.upper(b.sql, node)})`;
+      const leftSql = this.upper(this.sql(a), node);
+      return `(${leftSql} ${operator} ${this.upper(this.sql(b), node)})`;
     }
     const ref = left.kind === 'column' ? left : right.kind === 'column' ? right : undefined;
     if (!ref) throw badRequest('a comparison needs a column on one side');
@@ -190,14 +200,18 @@ class FilterCompiler {
 
     const column = this.column(ref);
     if (value.kind === 'null') {
-      if (operator === '=' || operator === '<>') return `(${column.sql} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'})`;
+      if (operator === '=' || operator === '<>') return `(${this.sql(column)} ${operator === '=' ? 'IS NULL' : 'IS NOT NULL'})`;
       throw badRequest(`column "${nameOf(ref.path)}": null can only be compared with = or <> (or use is null)`);
     }
     if (operator !== '=' && operator !== '<>') refuseBoolean(column, ref.path, `"${operator}"`);
     if (node.caseInsensitive) requireString(column, ref.path, 'a case-insensitive comparison (_uc)');
-    const columnSql = this.upper(column.sql, node);
+    // Parameters are bound in the order they appear in the SQL (`?` placeholders are positional).
+    if (columnOnLeft) {
+      const columnSql = this.upper(this.sql(column), node);
+      return `(${columnSql} ${operator} ${this.upper(this.bind(value, column, ref.path, operator), node)})`;
+    }
     const placeholder = this.upper(this.bind(value, column, ref.path, operator), node);
-    return columnOnLeft ? `(${columnSql} ${operator} ${placeholder})` : `(${placeholder} ${operator} ${columnSql})`;
+    return `(${placeholder} ${operator} ${this.upper(this.sql(column), node)})`;
   }
 
   private upper(sql: string, node: Comparison): string {
@@ -206,6 +220,11 @@ class FilterCompiler {
 
   private column(ref: ColumnRef): ResolvedColumn {
     return resolveColumn(this.ctx.columns, ref.path);
+  }
+
+  /** The column's SQL, written now: call it where the SQL goes, in order with the values bound around it. */
+  private sql(column: ResolvedColumn): string {
+    return sqlOf(column, this.ctx.params);
   }
 
   /** Binds a value compared with `column` and returns its placeholder. */
@@ -237,6 +256,10 @@ class FilterCompiler {
     this.denied = true;
     return null;
   }
+}
+
+function sqlOf(column: ResolvedColumn, params: ParameterSink): string {
+  return column.render ? column.render(params) : column.sql;
 }
 
 function resolveColumn(columns: ColumnResolver, path: ColumnPath): ResolvedColumn {

@@ -1,0 +1,81 @@
+import { parentAlias, parentRelation, parentSubquery, RegistryColumnResolver } from '../resources/column-resolver.js';
+import type { ColumnPath } from '../resources/query/ast.js';
+import type { ColumnResolver, ParameterSink, ResolvedColumn } from '../resources/query/sql-compiler.js';
+import type { Resource, ResourceRegistry } from '../resources/resource-registry.js';
+import { quoteIdentifier, type Dialect } from '../resources/sql-dialect.js';
+import type { Grant } from './role-bank.js';
+import type { ResourceAccess } from './resource-access.js';
+
+/**
+ * The columns a caller may name in a filter or an order, as SQL that cannot reveal a value the
+ * caller could not read. A column of the resource must be readable under some READ grant; a
+ * parent's column (`customer.credit_limit`) must be readable on the parent as on the parent
+ * itself, and the relation's own columns on the row (400 / 4003 otherwise, as for any unknown
+ * column). Where only some grants show a column and those grants have row filters, its value is
+ * used only where one of them admits the row (a parent row, or the row itself): elsewhere it
+ * is NULL, so no comparison or order can tell anything about it.
+ */
+export class CallerColumnResolver implements ColumnResolver {
+  constructor(
+    private readonly access: ResourceAccess,
+    private readonly registry: ResourceRegistry,
+    private readonly dialect: Dialect,
+  ) {}
+
+  resolve(path: ColumnPath): ResolvedColumn | undefined {
+    const resource = this.access.resource;
+    const q = (name: string): string => quoteIdentifier(this.dialect, name);
+    if (path.length === 1) {
+      const column = resource.columnsByName.get(path[0]!);
+      if (!column || !mayName(this.access, column.name)) return undefined;
+      const plain = `${q('t')}.${q(column.name)}`;
+      const grants = this.access.columnGrants(column.name, false);
+      if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length };
+      return {
+        sql: plain,
+        kind: column.kind,
+        maxLength: column.length,
+        render: (params) => {
+          const guarded = `CASE WHEN ${this.access.grantsPredicate(grants, this.system(resource, 't', params))} THEN ${plain} END`;
+          // SQLite gives a CASE no column affinity: a number would then compare below any bound text ('4500').
+          return this.dialect === 'sqlite' && (column.kind === 'decimal' || column.kind === 'integer') ? `CAST(${guarded} AS NUMERIC)` : `(${guarded})`;
+        },
+      };
+    }
+    if (path.length !== 2) return undefined;
+    const relation = parentRelation(resource, path[0]!);
+    if (!relation || !relation.columns.every((pair) => mayName(this.access, pair.child))) return undefined;
+    const parent = this.registry.find(relation.parent);
+    const column = parent?.columnsByName.get(path[1]!);
+    if (!parent || !column) return undefined;
+    const parentAccess = this.access.to(parent);
+    if (!mayName(parentAccess, column.name)) return undefined;
+    const parentGrants = parentAccess.columnGrants(column.name, true);
+    // The join reads the row's relation columns: where those are hidden, so is the parent.
+    const joinGrants = relation.columns.map((pair) => this.access.columnGrants(pair.child, false)).filter((g): g is readonly Grant[] => g !== undefined);
+    const sql = parentSubquery(this.dialect, relation, parent, column.name, 't');
+    if (!parentGrants && joinGrants.length === 0) return { sql, kind: column.kind, maxLength: column.length };
+    return {
+      sql,
+      kind: column.kind,
+      maxLength: column.length,
+      render: (params) => {
+        const guards: string[] = [];
+        if (parentGrants) guards.push(parentAccess.grantsPredicate(parentGrants, this.system(parent, parentAlias('t'), params)));
+        for (const grants of joinGrants) guards.push(this.access.grantsPredicate(grants, this.system(resource, 't', params)));
+        return parentSubquery(this.dialect, relation, parent, column.name, 't', guards.join(' AND '));
+      },
+    };
+  }
+
+  /** Role filters name any column: compiled with the system's view, on the given alias. */
+  private system(resource: Resource, alias: string, params: ParameterSink): { columns: RegistryColumnResolver; params: ParameterSink; dialect: Dialect } {
+    return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, undefined, alias), params, dialect: this.dialect };
+  }
+}
+
+function mayName(access: ResourceAccess, column: string): boolean {
+  if (!access.can('READ')) return false;
+  const readable = access.readable();
+  return !readable || readable.has(column);
+}
