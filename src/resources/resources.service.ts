@@ -6,7 +6,8 @@ import { DatabaseGate } from '../database/database-gate.js';
 import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
-import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
+import { ConstraintFailure } from '../logic/constraint-failure.js';
+import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
 import type { Grant } from '../security/role-bank.js';
 import type { ResourceAccess } from '../security/resource-access.js';
@@ -24,6 +25,7 @@ import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { dialectOf, type Dialect } from './sql-dialect.js';
 import { paramsFor, RowStore, type Params } from './sql/row-store.js';
 import type { CanonicalRow } from './value-codec.js';
+import { ValuesColumnResolver } from './values-column-resolver.js';
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
@@ -103,7 +105,7 @@ export class ResourcesService {
       }
       return values;
     });
-    return this.engine.run(async (tx) => {
+    return this.write(access, async (tx) => {
       for (const values of items) {
         const row = await tx.insert(resource, values);
         if (access.coversEveryRow('INSERT')) continue;
@@ -137,7 +139,7 @@ export class ResourcesService {
       }
       return { key, checksum, values };
     });
-    return this.engine.run(async (tx) => {
+    return this.write(access, async (tx) => {
       for (const change of changes) {
         await this.assertMayChange(tx.store, resource, change.key, access, 'UPDATE');
         await tx.update(resource, change.key, change.values, change.checksum);
@@ -153,10 +155,44 @@ export class ResourcesService {
     if (!checksum) {
       throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`);
     }
-    return this.engine.run(async (tx) => {
+    return this.write(access, async (tx) => {
       await this.assertMayChange(tx.store, resource, key, access, 'DELETE');
       await tx.delete(resource, key, checksum);
     });
+  }
+
+  /** Runs a write in the engine; a failed constraint's message is rendered for this caller (hidden values hidden). */
+  private async write(access: ResourceAccess, work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
+    try {
+      return await this.engine.run(work);
+    } catch (error) {
+      if (!(error instanceof ConstraintFailure)) throw error;
+      const visible = await this.visibleColumns(error.resource, error.row, access.to(error.resource));
+      throw new ApiError(ErrorCode.RULE_CONSTRAINT, error.messageFor(visible));
+    }
+  }
+
+  /**
+   * The columns of a row a rule refused that the caller may read, judged on the row's values
+   * as the rule saw them (the transaction is rolled back by now; a parent a role filter reads
+   * is as committed). No READ grant admitting it: nothing is visible.
+   */
+  private async visibleColumns(resource: Resource, row: CanonicalRow, access: ResourceAccess): Promise<(column: string) => boolean> {
+    const reads = access.grantsFor('READ');
+    let readable: ReadonlySet<string> | undefined;
+    if (reads.length === 0) return () => false;
+    if (access.coversEveryRow('READ') && !access.columnsVaryByRow) {
+      readable = access.readable();
+    } else {
+      const filtered = reads.filter((g) => g.filter);
+      const admits = await this.gate.read(() =>
+        this.reader().testValues(filtered.map((g) => (params) => access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }))),
+      );
+      const admitting = reads.filter((g) => !g.filter || admits[filtered.indexOf(g)]);
+      if (admitting.length === 0) return () => false;
+      readable = access.readableIn(admitting);
+    }
+    return (column) => !readable || readable.has(column);
   }
 
   /**

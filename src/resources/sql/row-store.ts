@@ -118,6 +118,17 @@ export class RowStore {
     return conditions.map((_, i) => Number(rows[0]![`c${i}`]) === 1);
   }
 
+  /**
+   * Evaluates SQL conditions that read no table row of their own (see `ValuesColumnResolver`):
+   * for each, whether it holds.
+   */
+  async testValues(conditions: Array<(params: Params) => string>): Promise<boolean[]> {
+    const params = paramsFor(this.dialect);
+    const columns = conditions.map((condition, i) => `CASE WHEN ${condition(params)} THEN 1 ELSE 0 END AS ${this.q(`c${i}`)}`);
+    const rows = (await this.runner.query(`SELECT ${columns.join(', ')}`, params.values)) as Array<Record<string, unknown>>;
+    return conditions.map((_, i) => Number(rows[0]?.[`c${i}`]) === 1);
+  }
+
   /** Children of a parent row through one relation, locked. */
   async findChildren(child: Resource, relation: ParentRelation, parentRow: CanonicalRow, lock: boolean): Promise<CanonicalRow[]> {
     const params = paramsFor(this.dialect);

@@ -1,0 +1,71 @@
+import { parentAlias, parentRelation } from './column-resolver.js';
+import type { ColumnPath } from './query/ast.js';
+import type { ColumnKind, ColumnResolver, ParameterSink, ResolvedColumn } from './query/sql-compiler.js';
+import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
+import { quoteIdentifier, type Dialect } from './sql-dialect.js';
+import { toDatabase, type CanonicalRow } from './value-codec.js';
+
+/**
+ * Resolves a resource's columns to the values of one row that is not (or not yet, or no
+ * longer) in the table, bound as parameters: a role's row filter then compiles to a condition
+ * on those values, which `RowStore.testValues` evaluates. `parent.column` reads the parent row
+ * the values point to. A column the row does not hold (a database default, a generated key)
+ * resolves to NULL and sets `incomplete`: the condition's answer is then not the row's.
+ */
+export class ValuesColumnResolver implements ColumnResolver {
+  incomplete = false;
+
+  constructor(
+    private readonly resource: Resource,
+    private readonly registry: ResourceRegistry,
+    private readonly dialect: Dialect,
+    private readonly row: CanonicalRow,
+  ) {}
+
+  resolve(path: ColumnPath): ResolvedColumn | undefined {
+    if (path.length === 1) {
+      const column = this.resource.columnsByName.get(path[0]!);
+      if (!column) return undefined;
+      return { sql: 'NULL', kind: column.kind, maxLength: column.length, render: (params) => this.value(column, params) };
+    }
+    if (path.length !== 2) return undefined;
+    const relation = parentRelation(this.resource, path[0]!);
+    const parent = relation && this.registry.find(relation.parent);
+    const column = parent?.columnsByName.get(path[1]!);
+    if (!relation || !parent || !column) return undefined;
+    const q = (name: string): string => quoteIdentifier(this.dialect, name);
+    const p = parentAlias('t');
+    return {
+      sql: 'NULL',
+      kind: column.kind,
+      maxLength: column.length,
+      render: (params) => {
+        const join = relation.columns.map((pair) => `${q(p)}.${q(pair.parent)} = ${this.value(this.resource.columnsByName.get(pair.child)!, params)}`);
+        return `(SELECT ${q(p)}.${q(column.name)} FROM ${q(parent.tableName)} ${q(p)} WHERE ${join.join(' AND ')})`;
+      },
+    };
+  }
+
+  private value(column: ResourceColumn, params: ParameterSink): string {
+    if (!(column.name in this.row)) {
+      this.incomplete = true;
+      return 'NULL';
+    }
+    return typedPlaceholder(column.kind, this.dialect, params.add(toDatabase(column, this.row[column.name] ?? null, this.dialect)));
+  }
+}
+
+const POSTGRES_TYPES: Record<ColumnKind, string> = {
+  string: 'text', integer: 'bigint', decimal: 'numeric', boolean: 'boolean', date: 'date', datetime: 'timestamptz',
+};
+
+/**
+ * A bound value standing where a column would, compared as that column is: PostgreSQL would
+ * otherwise take two parameters compared with each other for text, MySQL a decimal for a
+ * double, and SQLite a number compared with bound text would have no numeric affinity.
+ */
+function typedPlaceholder(kind: ColumnKind, dialect: Dialect, placeholder: string): string {
+  if (dialect === 'postgres') return `CAST(${placeholder} AS ${POSTGRES_TYPES[kind]})`;
+  if (dialect === 'mysql') return kind === 'decimal' ? `CAST(${placeholder} AS DECIMAL(65,30))` : placeholder;
+  return kind === 'decimal' || kind === 'integer' ? `CAST(${placeholder} AS NUMERIC)` : placeholder;
+}
