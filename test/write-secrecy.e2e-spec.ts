@@ -22,12 +22,14 @@ const project: ProjectDefinition = {
 };
 
 const q = (text: string): string => encodeURIComponent(text);
+const MISSING_ORDER = 987654;
 
 describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
   let t: TestApp;
   let sam: Api;
   let demo: Api;
   let samsAlphaOrder: number;
+  let patsOrder: number;
 
   beforeAll(async () => {
     t = await startTestApp(target, { project });
@@ -35,6 +37,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     demo = await apiAs(t, 'demo');
     const orders = (await demo.get(`/purchaseorder?pagesize=100&filter=${q("salesrep_id = 1 and customer_name = 'Alpha and Sons' and paid = false")}`).expect(200)).body as Row[];
     samsAlphaOrder = orders[0]!.order_number as number;
+    patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number as number;
   });
   afterAll(async () => {
     await t?.close();
@@ -43,6 +46,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
   const as = async (roles: string[], globals: Record<string, string> = {}): Promise<Api> =>
     apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
   const bigItem = (order: number): Row => ({ order_number: order, product_number: 3, qty_ordered: 100 });
+  const lineItemCount = async (): Promise<number> => ((await demo.get('/lineitem?pagesize=5000').expect(200)).body as Row[]).length;
 
   function expectError(res: { status: number; body: Row }, status: number, errorCode: number): void {
     expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status, errorCode });
@@ -71,6 +75,34 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expect((await reader.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toMatch(/^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit 9000$/);
       const other = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await other.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
+    });
+  });
+
+  describe('existence of parents outside the caller\'s rows', () => {
+    it('answers 403 / 4030 to an insert into another rep\'s order and into a missing order alike', async () => {
+      const before = await lineItemCount();
+      expectError(await sam.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 1 }), 403, 4030);
+      expectError(await sam.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 403, 4030);
+      expectError(await sam.post('/lineitem', [{ order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }, { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }]), 403, 4030);
+      expect(await lineItemCount()).toBe(before);
+      await sam.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
+    });
+
+    it('answers 403 / 4030 to moving a line item to another rep\'s order and to a missing order alike', async () => {
+      const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as Row[];
+      const path = `/lineitem/${item!.lineitem_id}`;
+      expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: patsOrder }), 403, 4030);
+      expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: MISSING_ORDER }), 403, 4030);
+      expect(((await sam.get(path).expect(200)).body as Row[])[0]!.order_number).toBe(samsAlphaOrder);
+    });
+
+    it('keeps 422 / 4221 for a missing parent when the row would be inside a granting filter', async () => {
+      expectError(await demo.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 422, 4221);
+      const small = await as(['Small items']);
+      expectError(await small.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 422, 4221);
+      expectError(await small.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 50 }), 403, 4030);
+      expectError(await small.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 50 }), 403, 4030);
+      await small.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 2 }).expect(201);
     });
   });
 });

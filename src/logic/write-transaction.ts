@@ -33,6 +33,12 @@ export class WriteTransaction {
   readonly summary = new TransactionSummary();
   /** Rows being deleted in this transaction: aggregates into them are pointless. */
   private readonly deleting = new Set<string>();
+  /**
+   * Asked with the final values of a row the client inserts or updates, just before its
+   * statement (so before the database's foreign keys can answer); may refuse it by throwing.
+   * Rows written by rules are not asked: rules run with the system's rights.
+   */
+  clientRowCheck?: (resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE') => Promise<void>;
 
   constructor(
     readonly store: RowStore,
@@ -47,6 +53,7 @@ export class WriteTransaction {
     const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
+    if (depth === 0) await this.clientRowCheck?.(resource, row, 'INSERT');
     const stored = await this.store.insert(resource, row);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
@@ -101,6 +108,7 @@ export class WriteTransaction {
       if (!sameValue(column.kind, row[column.name], before[column.name])) changed[column.name] = row[column.name] ?? null;
     }
     if (Object.keys(changed).length === 0) return before;
+    if (depth === 0) await this.clientRowCheck?.(resource, row, 'UPDATE');
     const key = keyOf(resource, before);
     await this.store.update(resource, key, changed);
     this.summary.record(resource, 'UPDATE', row);

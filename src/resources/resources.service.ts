@@ -106,6 +106,7 @@ export class ResourcesService {
       return values;
     });
     return this.write(access, async (tx) => {
+      this.checkClientRows(tx, access);
       for (const values of items) {
         const row = await tx.insert(resource, values);
         if (access.coversEveryRow('INSERT')) continue;
@@ -140,6 +141,7 @@ export class ResourcesService {
       return { key, checksum, values };
     });
     return this.write(access, async (tx) => {
+      this.checkClientRows(tx, access);
       for (const change of changes) {
         await this.assertMayChange(tx.store, resource, change.key, access, 'UPDATE');
         await tx.update(resource, change.key, change.values, change.checksum);
@@ -193,6 +195,27 @@ export class ResourcesService {
       readable = access.readableIn(admitting);
     }
     return (column) => !readable || readable.has(column);
+  }
+
+  /**
+   * A row the caller inserts, or moves by an update, must land inside a granting role's
+   * filter: judged on its final values just before its statement, so that a row outside
+   * every filter is 403 whether or not its parent exists (the database's foreign key would
+   * otherwise answer 422 for a missing parent only, telling which parents exist). The check
+   * after the write stays: it also sees database defaults and what later rules changed.
+   */
+  private checkClientRows(tx: WriteTransaction, access: ResourceAccess): void {
+    if (access.coversEveryRow('INSERT') && access.coversEveryRow('UPDATE')) return;
+    tx.clientRowCheck = async (resource, row, verb) => {
+      if (resource !== access.resource || access.coversEveryRow(verb)) return;
+      const values = new ValuesColumnResolver(resource, this.registry, this.dialect, row);
+      const [inside] = await tx.store.testValues([(params) => access.rowPredicate(verb, { columns: values, params, dialect: this.dialect }) ?? '(1=1)']);
+      if (inside || values.incomplete) return; // a filter on a column the database fills: the check after the write decides
+      throw new ApiError(
+        ErrorCode.FORBIDDEN,
+        verb === 'INSERT' ? `Your roles do not permit inserting this ${resource.name}.` : `Your roles do not permit this change: the ${resource.name} would leave the rows you may update.`,
+      );
+    };
   }
 
   /**
