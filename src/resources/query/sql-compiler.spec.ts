@@ -327,3 +327,39 @@ describe('parameter sinks', () => {
   });
 });
 
+
+describe('columns whose SQL binds values of its own (render)', () => {
+  const guarded: ResolvedColumn = {
+    sql: 'unused',
+    kind: 'integer',
+    render: (params) => `(CASE WHEN "t"."owner" = ${params.add('G')} THEN "t"."secret" END)`,
+  };
+  const GUARDED = '(CASE WHEN "t"."owner" = ? THEN "t"."secret" END)';
+  const ctx = (): CompileContext & { params: ParameterList } => ({
+    dialect: 'sqlite',
+    params: positionalParams(),
+    columns: { resolve: (path) => (path.join('.') === 'secret' ? guarded : COLUMNS[path.join('.')]) },
+  });
+
+  it.each([
+    ['secret > 5', `(${GUARDED} > ?)`, ['G', 5]],
+    ['5 < secret', `(? < ${GUARDED})`, [5, 'G']],
+    ['secret between 1 and 2', `(${GUARDED} BETWEEN ? AND ?)`, ['G', 1, 2]],
+    ['id = 1 and secret in (3, 4)', `(("t"."id" = ?) AND (${GUARDED} IN (?, ?)))`, [1, 'G', 3, 4]],
+    ['secret = null', `(${GUARDED} IS NULL)`, ['G']],
+    ['secret = id', `(${GUARDED} = "t"."id")`, ['G']],
+  ])('%s binds in the order the placeholders appear', (filter, sql, values) => {
+    const c = ctx();
+    expect(compileFilter(parseFilter(filter), c)).toBe(sql);
+    expect(c.params.values).toEqual(values);
+  });
+
+  it('binds an order term\'s own values, and nothing when the filter is refused', () => {
+    const c = ctx();
+    expect(compileOrder(parseOrder('secret desc, id'), c)).toEqual([`${GUARDED} DESC`, '"t"."id" ASC']);
+    expect(c.params.values).toEqual(['G']);
+    const refused = ctx();
+    expect(() => compileFilter(parseFilter("secret like 'x%'"), refused)).toThrow();
+    expect(refused.params.values).toEqual([]);
+  });
+});

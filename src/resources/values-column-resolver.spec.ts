@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseFilter } from './query/filter-parser.js';
+import { compileFilter, numberedParams, positionalParams } from './query/sql-compiler.js';
+import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
+import type { Dialect } from './sql-dialect.js';
+import { ValuesColumnResolver } from './values-column-resolver.js';
+
+const column = (name: string, kind: ResourceColumn['kind']): ResourceColumn =>
+  ({ name, propertyName: name, kind, nullable: true, generated: false, hasDefault: false, primary: name === 'id', unique: false });
+const resourceOf = (name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource =>
+  ({ name, tableName: name, target: name, columns, columnsByName: new Map(columns.map((c) => [c.name, c])), primaryKey: columns.filter((c) => c.primary), parents, children: [] });
+
+const order = resourceOf('purchaseorder', [column('id', 'integer'), column('salesrep_id', 'integer')]);
+const item = resourceOf('lineitem', [column('id', 'integer'), column('order_id', 'integer'), column('amount', 'decimal'), column('note', 'string')], [
+  { name: 'purchaseorder', parent: 'purchaseorder', columns: [{ child: 'order_id', parent: 'id' }] },
+]);
+const registry = { find: (name: string) => (name === 'purchaseorder' ? order : undefined) } as unknown as ResourceRegistry;
+
+function compile(filter: string, dialect: Dialect, row: Record<string, string | number | null>) {
+  const params = dialect === 'postgres' ? numberedParams() : positionalParams();
+  const columns = new ValuesColumnResolver(item, registry, dialect, row);
+  const sql = compileFilter(parseFilter(filter), { columns, params, dialect, globals: { rep: 7 } });
+  return { sql, values: params.values, incomplete: columns.incomplete };
+}
+
+describe('ValuesColumnResolver', () => {
+  it('binds the row\'s values, typed as their columns, and reads a parent through the bound relation value', () => {
+    expect(compile('purchaseorder.salesrep_id = @{rep} and amount < 10', 'postgres', { id: 1, order_id: 5, amount: '2.5000', note: null })).toEqual({
+      sql: '(((SELECT "tp"."salesrep_id" FROM "purchaseorder" "tp" WHERE "tp"."id" = CAST($1 AS bigint)) = CAST($2 AS bigint)) AND (CAST($3 AS numeric) < $4))',
+      values: [5, 7, '2.5000', '10'],
+      incomplete: false,
+    });
+    expect(compile('amount < 10', 'sqlite', { amount: '2.5000' }).sql).toBe('(CAST(? AS NUMERIC) < ?)');
+    expect(compile('amount < 10', 'mysql', { amount: '2.5000' }).sql).toBe('(CAST(? AS DECIMAL(65,30)) < CAST(? AS DECIMAL(65,30)))');
+    expect(compile("note = 'x'", 'mysql', { note: 'y' }).sql).toBe('(? = ?)');
+  });
+
+  it('marks the answer incomplete when the filter names a column the row does not hold yet', () => {
+    const result = compile("note = 'x'", 'sqlite', { id: 1, order_id: 5 });
+    expect(result.incomplete).toBe(true);
+    expect(result.sql).toBe('(NULL = ?)');
+  });
+});
