@@ -32,7 +32,7 @@ export class CallerColumnResolver implements ColumnResolver {
       const grants = this.access.columnGrants(column.name, false);
       if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length };
       return {
-        sql: plain,
+        sql: GUARDED_ONLY,
         kind: column.kind,
         maxLength: column.length,
         render: (params) => {
@@ -53,10 +53,11 @@ export class CallerColumnResolver implements ColumnResolver {
     const parentGrants = parentAccess.columnGrants(column.name, true);
     // The join reads the row's relation columns: where those are hidden, so is the parent.
     const joinGrants = relation.columns.map((pair) => this.access.columnGrants(pair.child, false)).filter((g): g is readonly Grant[] => g !== undefined);
-    const sql = parentSubquery(this.dialect, relation, parent, column.name, 't');
-    if (!parentGrants && joinGrants.length === 0) return { sql, kind: column.kind, maxLength: column.length };
+    if (!parentGrants && joinGrants.length === 0) {
+      return { sql: parentSubquery(this.dialect, relation, parent, column.name, 't'), kind: column.kind, maxLength: column.length };
+    }
     return {
-      sql,
+      sql: GUARDED_ONLY,
       kind: column.kind,
       maxLength: column.length,
       render: (params) => {
@@ -73,6 +74,9 @@ export class CallerColumnResolver implements ColumnResolver {
     return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, undefined, alias), params, dialect: this.dialect };
   }
 }
+
+/** What `sql` holds for a column that must be written with its guard (`render`): never the bare value. */
+const GUARDED_ONLY = 'NULL';
 
 function mayName(access: ResourceAccess, column: string): boolean {
   if (!access.can('READ')) return false;
