@@ -3,6 +3,7 @@ import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
+import { teamsProject } from './fixtures/teams/teams-project.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown>;
@@ -104,5 +105,46 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expectError(await small.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 50 }), 403, 4030);
       await small.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 2 }).expect(201);
     });
+  });
+});
+
+/** The teams project (a commit constraint whose message does not name the key) with writers who see less of a team. */
+const teams: ProjectDefinition = {
+  ...teamsProject,
+  roles: {
+    globals: [],
+    roles: [
+      ...teamsProject.roles.roles,
+      { name: 'Member clerk', defaultAccess: 'NONE', resources: { member: { access: ['ALL'] }, team: { access: ['READ'], readColumns: ['team_id', 'name'] } } },
+      { name: 'Member writer', defaultAccess: 'NONE', resources: { member: { access: ['ALL'] } } },
+    ],
+  },
+};
+
+describeEachTarget('commit constraint messages hide what the caller cannot read', (target) => {
+  let t: TestApp;
+  let teamId: number;
+
+  beforeAll(async () => {
+    t = await startTestApp(target, { project: teams });
+    const demo = await apiAs(t, 'demo');
+    teamId = (await demo.post('/team', { name: 'Tiny', max_members: 1 }).expect(201)).body.txsummary[0].team_id as number;
+    await demo.post('/member', { team_id: teamId, age: 20, active: true }).expect(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const overfill = async (roles: string[]): Promise<string> => {
+    const api = apiWithKey(t, await createManualToken(t, { roles, label: roles.join('+') }));
+    const res = await api.post('/member', { team_id: teamId, age: 22, active: true });
+    expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status: 422, errorCode: 4220 });
+    return res.body.errorMessage as string;
+  };
+
+  it('shows the columns the caller reads, and the key when it may read it', async () => {
+    expect(await overfill(['Full access'])).toBe(`Team Tiny has 2 active members, more than 1 (team/${teamId})`);
+    expect(await overfill(['Member clerk'])).toBe(`Team Tiny has (hidden) active members, more than (hidden) (team/${teamId})`);
+    expect(await overfill(['Member writer'])).toBe('Team (hidden) has (hidden) active members, more than (hidden) (team)');
   });
 });
