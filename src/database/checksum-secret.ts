@@ -12,19 +12,35 @@ export const CHECKSUM_SECRET_NAME = 'checksum_secret';
  * once on an empty database both try to insert a secret of their own; the primary key lets one
  * in, the other's insert does nothing, and both then use what is stored.
  */
+/** Insert-if-absent and read, per database (the values are bound: name, then value). */
+const STATEMENTS = {
+  mysql: {
+    insert: 'INSERT IGNORE INTO `tessera_meta` (`name`, `value`) VALUES (?, ?)',
+    select: 'SELECT `value` AS v FROM `tessera_meta` WHERE `name` = ?',
+  },
+  postgres: {
+    insert: 'INSERT INTO "tessera_meta" ("name", "value") VALUES ($1, $2) ON CONFLICT ("name") DO NOTHING',
+    select: 'SELECT "value" AS v FROM "tessera_meta" WHERE "name" = $1',
+  },
+  sqlite: {
+    insert: 'INSERT OR IGNORE INTO "tessera_meta" ("name", "value") VALUES (?, ?)',
+    select: 'SELECT "value" AS v FROM "tessera_meta" WHERE "name" = ?',
+  },
+};
+
 export async function loadChecksumSecret(dataSource: DataSource, gate: DatabaseGate, configured: string | undefined): Promise<string> {
   if (configured !== undefined) return configured;
   const type = dataSource.options.type;
-  const dialect = type === 'mysql' || type === 'mariadb' ? 'mysql' : type === 'postgres' ? 'postgres' : 'sqlite';
-  const candidate = randomBytes(32).toString('hex');
-  const insert =
-    dialect === 'mysql' ? 'INSERT IGNORE INTO `tessera_meta` (`name`, `value`) VALUES (?, ?)'
-      : dialect === 'postgres' ? 'INSERT INTO "tessera_meta" ("name", "value") VALUES ($1, $2) ON CONFLICT ("name") DO NOTHING'
-        : 'INSERT OR IGNORE INTO "tessera_meta" ("name", "value") VALUES (?, ?)';
-  const select = `SELECT ${dialect === 'mysql' ? '`value`' : '"value"'} AS v FROM ${dialect === 'mysql' ? '`tessera_meta`' : '"tessera_meta"'} WHERE ${dialect === 'mysql' ? '`name`' : '"name"'} = ${dialect === 'postgres' ? '$1' : '?'}`;
-  await gate.write(() => dataSource.query(insert, [CHECKSUM_SECRET_NAME, candidate]));
-  const rows = (await gate.read(() => dataSource.query(select, [CHECKSUM_SECRET_NAME]))) as Array<{ v: unknown }>;
-  const stored = rows[0]?.v;
-  if (typeof stored !== 'string' || stored.length < 32) throw new Error('tessera_meta holds no usable checksum secret');
-  return stored;
+  const sql = STATEMENTS[type === 'mysql' || type === 'mariadb' ? 'mysql' : type === 'postgres' ? 'postgres' : 'sqlite'];
+  const stored = async (): Promise<string | undefined> => {
+    const rows = (await gate.read(() => dataSource.query(sql.select, [CHECKSUM_SECRET_NAME]))) as Array<{ v: unknown }>;
+    const value = rows[0]?.v;
+    return typeof value === 'string' && value.length >= 32 ? value : undefined;
+  };
+  const existing = await stored();
+  if (existing) return existing;
+  await gate.write(() => dataSource.query(sql.insert, [CHECKSUM_SECRET_NAME, randomBytes(32).toString('hex')]));
+  const secret = await stored();
+  if (!secret) throw new Error('tessera_meta holds no usable checksum secret');
+  return secret;
 }
