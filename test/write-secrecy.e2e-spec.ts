@@ -94,6 +94,8 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       const path = `/lineitem/${item!.lineitem_id}`;
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: patsOrder }), 403, 4030);
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: MISSING_ORDER }), 403, 4030);
+      // The collection form, one object named by its key among others.
+      expectError(await sam.put('/lineitem', [{ '@metadata': { checksum: 'override' }, lineitem_id: item!.lineitem_id, order_number: MISSING_ORDER }]), 403, 4030);
       expect(((await sam.get(path).expect(200)).body as Row[])[0]!.order_number).toBe(samsAlphaOrder);
     });
 
