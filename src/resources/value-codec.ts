@@ -122,6 +122,8 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
   switch (column.kind) {
     case 'string':
       if (typeof value !== 'string') throw bad(column, 'must be a string');
+      // PostgreSQL cannot store NUL at all; the others would keep what it cannot.
+      if (value.includes('\u0000')) throw bad(column, 'may not contain the NUL character');
       if (column.length !== undefined && [...value].length > column.length) {
         throw bad(column, `is longer than ${column.length} characters`);
       }
