@@ -150,6 +150,18 @@ describeEachTarget('values held to their column', (target) => {
     });
   });
 
+  describe('updates', () => {
+    it('holds a PUT to the same checks, by key and by href, and leaves the row as it was', async () => {
+      const row = await stored({ day: '2024-02-29', qty: 1 });
+      const path = `/sample/${row.code}`;
+      expectRefused(await api.put(path, { '@metadata': { checksum: 'override' }, day: '2026-02-29' }), 'day');
+      expectRefused(await api.put(path, { '@metadata': { checksum: 'override' }, qty: 2_147_483_648 }), 'qty');
+      const href = (row['@metadata'] as { href: string }).href;
+      expectRefused(await api.put('/sample', [{ '@metadata': { href, checksum: 'override' }, at: '2026-01-01T24:00:00Z' }]), 'at');
+      expect((await api.get(path).expect(200)).body).toEqual([row]);
+    });
+  });
+
   describe('text', () => {
     it('counts characters, not bytes or UTF-16 units, on every database', async () => {
       expect((await stored({ label: '😀😀😀😀😀' })).label).toBe('😀😀😀😀😀');
