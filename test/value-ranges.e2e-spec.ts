@@ -216,6 +216,17 @@ describeEachTarget('values held to their column', (target) => {
     });
   });
 
+  describe('a table narrower than its entity', () => {
+    it('answers 400 / 4000 when the database refuses a value that passed the entity, never a 500', async () => {
+      const res = await api.post('/drifted', { memo: 'longer than four' });
+      if (target.database === 'sqlite') {
+        expect(res.status).toBe(201); // SQLite keeps any length
+        return;
+      }
+      expect(res.body).toEqual({ statusCode: 400, errorCode: 4000, errorMessage: 'A value does not fit its column in the database.' });
+    });
+  });
+
   describe('values computed by rules', () => {
     it('refuses a formula result past its decimal column, naming it', async () => {
       const product = (await api.post('/product', { name: 'Costly', price: 999_999_999 }).expect(201)).body.txsummary[0];
