@@ -227,6 +227,16 @@ describeEachTarget('values held to their column', (target) => {
     });
   });
 
+  describe('text in filters', () => {
+    it('compares with text longer than the column like any other text: no row, no error', async () => {
+      await stored({ label: 'abcde' });
+      for (const filter of ["label = 'abcdefgh'", `code = '${'c'.repeat(40)}'`, "label like 'abcde_%'"]) {
+        expect((await api.get(`/sample?filter=${encodeURIComponent(filter)}`).expect(200)).body).toEqual([]);
+      }
+      expect((await api.get(`/sample?sysfilter=${encodeURIComponent("equal(label:'abcdefgh')")}`).expect(200)).body).toEqual([]);
+    });
+  });
+
   describe('values computed by rules', () => {
     it('refuses a formula result past its decimal column, naming it', async () => {
       const product = (await api.post('/product', { name: 'Costly', price: 999_999_999 }).expect(201)).body.txsummary[0];
