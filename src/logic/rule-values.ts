@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
-import type { Resource, ResourceColumn } from '../resources/resource-registry.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import type { Resource, ResourceColumn } from '../resources/resource-registry.js';
 import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
 import type { RuleRow } from './rule-dsl.js';
 

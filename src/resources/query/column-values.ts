@@ -110,7 +110,7 @@ function dateTimeValue(text: string, withTime: boolean, dialect: CompileContext[
   const match = DATETIME.exec(text);
   if (!match) return failure;
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
-  // Years from 1: a filter only compares, but PostgreSQL refuses year 0 outright (a 500 once).
+  // Years from 1: a filter only compares, but PostgreSQL fails the statement on year 0 (it was a 500).
   if (Number(year) < 1 || !isCalendarDate(Number(year), Number(month), Number(day))) return failure;
   if (!isTimeOfDay(Number(hour), Number(minute), Number(second))) return failure;
   if (!withTime) return match[4] === undefined ? accept(`${year}-${month}-${day}`) : failure;
