@@ -260,7 +260,7 @@ describeEachTarget('values held to their column', (target) => {
   });
 });
 
-describeEachTarget('integers computed by rules', (target) => {
+describeEachTarget('values computed by the rules of the teams project', (target) => {
   let api: Api;
   suiteAppAs(target, 'demo', (_app, client) => {
     api = client;
@@ -275,5 +275,13 @@ describeEachTarget('integers computed by rules', (target) => {
     expect(res.body.errorMessage).toMatch(/of team/);
     const [after] = (await api.get(`/team/${team.team_id}`).expect(200)).body;
     expect(after).toMatchObject({ active_members: 1, total_age: 2_000_000_000 });
+  });
+
+  it('holds what an early event writes to the column length, saying the rules made it too long', async () => {
+    const team = (await api.post('/team', { name: 'Strassen' }).expect(201)).body.txsummary[0];
+    // 30 characters as sent; the event upper-cases them, and each ß becomes SS: 60.
+    const res = await api.post('/member', { team_id: team.team_id, age: 30, nickname: 'ß'.repeat(30) });
+    expectRefused(res, 'nickname');
+    expect(res.body.errorMessage).toBe('The value the rules computed for column "nickname" of member is longer than 30 characters.');
   });
 });
