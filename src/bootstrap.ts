@@ -19,6 +19,7 @@ import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
+import { nulInUrl } from './common/nul-character.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { trackRequest } from './common/request-context.js';
@@ -68,7 +69,7 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
-    next(unsupportedMediaType(req));
+    next(nulInUrl(req.url) ?? unsupportedMediaType(req));
   });
   app.use(express.text({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
@@ -104,7 +105,7 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw as IncomingMessage, reply.raw as ServerResponse);
     securityHeaders.applyTo(reply.raw);
-    done(unsupportedMediaType(request.raw));
+    done(nulInUrl(request.raw.url) ?? unsupportedMediaType(request.raw));
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(

@@ -115,7 +115,7 @@ describeEachTarget('custom auth providers', (target) => {
     });
     const login = (username: string) => t.http().post(`${t.base}/@authentication`).send({ username, password: 'pw-of-' + username });
 
-    it.each(['throw', 'reject', 'nothing', 'roles-not-array', 'no-identifier', 'bad-globals', 'bad-lifetime', 'error-number'])(
+    it.each(['throw', 'reject', 'nothing', 'roles-not-array', 'no-identifier', 'bad-globals', 'bad-lifetime', 'error-number', 'nul-identifier', 'nul-role', 'nul-global'])(
       'answers 401 / 4013 when it does "%s", and makes no token',
       async (behaviour) => {
         const res = await login(behaviour).expect(401);

@@ -98,7 +98,7 @@ describeEachTarget('@docs', (target) => {
       expect(customer.properties.credit_limit.readOnly).toBeUndefined();
       expect(customer.properties.balance).toMatchObject({ type: 'number', readOnly: true }); // a sum rule
       expect(purchaseorder.properties.order_number).toMatchObject({ type: 'integer', readOnly: true }); // generated
-      expect(purchaseorder.properties.salesrep_id).toMatchObject({ type: ['integer', 'null'] });
+      expect(purchaseorder.properties.salesrep_id).toMatchObject({ type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 });
       expect(purchaseorder.properties.paid).toMatchObject({ type: 'boolean' });
       expect(lineitem.properties.amount).toMatchObject({ type: ['number', 'null'], readOnly: true }); // a formula
       expect(lineitem.properties.product_price).toMatchObject({ readOnly: true }); // a copy

@@ -16,6 +16,7 @@ export function globalValuesProblem(value: unknown): string | undefined {
     const ok = v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
     if (!ok) return `global "${name}" must be a string, a number, a boolean or null`;
     if (typeof v === 'string' && v.length > 1000) return `global "${name}" is longer than 1000 characters`;
+    if (typeof v === 'string' && v.includes('\u0000')) return `global "${name}" may not contain the NUL character`;
   }
   return undefined;
 }

@@ -1,27 +1,32 @@
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
+import { nulInBody } from './nul-character.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MENTIONS_FORBIDDEN_KEY = /__proto__|constructor|prototype/;
 
 /**
  * Parses a JSON request body. Keys that can pollute prototypes are refused outright,
- * whatever their depth, rather than silently dropped.
+ * whatever their depth, rather than silently dropped; so is the NUL character in any key or
+ * string value (see nul-character.ts).
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
-    // A key can only be one of those names if the text spells it, or escapes it (\u...):
-    // otherwise skip the reviver, which costs a call per key and value.
+    // A key can only be one of those names if the text spells it, or escapes it (\u...), and
+    // JSON can only carry a NUL escaped (\u0000; a raw one is not valid JSON): otherwise skip
+    // the reviver, which costs a call per key and value.
     if (!text.includes('\\u') && !MENTIONS_FORBIDDEN_KEY.test(text)) return JSON.parse(text);
     return JSON.parse(text, function reviver(key: string, value: unknown) {
       if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenKey(key);
+      if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new NulCharacter();
       return value;
     });
   } catch (error) {
     if (error instanceof ForbiddenKey) {
       throw new ApiError(ErrorCode.BAD_REQUEST, `The request body may not contain the key "${error.key}".`);
     }
+    if (error instanceof NulCharacter || text.includes('\u0000')) throw nulInBody();
     throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body is not valid JSON.');
   }
 }
@@ -31,6 +36,8 @@ class ForbiddenKey extends Error {
     super(key);
   }
 }
+
+class NulCharacter extends Error {}
 
 /** True for `application/json` and `application/<x>+json`, with any parameters. */
 export function isJsonContentType(contentType: string | undefined): boolean {

@@ -1,5 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { isValueRefused } from './value-refusals.js';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -77,9 +78,9 @@ export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
     || code === 'SQLITE_CONSTRAINT_CHECK') {
     return new ApiError(ErrorCode.DATABASE_CONSTRAINT, 'The change violates a database constraint (foreign key, not null or check).');
   }
-  // a number past its column's range (PostgreSQL 22003; MySQL 1264 in strict mode); SQLite has no such limit
-  if (code === '22003' || code === 'ER_WARN_DATA_OUT_OF_RANGE' || errno === 1264) {
-    return new ApiError(ErrorCode.BAD_REQUEST, 'A number is out of range for its column.');
+  // a value its column cannot hold, past Tessera's own checks (see value-refusals.ts)
+  if (isValueRefused(code, errno)) {
+    return new ApiError(ErrorCode.BAD_REQUEST, 'A value does not fit its column in the database.');
   }
   // deadlock and lock wait timeout: the caller may retry
   if (code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === '40P01' || code === '40001'

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 import type { Resource, ResourceColumn } from '../resources/resource-registry.js';
-import { canonicalDecimal, fromRequest, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
+import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
 import type { RuleRow } from './rule-dsl.js';
 
 /** A canonical row as rule code sees it: decimals as `Decimal`. */
@@ -13,17 +15,46 @@ export function toRuleRow(resource: Resource, row: CanonicalRow): RuleRow {
   return view;
 }
 
-/** A value computed by rule code, made canonical for the column (decimals rounded to its scale). */
+/**
+ * A value computed by rule code, made canonical for the column (decimals rounded to its scale)
+ * and held to the column's range like a client's value: one out of range, or of the wrong kind,
+ * is 400 / 4000 naming the column and its resource, never a database error.
+ */
 export function fromRuleValue(column: ResourceColumn, value: unknown): CanonicalValue {
   if (value === null || value === undefined) return null;
-  if (column.kind === 'decimal') {
-    if (Decimal.isDecimal(value) || typeof value === 'number' || typeof value === 'string') {
-      return canonicalDecimal(value as Decimal.Value, column.scale);
-    }
+  try {
+    return ruleValue(column, value);
+  } catch (error) {
+    if (!(error instanceof ColumnValueError)) throw error;
+    const where = column.resource ? ` of ${column.resource}` : '';
+    throw new ApiError(ErrorCode.BAD_REQUEST, `The value the rules computed for column "${column.name}"${where} ${error.why}.`);
   }
-  if (column.kind === 'integer' && Decimal.isDecimal(value)) return (value as Decimal).toNumber();
-  if (value instanceof Date) return fromRequest(column, value.toISOString());
-  return fromRequest({ ...column, nullable: true }, value);
+}
+
+function ruleValue(column: ResourceColumn, value: unknown): CanonicalValue {
+  if (column.kind === 'decimal' && (Decimal.isDecimal(value) || typeof value === 'number' || typeof value === 'string')) {
+    const d = asDecimal(value as Decimal.Value);
+    // Rules may compute more places than the column keeps: rounded to its scale, not refused.
+    return fromRequest(column, d?.isFinite() ? canonicalDecimal(d, column.scale) : String(value));
+  }
+  if (column.kind === 'integer' && Decimal.isDecimal(value)) {
+    const d = value as Decimal;
+    return fromRequest(column, d.isInteger() ? d.toFixed(0) : d.toString());
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new ColumnValueError(column, 'cannot hold an invalid Date');
+    return fromRequest(column, column.kind === 'date' ? value.toISOString().slice(0, 10) : value.toISOString());
+  }
+  return fromRequest(column, value);
+}
+
+function asDecimal(value: Decimal.Value): Decimal | undefined {
+  if (Decimal.isDecimal(value)) return value as Decimal;
+  try {
+    return new Decimal(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Canonical values of a rule row, for the columns of the resource that it sets. */

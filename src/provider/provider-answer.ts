@@ -44,11 +44,13 @@ function successProblem(a: Record<string, unknown>): string | undefined {
   const roles = a.roleNames;
   if (!Array.isArray(roles)) return 'roleNames is not an array of role names';
   if (roles.length > MAX_ROLES) return `roleNames holds more than ${MAX_ROLES} roles`;
-  if (roles.some((r) => typeof r !== 'string' || r === '' || r.length > MAX_ROLE_NAME)) {
-    return `roleNames must hold non-empty strings of at most ${MAX_ROLE_NAME} characters`;
+  // No NUL: PostgreSQL cannot store it (see nul-character.ts), and the token keeps these.
+  if (roles.some((r) => typeof r !== 'string' || r === '' || r.length > MAX_ROLE_NAME || r.includes('\u0000'))) {
+    return `roleNames must hold non-empty strings of at most ${MAX_ROLE_NAME} characters, without NUL`;
   }
-  if (typeof a.userIdentifier !== 'string' || a.userIdentifier === '' || a.userIdentifier.length > MAX_USER_IDENTIFIER) {
-    return `userIdentifier must be a non-empty string of at most ${MAX_USER_IDENTIFIER} characters`;
+  const id = a.userIdentifier;
+  if (typeof id !== 'string' || id === '' || id.length > MAX_USER_IDENTIFIER || id.includes('\u0000')) {
+    return `userIdentifier must be a non-empty string of at most ${MAX_USER_IDENTIFIER} characters, without NUL`;
   }
   if (a.keyExpiration !== undefined && a.keyExpiration !== null) {
     if (!asDate(a.keyExpiration)) return 'keyExpiration must be a Date or an ISO 8601 date-time';

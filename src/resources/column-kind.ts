@@ -17,6 +17,11 @@ const BY_TYPE_NAME: Record<string, ColumnKind> = {
   'timestamp with time zone': 'datetime', timestamptz: 'datetime',
 };
 
+/** Bits of each integer type, as MySQL and PostgreSQL store it (SQLite stores any width; Tessera holds it to the declared one). */
+const INTEGER_BITS: Record<string, number> = {
+  tinyint: 8, smallint: 16, int2: 16, mediumint: 24, int: 32, integer: 32, int4: 32, bigint: 64, int8: 64,
+};
+
 /** Maps an entity column's declared type to its API kind; unsupported types stop the boot. */
 export function columnKindOf(column: ColumnMetadata): ColumnKind {
   const type = column.type;
@@ -31,4 +36,10 @@ export function columnKindOf(column: ColumnMetadata): ColumnKind {
     );
   }
   return kind;
+}
+
+/** The storage width of an integer column in bits; a generated `Number` key is an `integer` (32 bits) on every database. */
+export function integerBitsOf(column: ColumnMetadata): number | undefined {
+  if (column.type === Number) return column.isGenerated ? 32 : undefined;
+  return typeof column.type === 'string' ? INTEGER_BITS[column.type.toLowerCase()] : undefined;
 }

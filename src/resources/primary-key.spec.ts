@@ -16,7 +16,8 @@ function resourceKeyedBy(...columns: ResourceColumn[]): Resource {
 
 const composite = resourceKeyedBy(column('a', 'string'), column('b', 'string'), column('n', 'integer'));
 const single = resourceKeyedBy(column('name', 'string'));
-const text = fc.string({ unit: 'grapheme', minLength: 0, maxLength: 12 });
+/** Any text a key part may hold: not empty (its href would be the collection's), no NUL. */
+const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((s) => !s.includes('\u0000'));
 
 describe('key segments', () => {
   it('round-trips any composite key, "~", "/" and "%" inside parts included', () => {
@@ -38,5 +39,18 @@ describe('key segments', () => {
     for (const segment of ['x~y', 'x~y~1~2', 'x~%E0%A4%A~1']) {
       expect(() => parseKeySegment(composite, segment)).toThrow(ApiError);
     }
+  });
+
+  it('refuses an empty part and a NUL in any part, naming the column', () => {
+    for (const [segment, name] of [['~y~1', 'a'], ['x~~1', 'b'], ['x~y~', 'n'], ['x%00~y~1', 'a']] as const) {
+      expect(() => parseKeySegment(composite, segment)).toThrow(`Column "${name}"`);
+    }
+    expect(() => parseKeySegment(single, '')).toThrow('Column "name" is part of the primary key and may not be empty');
+  });
+
+  it('looks up any exact integer, even one past a 32-bit column (it names no row)', () => {
+    const narrow = resourceKeyedBy({ ...column('id', 'integer'), integerBits: 32 });
+    expect(parseKeySegment(narrow, '3000000000')).toEqual([3_000_000_000]);
+    expect(() => parseKeySegment(narrow, '9007199254740993')).toThrow(ApiError);
   });
 });

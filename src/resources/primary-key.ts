@@ -27,7 +27,9 @@ export function parseKeySegment(resource: Resource, segment: string): KeyValues 
       throw new ApiError(ErrorCode.BAD_REQUEST, 'The key in the URL is not correctly encoded.');
     }
     const raw = column.kind === 'string' ? text : column.kind === 'boolean' ? text === 'true' : text;
-    return fromRequest({ ...column, nullable: false }, raw);
+    // A key is looked up, not stored: a whole number past the column's width names no row (as
+    // in filters), so any exact integer is taken; an empty or NUL part is refused all the same.
+    return fromRequest({ ...column, nullable: false, integerBits: 64 }, raw);
   });
 }
 

@@ -3,18 +3,25 @@ import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { columnKindOf, type ColumnKind } from './column-kind.js';
+import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
 export interface ResourceColumn {
   name: string;
+  /** The name of the resource the column belongs to, for messages. */
+  resource?: string;
   /** The entity property, for TypeORM calls. */
   propertyName: string;
   kind: ColumnKind;
   /** varchar length, when limited. */
   length?: number;
+  /** decimal: total digits; datetime: digits of the fraction of a second. */
   precision?: number;
   scale?: number;
+  /** integer: storage width in bits (8, 16, 24, 32 or 64). */
+  integerBits?: number;
+  /** integer declared unsigned (MySQL). */
+  unsigned?: boolean;
   nullable: boolean;
   /** Filled by the database (auto-increment key). */
   generated: boolean;
@@ -121,13 +128,19 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
 
 function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): ResourceColumn {
   const length = c.length ? Number(c.length) : undefined;
+  const kind = columnKindOf(c);
+  const precision = c.precision ?? undefined;
   return {
     name: c.databaseName,
+    resource: c.entityMetadata.tableName,
     propertyName: c.propertyName,
-    kind: columnKindOf(c),
+    kind,
     length: Number.isFinite(length) ? length : undefined,
-    precision: c.precision ?? undefined,
-    scale: c.scale ?? undefined,
+    precision,
+    // decimal(p) is decimal(p,0) on MySQL and PostgreSQL alike (the SQL standard's default scale).
+    scale: c.scale ?? (precision !== undefined && /^(decimal|numeric)$/i.test(String(c.type)) ? 0 : undefined),
+    integerBits: kind === 'integer' ? integerBitsOf(c) : undefined,
+    unsigned: kind === 'integer' && c.unsigned ? true : undefined,
     nullable: c.isNullable,
     generated: c.isGenerated,
     hasDefault: c.default !== undefined,

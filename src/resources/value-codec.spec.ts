@@ -133,3 +133,69 @@ describe('fromRequest on a decimal column', () => {
     expect(fromRequest(column(4, 2), '0012.5')).toBe('12.50');
   });
 });
+
+describe('fromRequest on integer columns', () => {
+  const column = (integerBits: number | undefined, unsigned?: boolean): ResourceColumn => ({
+    name: 'qty', propertyName: 'qty', kind: 'integer', integerBits, unsigned,
+    nullable: true, generated: false, hasDefault: false, primary: false, unique: false,
+  });
+  const outcome = (c: ResourceColumn, value: unknown): unknown => {
+    try {
+      return fromRequest(c, value);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return /out of range/.test(error.message) ? 'out of range' : 'not an integer';
+    }
+  };
+
+  it.each([
+    [16, 32_767, 32_767],
+    [16, -32_768, -32_768],
+    [16, 32_768, 'out of range'],
+    [16, -32_769, 'out of range'],
+    [32, 2_147_483_647, 2_147_483_647],
+    [32, '2147483648', 'out of range'],
+    [32, -2_147_483_649, 'out of range'],
+    [8, 128, 'out of range'],
+    [24, 8_388_607, 8_388_607],
+    [64, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    [64, '9007199254740992', 'out of range'],
+    [undefined, -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER],
+    [32, '-0', 0],
+    [32, '0042', 42],
+    [32, 1.5, 'not an integer'],
+    [32, '1e3', 'not an integer'],
+    [32, ' 7', 'not an integer'],
+    [32, true, 'not an integer'],
+    [32, Number.POSITIVE_INFINITY, 'out of range'],
+  ])('a %s-bit column takes %j as %j', (bits, value, expected) => {
+    expect(outcome(column(bits), value)).toBe(expected);
+  });
+
+  it('holds an unsigned column to what every database can store: 0 to the signed maximum', () => {
+    expect(outcome(column(32, true), -1)).toBe('out of range');
+    expect(outcome(column(32, true), 2_147_483_647)).toBe(2_147_483_647);
+    expect(outcome(column(32, true), 2_147_483_648)).toBe('out of range');
+  });
+
+  it('names the column and its range', () => {
+    expect(() => fromRequest(column(16), 40_000)).toThrow('Column "qty" is out of range for a 16-bit integer (-32768 to 32767).');
+  });
+});
+
+describe('fromRequest on string columns', () => {
+  const column = (extra: Partial<ResourceColumn>): ResourceColumn => ({
+    name: 'label', propertyName: 'label', kind: 'string', nullable: true, generated: false, hasDefault: false, primary: false, unique: false, ...extra,
+  });
+
+  it('counts characters (code points), not UTF-16 units', () => {
+    expect(fromRequest(column({ length: 2 }), '😀😀')).toBe('😀😀');
+    expect(() => fromRequest(column({ length: 2 }), '😀😀😀')).toThrow('Column "label" is longer than 2 characters.');
+  });
+
+  it('refuses NUL anywhere, and an empty key (but not an empty value)', () => {
+    expect(() => fromRequest(column({}), 'a\u0000')).toThrow(/NUL/);
+    expect(() => fromRequest(column({ primary: true }), '')).toThrow(/primary key and may not be empty/);
+    expect(fromRequest(column({}), '')).toBe('');
+  });
+});

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { MAX_YEAR, MIN_YEAR, parseDate, parseDateTime } from './date-values.js';
 import type { Dialect } from './sql-dialect.js';
 import type { ResourceColumn } from './resource-registry.js';
 
@@ -104,14 +105,46 @@ export function toDatabase(column: ResourceColumn, value: CanonicalValue, dialec
   }
 }
 
-function bad(column: ResourceColumn, why: string): ApiError {
-  return new ApiError(ErrorCode.BAD_REQUEST, `Column "${column.name}" ${why}.`);
+/** A value refused for its column: 400 / 4000 naming it; `why` says what is wrong ("is out of range for …"). */
+export class ColumnValueError extends ApiError {
+  constructor(
+    readonly column: ResourceColumn,
+    readonly why: string,
+  ) {
+    super(ErrorCode.BAD_REQUEST, `Column "${column.name}" ${why}.`);
+  }
 }
 
-const INTEGER_TEXT = /^-?\d{1,18}$/;
+function bad(column: ResourceColumn, why: string): ColumnValueError {
+  return new ColumnValueError(column, why);
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
 const DECIMAL_TEXT = /^(-?\d+)(?:\.(\d+))?$/;
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The range an integer column takes on every database: its declared width (SQLite would store
+ * any 64-bit value in an `integer` that MySQL and PostgreSQL keep to 32 bits). An unsigned column
+ * (MySQL only) takes what both of its readings share: from 0 to the signed maximum. A 64-bit
+ * column takes JavaScript's exact integers (±(2^53 - 1)): SQLite's driver reads integers as
+ * doubles, so a larger value would not come back as written.
+ */
+export function integerRange(column: ResourceColumn): { min: number; max: number } {
+  const bits = column.integerBits ?? 64;
+  const max = bits >= 64 ? Number.MAX_SAFE_INTEGER : 2 ** (bits - 1) - 1;
+  return { min: column.unsigned ? 0 : -max - (bits >= 64 ? 0 : 1), max };
+}
+
+function integerFromRequest(column: ResourceColumn, value: unknown): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : NaN;
+  if (Number.isNaN(n) || (Number.isFinite(n) && !Number.isInteger(n))) throw bad(column, 'must be an integer');
+  const { min, max } = integerRange(column);
+  if (!(n >= min && n <= max)) {
+    const width = column.integerBits && column.integerBits < 64 ? `a ${column.integerBits}-bit integer` : 'an integer';
+    throw bad(column, `is out of range for ${width} (${min} to ${max})`);
+  }
+  return n + 0; // never -0
+}
 
 /** Checks a value from a request body against the column and returns it canonical, or 400 / 4000 naming the column. */
 export function fromRequest(column: ResourceColumn, value: unknown): CanonicalValue {
@@ -122,15 +155,18 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
   switch (column.kind) {
     case 'string':
       if (typeof value !== 'string') throw bad(column, 'must be a string');
-      if (column.length !== undefined && [...value].length > column.length) {
+      // PostgreSQL cannot store NUL at all; the others would keep what it cannot.
+      if (value.includes('\u0000')) throw bad(column, 'may not contain the NUL character');
+      // An empty key would make the object's href the collection's URL.
+      if (value === '' && column.primary) throw bad(column, 'is part of the primary key and may not be empty');
+      // Lengths count characters (code points), as MySQL and PostgreSQL do; no code point is
+      // longer than two UTF-16 units, so only a string longer in units needs counting.
+      if (column.length !== undefined && value.length > column.length && [...value].length > column.length) {
         throw bad(column, `is longer than ${column.length} characters`);
       }
       return value;
-    case 'integer': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : NaN;
-      if (!Number.isSafeInteger(n)) throw bad(column, 'must be an integer');
-      return n;
-    }
+    case 'integer':
+      return integerFromRequest(column, value);
     case 'decimal': {
       const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
       const plain = DECIMAL_TEXT.exec(text);
@@ -150,17 +186,17 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
     case 'boolean':
       if (typeof value !== 'boolean') throw bad(column, 'must be true or false');
       return value;
-    case 'date':
-      if (typeof value !== 'string' || !DATE_TEXT.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-        throw bad(column, 'must be a date (YYYY-MM-DD)');
-      }
-      return value;
+    case 'date': {
+      const day = typeof value === 'string' ? parseDate(value) : undefined;
+      if (day === undefined) throw bad(column, `must be a date that exists, written YYYY-MM-DD (years ${MIN_YEAR} to ${MAX_YEAR})`);
+      return day;
+    }
     case 'datetime': {
-      if (typeof value !== 'string' || !DATETIME_TEXT.test(value)) throw bad(column, 'must be an ISO 8601 date-time');
-      const text = value.replace(' ', 'T');
-      const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
-      if (Number.isNaN(ms)) throw bad(column, 'must be an ISO 8601 date-time');
-      return utcIso(ms);
+      const instant = typeof value === 'string' ? parseDateTime(value, column.precision ?? 0) : undefined;
+      if (instant === undefined) {
+        throw bad(column, `must be an ISO 8601 date-time that exists, e.g. 2026-01-31T12:00:00Z (years ${MIN_YEAR} to ${MAX_YEAR}, hours 00 to 23)`);
+      }
+      return instant;
     }
   }
 }

@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
     expect(p.customer).toEqual({ type: 'string', maxLength: 30 });
     expect(p.total).toMatchObject({ type: 'number', readOnly: true, description: expect.stringMatching(/^decimal\(19,4\)\. Exact/) });
     expect(p.paid).toMatchObject({ type: 'boolean' });
-    expect(p.due).toEqual({ type: ['string', 'null'], format: 'date' });
+    expect(p.due).toEqual({ type: ['string', 'null'], format: 'date', description: 'A day that exists, years 1000 to 9999.' });
     expect(p.noted_at).toMatchObject({ type: ['string', 'null'], format: 'date-time' });
     expect(p.memo).toEqual({ type: ['string', 'null'] });
     expect(schemas.order.additionalProperties).toBe(false);

@@ -1,4 +1,6 @@
 import type { Resource, ResourceColumn } from '../resource-registry.js';
+import { MAX_YEAR, MIN_YEAR } from '../date-values.js';
+import { integerRange } from '../value-codec.js';
 import { ref, type JsonObject } from './openapi-types.js';
 
 /**
@@ -25,8 +27,10 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
   switch (column.kind) {
     case 'string':
       return column.length !== undefined ? { type: 'string', maxLength: column.length } : { type: 'string' };
-    case 'integer':
-      return { type: 'integer' };
+    case 'integer': {
+      const { min, max } = integerRange(column);
+      return { type: 'integer', minimum: min, maximum: max };
+    }
     case 'decimal': {
       const declared = column.precision !== undefined ? `decimal(${column.precision}${column.scale !== undefined ? `,${column.scale}` : ''}). ` : '';
       return { type: 'number', description: `${declared}${DECIMAL_NOTE}` };
@@ -34,9 +38,9 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
-      return { type: 'string', format: 'date' };
+      return { type: 'string', format: 'date', description: `A day that exists, years ${MIN_YEAR} to ${MAX_YEAR}.` };
     case 'datetime':
-      return { type: 'string', format: 'date-time', description: 'ISO 8601; stored and answered in UTC.' };
+      return { type: 'string', format: 'date-time', description: `ISO 8601; stored and answered in UTC, years ${MIN_YEAR} to ${MAX_YEAR}.` };
   }
 }
 

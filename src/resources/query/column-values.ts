@@ -1,3 +1,4 @@
+import { isCalendarDate, isTimeOfDay, zoneOffsetMinutes } from '../date-values.js';
 import type { BooleanLiteral, NumberLiteral, StringLiteral } from './ast.js';
 import type { ColumnKind, CompileContext } from './sql-compiler.js';
 
@@ -24,8 +25,10 @@ const MAX_DECIMAL_FRACTION_DIGITS = 30;
  * - decimal: any number literal, bound as the exact text written (never through a float); at
  *   most 35 digits before and 30 after the point.
  * - boolean: `true` / `false`; bound as 1 / 0 on SQLite and MySQL, true / false on PostgreSQL.
- * - date: a quoted `'YYYY-MM-DD'`, bound as is.
+ * - date: a quoted `'YYYY-MM-DD'` naming a day that exists, years 1 to 9999 (values written
+ *   take 1000 to 9999, but any of these may be compared with); bound as is.
  * - datetime: a quoted ISO 8601 date-time: `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM'`, `'YYYY-MM-DD HH:MM:SS'`,
+ *   a real day and time as for dates (hours 00 to 23, no leap second),
  *   with up to 6 fraction digits, `T` or a space between date and time, and an optional zone
  *   (`Z`, `+02:00`, `-0530`). Datetime columns hold UTC (as the resources' value codec writes
  *   them), so a zoned value is converted to UTC and one without a zone is taken as UTC. Bound
@@ -107,8 +110,9 @@ function dateTimeValue(text: string, withTime: boolean, dialect: CompileContext[
   const match = DATETIME.exec(text);
   if (!match) return failure;
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
-  if (!isCalendarDate(Number(year), Number(month), Number(day))) return failure;
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return failure;
+  // Years from 1: a filter only compares, but PostgreSQL fails the statement on year 0 (it was a 500).
+  if (Number(year) < 1 || !isCalendarDate(Number(year), Number(month), Number(day))) return failure;
+  if (!isTimeOfDay(Number(hour), Number(minute), Number(second))) return failure;
   if (!withTime) return match[4] === undefined ? accept(`${year}-${month}-${day}`) : failure;
 
   const offsetMinutes = zoneOffsetMinutes(zone);
@@ -124,21 +128,4 @@ function dateTimeValue(text: string, withTime: boolean, dialect: CompileContext[
   // The explicit zone makes a timestamptz column right whatever the session's time zone;
   // PostgreSQL ignores it for a timestamp column. SQLite compares text, MySQL would refuse it.
   return accept(dialect === 'postgres' ? `${wallClock}+00:00` : wallClock);
-}
-
-/** Minutes east of UTC for `Z`, `+02:00` or `-0530`; none means UTC; undefined when out of range. */
-function zoneOffsetMinutes(zone: string | undefined): number | undefined {
-  if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
-  const hours = Number(zone.slice(1, 3));
-  const minutes = Number(zone.slice(-2));
-  if (hours > 14 || minutes > 59) return undefined;
-  return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
 }

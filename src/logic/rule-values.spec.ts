@@ -1,0 +1,42 @@
+import { Decimal } from 'decimal.js';
+import { ApiError } from '../common/api-error.js';
+import type { ResourceColumn } from '../resources/resource-registry.js';
+import { fromRuleValue } from './rule-values.js';
+
+function column(kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {
+  return { name: 'total', resource: 'team', propertyName: 'total', kind, nullable: false, generated: false, hasDefault: false, primary: false, unique: false, ...extra };
+}
+
+describe('fromRuleValue', () => {
+  const money = column('decimal', { precision: 19, scale: 4 });
+  const int32 = column('integer', { integerBits: 32 });
+
+  it('rounds a decimal to the column scale rather than refusing extra places', () => {
+    expect(fromRuleValue(money, new Decimal('1.23456'))).toBe('1.2346');
+    expect(fromRuleValue(money, 0.1 + 0.2)).toBe('0.3000');
+  });
+
+  it('refuses a decimal past the column, naming the column and its resource', () => {
+    expect(() => fromRuleValue(money, new Decimal('1e15'))).toThrow('The value the rules computed for column "total" of team is out of range for decimal(19,4).');
+    expect(() => fromRuleValue(money, new Decimal(Number.NaN))).toThrow(ApiError);
+    expect(() => fromRuleValue(money, 'lots')).toThrow(/must be a number/);
+  });
+
+  it('holds integers to the column width, whole numbers only, Decimal or number', () => {
+    expect(fromRuleValue(int32, new Decimal(2_147_483_647))).toBe(2_147_483_647);
+    expect(() => fromRuleValue(int32, new Decimal(4_000_000_000))).toThrow(/"total" of team is out of range for a 32-bit integer/);
+    expect(() => fromRuleValue(int32, 4_000_000_000)).toThrow(/out of range/);
+    expect(() => fromRuleValue(int32, new Decimal('2.5'))).toThrow(/must be an integer/);
+  });
+
+  it('takes a Date for a date or date-time column, and refuses an invalid one', () => {
+    expect(fromRuleValue(column('date'), new Date('2026-02-28T23:00:00Z'))).toBe('2026-02-28');
+    expect(fromRuleValue(column('datetime', { precision: 3 }), new Date('2026-02-28T23:00:00.123Z'))).toBe('2026-02-28T23:00:00.123Z');
+    expect(() => fromRuleValue(column('datetime'), new Date(Number.NaN))).toThrow(/invalid Date/);
+  });
+
+  it('keeps null and undefined as null, whatever the column', () => {
+    expect(fromRuleValue(int32, null)).toBeNull();
+    expect(fromRuleValue(money, undefined)).toBeNull();
+  });
+});
