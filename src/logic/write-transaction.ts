@@ -3,9 +3,10 @@ import { ErrorCode } from '../common/error-codes.js';
 import { rowChecksum } from '../resources/checksum.js';
 import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
-import type { RowStore } from '../resources/sql/row-store.js';
+import type { RowLock, RowStore } from '../resources/sql/row-store.js';
 import type { ColumnKind } from '../resources/column-kind.js';
 import { sameDecimal, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
+import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
@@ -33,6 +34,8 @@ export class WriteTransaction {
   readonly summary = new TransactionSummary();
   /** Rows being deleted in this transaction: aggregates into them are pointless. */
   private readonly deleting = new Set<string>();
+  /** Rows this transaction holds an update lock on, with their current values: read once, then kept up to date here. */
+  private readonly locked = new Map<string, CanonicalRow>();
 
   constructor(
     readonly store: RowStore,
@@ -46,6 +49,7 @@ export class WriteTransaction {
     const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
+    await this.lockAncestorsOf(resource, () => [{ values: row }]);
     const stored = await this.store.insert(resource, row);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
@@ -56,7 +60,12 @@ export class WriteTransaction {
 
   /** A client's update: locks the row, checks the checksum, applies the changed columns. */
   async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
-    const before = await this.lockAndCheck(resource, key, checksum);
+    // The parents the row has now, and those it moves to when the change re-parents it.
+    await this.lockAncestorsOf(resource, (path) => {
+      const moves = path[0]!.relation.columns.some((pair) => pair.child in changes);
+      return moves ? [{ key }, { key, values: changes }] : [{ key }];
+    });
+    const before = await this.lockAndCheck(resource, key, checksum, 'update');
     const after = await this.change(resource, before, changes, 0);
     if (after === before) this.summary.record(resource, 'UPDATE', before);
     return after;
@@ -64,7 +73,8 @@ export class WriteTransaction {
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */
   async delete(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
-    const row = await this.lockAndCheck(resource, key, checksum);
+    await this.lockAncestorsOf(resource, () => [{ key }]);
+    const row = await this.lockAndCheck(resource, key, checksum, 'delete');
     await this.deleteRow(resource, row, 0);
     return row;
   }
@@ -102,6 +112,7 @@ export class WriteTransaction {
     if (Object.keys(changed).length === 0) return before;
     const key = keyOf(resource, before);
     await this.store.update(resource, key, changed);
+    this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
     checkConstraints(resource, rules.constraints, row);
     await this.adjustParents(resource, rules, before, row, depth);
@@ -120,11 +131,12 @@ export class WriteTransaction {
       const child = this.registry.get(link.child);
       const relation = child.parents.find((p) => p.name === link.via)!;
       if (relation.onDelete !== 'CASCADE') continue;
-      for (const childRow of await this.store.findChildren(child, relation, row, true)) {
+      for (const childRow of await this.store.findChildren(child, relation, row, 'delete')) {
         await this.deleteRow(child, childRow, depth + 1);
       }
     }
     await this.store.delete(resource, keyOf(resource, row));
+    this.locked.delete(id);
     this.summary.record(resource, 'DELETE', row);
     await this.adjustParents(resource, rules, row, null, depth);
     await this.after(resource, rules, 'DELETE', row, row, depth);
@@ -136,8 +148,9 @@ export class WriteTransaction {
     const pending: ParentAdjustment[] = adjustments(rules.feeds, before, after);
     for (const adjustment of pending) {
       const parentKey = orderedKey(adjustment.parent, adjustment.relation, adjustment.key);
-      if (this.deleting.has(rowIdentity(adjustment.parent, parentKey))) continue;
-      const parentRow = await this.store.findByKey(adjustment.parent, parentKey, true);
+      const id = rowIdentity(adjustment.parent, parentKey);
+      if (this.deleting.has(id)) continue;
+      const parentRow = this.locked.get(id) ?? await this.lockRow(adjustment.parent, parentKey, 'update');
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
@@ -172,8 +185,27 @@ export class WriteTransaction {
     return this.summary.latest(resource, keyOf(resource, row)) ?? row;
   }
 
-  private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
-    const row = await this.store.findByKey(resource, key, true);
+  /** Reads a row under an update (or delete) lock, and remembers it as locked. */
+  private async lockRow(resource: Resource, key: KeyValues, lock: RowLock): Promise<CanonicalRow | undefined> {
+    const row = await this.store.findByKey(resource, key, lock);
+    if (row) this.locked.set(rowIdentity(resource, keyOf(resource, row)), row);
+    return row;
+  }
+
+  /** See `lockAncestors`: the rows this write of `resource` will adjust, locked first. SQLite has one writer: nothing to order. */
+  private async lockAncestorsOf(resource: Resource, sources: (path: AncestorPath) => RowSource[]): Promise<void> {
+    if (this.store.dialect === 'sqlite') return;
+    const paths = ancestorPaths(resource, this.bank, this.registry);
+    if (paths.length === 0) return;
+    await lockAncestors(this.store, paths, sources, (ancestor, row) => {
+      const id = rowIdentity(ancestor, keyOf(ancestor, row));
+      // A row this transaction has changed already: the database gives back those changes too.
+      this.locked.set(id, row);
+    });
+  }
+
+  private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string, lock: RowLock): Promise<CanonicalRow> {
+    const row = await this.lockRow(resource, key, lock);
     if (!row) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
     if (checksum !== CHECKSUM_OVERRIDE && checksum !== rowChecksum(resource, row)) {
       throw new ApiError(ErrorCode.CHECKSUM_MISMATCH, `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`);
