@@ -49,8 +49,13 @@ export class WriteTransaction {
     const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
-    await this.lockAncestorsOf(resource, () => [{ values: row }]);
+    // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
+    // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
+    // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
+    const lockFirst = this.store.dialect !== 'postgres';
+    if (lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
     const stored = await this.store.insert(resource, row);
+    if (!lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
     await this.adjustParents(resource, rules, null, stored, depth);
