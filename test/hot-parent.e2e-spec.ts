@@ -114,6 +114,47 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
+  it('keeps balances exact while an order moves to another customer during inserts into it', async () => {
+    const from = 'Xray Exteriors';
+    const to = 'Yankee Yards';
+    const moving = await newOrder(from);
+    const stays = await newOrder(to);
+    const override = { '@metadata': { checksum: 'override' } };
+    const writes = [
+      ...Array.from({ length: 6 }, (_, i) => api.post('/lineitem', { order_number: moving, product_number: 1, qty_ordered: 1 + (i % 2) })),
+      api.put(`/purchaseorder/${moving}`, { ...override, customer_name: to }),
+      ...Array.from({ length: 4 }, () => api.post('/lineitem', { order_number: stays, product_number: 2, qty_ordered: 1 })),
+    ];
+    const results = await Promise.all(writes);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201, 200, 201, 201, 201, 201]);
+    expect((await one(`/purchaseorder/${moving}`)).customer_name).toBe(to);
+    expect((await totalOf(moving)).toString()).toBe('90');
+    expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+  });
+
+  it('takes concurrent multi-item posts that touch the same orders in opposite orders', async () => {
+    const a = await newOrder('Zulu Zinc');
+    const b = await newOrder('Acme Anchors');
+    const item = (order: number) => ({ order_number: order, product_number: 6, qty_ordered: 1 });
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post('/lineitem', i % 2 === 0 ? [item(a), item(b)] : [item(b), item(a)])));
+    expect(unexpected(results, 201)).toEqual([]);
+    expect((await totalOf(a)).toString()).toBe('66');
+    expect((await totalOf(b)).toString()).toBe('66');
+    expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+  });
+
+  it('takes concurrent multi-item updates that touch the same orders in opposite orders', async () => {
+    const a = await newOrder('Beta Bricks');
+    const b = await newOrder('Gamma Glass');
+    const inA = await newItem(a, 9, 1);
+    const inB = await newItem(b, 9, 1);
+    const change = (id: number, qty: number) => ({ '@metadata': { checksum: 'override' }, lineitem_id: id, qty_ordered: qty });
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      api.put('/lineitem', i % 2 === 0 ? [change(inA, 2 + i), change(inB, 3 + i)] : [change(inB, 3 + i), change(inA, 2 + i)])));
+    expect(unexpected(results, 200)).toEqual([]);
+    expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+  });
+
   it('keeps exactly one winner among concurrent updates of one line item with the same checksum; the others are 4090', async () => {
     const order = await newOrder('Whiskey Works');
     const id = await newItem(order, 1, 1);

@@ -36,6 +36,8 @@ export class WriteTransaction {
   private readonly deleting = new Set<string>();
   /** Rows this transaction holds an update lock on, with their current values: read once, then kept up to date here. */
   private readonly locked = new Map<string, CanonicalRow>();
+  /** Resources whose client writes had their ancestors locked for the whole request up front (a body of several rows). */
+  private readonly ancestorsLockedFor = new Set<Resource>();
 
   constructor(
     readonly store: RowStore,
@@ -52,10 +54,11 @@ export class WriteTransaction {
     // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
     // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
     // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
+    const own = !(depth === 0 && this.ancestorsLockedFor.has(resource));
     const lockFirst = this.store.dialect !== 'postgres';
-    if (lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
+    if (own && lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
     const stored = await this.store.insert(resource, row);
-    if (!lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
+    if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
     await this.adjustParents(resource, rules, null, stored, depth);
@@ -63,13 +66,19 @@ export class WriteTransaction {
     return this.current(resource, stored);
   }
 
+  /**
+   * For a body of several rows: locks the ancestors of every row the client inserts, or updates
+   * (`key` given), at once, each resource's rows in key order, so that two requests naming the
+   * same orders in different orders queue rather than deadlock. Their writes then skip their own.
+   */
+  async lockAncestorsOfMany(resource: Resource, items: ReadonlyArray<{ key?: KeyValues; values: CanonicalRow }>): Promise<void> {
+    await this.lockAncestorsOf(resource, (path) => items.flatMap((item) => (item.key ? updateSources(path, item.key, item.values) : [{ values: item.values }])));
+    this.ancestorsLockedFor.add(resource);
+  }
+
   /** A client's update: locks the row, checks the checksum, applies the changed columns. */
   async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
-    // The parents the row has now, and those it moves to when the change re-parents it.
-    await this.lockAncestorsOf(resource, (path) => {
-      const moves = path[0]!.relation.columns.some((pair) => pair.child in changes);
-      return moves ? [{ key }, { key, values: changes }] : [{ key }];
-    });
+    if (!this.ancestorsLockedFor.has(resource)) await this.lockAncestorsOf(resource, (path) => updateSources(path, key, changes));
     const before = await this.lockAndCheck(resource, key, checksum, 'update');
     const after = await this.change(resource, before, changes, 0);
     if (after === before) this.summary.record(resource, 'UPDATE', before);
@@ -221,6 +230,12 @@ export class WriteTransaction {
   private guard(depth: number): void {
     if (depth > MAX_DEPTH) throw new Error(`rules cascaded more than ${MAX_DEPTH} levels deep; check the rules for a loop`);
   }
+}
+
+/** The parents an updated row has now, and those it moves to when the change re-parents it. */
+function updateSources(path: AncestorPath, key: KeyValues, changes: CanonicalRow): RowSource[] {
+  const moves = path[0]!.relation.columns.some((pair) => pair.child in changes);
+  return moves ? [{ key }, { key, values: changes }] : [{ key }];
 }
 
 /** A relation's parent-side values put into the parent's key-column order. */

@@ -103,6 +103,7 @@ export class ResourcesService {
       return values;
     });
     return this.engine.run(async (tx) => {
+      if (items.length > 1) await tx.lockAncestorsOfMany(resource, items.map((values) => ({ values })));
       for (const values of items) {
         const row = await tx.insert(resource, values);
         if (access.coversEveryRow('INSERT')) continue;
@@ -137,6 +138,7 @@ export class ResourcesService {
       return { key, checksum, values };
     });
     return this.engine.run(async (tx) => {
+      if (changes.length > 1) await tx.lockAncestorsOfMany(resource, changes.map((c) => ({ key: c.key, values: c.values })));
       for (const change of changes) {
         await this.assertMayChange(tx.store, resource, change.key, access, 'UPDATE');
         await tx.update(resource, change.key, change.values, change.checksum);
