@@ -20,6 +20,9 @@ import { TransactionSummary } from './transaction-summary.js';
 /** `override` skips the optimistic-lock check (spec §4.8). */
 export const CHECKSUM_OVERRIDE = 'override';
 
+/** The most rows of one body whose ancestors are locked up front, in one statement per ancestor table. */
+const MAX_ROWS_LOCKED_AT_ONCE = 2000;
+
 /** Parents of parents of ...: a deeper chain means the rules loop. */
 const MAX_DEPTH = 64;
 
@@ -72,6 +75,9 @@ export class WriteTransaction {
    * same orders in different orders queue rather than deadlock. Their writes then skip their own.
    */
   async lockAncestorsOfMany(resource: Resource, items: ReadonlyArray<{ key?: KeyValues; values: CanonicalRow }>): Promise<void> {
+    // One statement binds a value per row and level: past this, PostgreSQL's 65,535 parameters
+    // come into reach. Such bodies lock row by row, as single rows do (a deadlock is retried).
+    if (items.length > MAX_ROWS_LOCKED_AT_ONCE) return;
     await this.lockAncestorsOf(resource, (path) => items.flatMap((item) => (item.key ? updateSources(path, item.key, item.values) : [{ values: item.values }])));
     this.ancestorsLockedFor.add(resource);
   }
