@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { customerName, generate, money, ruleViolations, tablesOf } from './dataset.js';
+import { customerName, generate, hotParents, money, ruleViolations, tablesOf } from './dataset.js';
 
 const SMALL = { customers: 50, products: 7, orders: 200, lineItems: 1_003, siblingOrders: [10, 300] };
 
@@ -32,5 +32,14 @@ describe('benchmark data set', () => {
     const data = generate(SMALL);
     data.orders[3]!.totalCents += 1;
     expect(ruleViolations(data).join('\n')).toMatch(/order 4: amount_total/);
+  });
+
+  it('finds the customer with the most unpaid orders for the hot-parent workloads', () => {
+    const data = generate(SMALL);
+    const hot = hotParents(data);
+    const unpaid = (name: string): number[] => data.orders.filter((o) => !o.paid && customerName(o.customer) === name).map((o) => o.id);
+    expect(hot.orders).toEqual(unpaid(hot.customer));
+    for (let c = 0; c < SMALL.customers; c++) expect(unpaid(customerName(c)).length).toBeLessThanOrEqual(hot.orders.length);
+    expect(hot.orders.length).toBeGreaterThan(1);
   });
 });

@@ -117,6 +117,24 @@ export function generate(spec: DataSpec): DataSet {
   return { spec, productPrices, orders, lineItems, balances, siblingOrderIds };
 }
 
+/** Where the hot-parent workloads (W7, W8) write: one customer's unpaid orders, the first of them the hot order. */
+export interface HotParents {
+  customer: string;
+  /** Unpaid, so every insert into one of them also moves the customer's balance. */
+  orders: number[];
+}
+
+/** The customer with the most unpaid orders (the first such, for a tie), and those orders in id order. */
+export function hotParents(data: DataSet): HotParents {
+  const unpaid = new Map<number, number[]>();
+  for (const order of data.orders) {
+    if (!order.paid) unpaid.set(order.customer, [...(unpaid.get(order.customer) ?? []), order.id]);
+  }
+  let best: [number, number[]] = [0, []];
+  for (const entry of unpaid) if (entry[1].length > best[1].length) best = entry;
+  return { customer: customerName(best[0]), orders: best[1] };
+}
+
 function* customerRows(data: DataSet): Iterable<Row> {
   const random = prng((data.spec.seed ?? 20251122) ^ 0x5eed);
   for (let i = 0; i < data.spec.customers; i++) {

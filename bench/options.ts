@@ -34,7 +34,7 @@ export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
   [--write-results | --no-write-results] [--rewrite-results]`;
 
-const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'];
+const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8'];
 
 function positive(name: string, text: string | undefined): number {
   const n = Number(text);

@@ -22,7 +22,7 @@ export async function probe(url: string, workload: Workload, ctx: WorkloadContex
 export function describeProbe(workload: Workload, result: Probe): { ok: boolean; note?: string } {
   const ok = result.status >= 200 && result.status < 300;
   if (!ok) return { ok, note: `probe answered ${result.status}: ${JSON.stringify(result.body).slice(0, 200)}` };
-  if (workload.id === 'W3') {
+  if (workload.id === 'W3' || workload.id === 'W7' || workload.id === 'W8') {
     const rows = (result.body as { txsummary?: unknown[] }).txsummary?.length ?? 0;
     return { ok, note: `writes ${rows} row${rows === 1 ? '' : 's'}` };
   }

@@ -39,4 +39,28 @@ describe('bench report', () => {
     expect(verdicts.find((v) => v.target.startsWith('W1'))).toMatchObject({ value: '54.5%', met: true });
     expect(verdicts.find((v) => v.target.startsWith('RSS'))).toMatchObject({ value: '100 MB', met: true });
   });
+
+  it('judges the hot-parent workloads against W3 of the same server on MariaDB and PostgreSQL, and by failed requests everywhere', () => {
+    const cell = (rps: number, errors = 0) => ({ 'tessera/fastify': summarize([run(rps, errors)]) });
+    const mariadb: DatabaseResult = {
+      database: 'MariaDB 10.11',
+      kind: 'mysql',
+      servers: ['tessera/fastify'],
+      judged: 'tessera/fastify',
+      workloads: [
+        { id: 'W3', title: 'insert', cells: cell(1_000), notes: {} },
+        { id: 'W7', title: 'hot order', cells: cell(600), notes: {} },
+        { id: 'W8', title: 'hot customer', cells: cell(400), notes: {} },
+      ],
+    };
+    const verdicts = judgeTargets([mariadb]).filter((v) => v.target.includes('hot parent'));
+    expect(verdicts.map((v) => [v.target.split(' (')[0], v.value, v.met])).toEqual([
+      ['W7 without failed requests', '0 failed', true],
+      ['W7 ≥ 50% of W3', '60.0%', true],
+      ['W8 without failed requests', '0 failed', true],
+      ['W8 ≥ 50% of W3', '40.0%', false],
+    ]);
+    const sqlite = { ...mariadb, kind: 'sqlite' as const, workloads: [{ id: 'W7' as const, title: 'hot order', cells: cell(600, 2), notes: {} }] };
+    expect(judgeTargets([sqlite]).filter((v) => v.target.includes('hot parent')).map((v) => [v.value, v.met])).toEqual([['2 failed', false], ['n/a', undefined]]);
+  });
 });

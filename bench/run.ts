@@ -8,7 +8,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAbRounds, type Contender } from './ab-runs.js';
 import { obtainTokens } from './auth-step.js';
-import { BENCH_DATA } from './dataset.js';
+import { BENCH_DATA, generate, hotParents } from './dataset.js';
 import { parseOptions, USAGE, type AdapterName, type Options } from './options.js';
 import { prepareDatabase } from './prepare.js';
 import { withoutOrigin } from './preflight.js';
@@ -35,7 +35,7 @@ process.once('SIGINT', () => {
   void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(130));
 });
 
-const dataContext = { customers: BENCH_DATA.customers, orders: BENCH_DATA.orders, products: BENCH_DATA.products };
+const dataContext = { customers: BENCH_DATA.customers, orders: BENCH_DATA.orders, products: BENCH_DATA.products, hot: hotParents(generate(BENCH_DATA)) };
 
 async function contextOf(server: ServerProcess): Promise<WorkloadContext> {
   const tokens = await obtainTokens(server.url);

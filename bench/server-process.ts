@@ -19,13 +19,32 @@ export interface ServerSpec {
   cwd?: string;
 }
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
+/** `BENCH_PORTS=19300-19399` keeps the servers inside a range (a machine shared with others); otherwise the system picks. */
+const PORT_RANGE = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+let nextPort = PORT_RANGE ? Number(PORT_RANGE[1]) : 0;
+
+async function listenOnce(port: number): Promise<number | undefined> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!bound) return undefined;
+  const chosen = (server.address() as { port: number }).port;
   await new Promise((resolve) => server.close(resolve));
-  return port;
+  return chosen;
+}
+
+/** A free TCP port on the loopback interface (within BENCH_PORTS when set, taken in turn). */
+export async function freePort(): Promise<number> {
+  if (!PORT_RANGE) return (await listenOnce(0))!;
+  const first = Number(PORT_RANGE[1]);
+  const size = Number(PORT_RANGE[2]) - first + 1;
+  for (let i = 0; i < size; i++) {
+    const port = first + ((nextPort++ - first) % size);
+    if ((await listenOnce(port)) !== undefined) return port;
+  }
+  throw new Error(`no free port in BENCH_PORTS=${process.env.BENCH_PORTS}`);
 }
 
 /** Resident set size of a process in bytes, from /proc (Linux); undefined elsewhere or once it is gone. */

@@ -42,6 +42,39 @@ function ratioTarget(results: DatabaseResult[], ids: WorkloadId[], min: number, 
   return out;
 }
 
+/**
+ * Issue 13's hot-parent targets: W7 and W8 without a single failed request on every database,
+ * and at least half of Tessera's own W3 throughput (inserts spread over all orders) on MariaDB
+ * and PostgreSQL, judged on the same server in the same run. The baseline is W3 rather than
+ * raw: raw inserts one row and locks no parent, so it says nothing about queueing on one.
+ */
+function hotParentTargets(results: DatabaseResult[]): TargetVerdict[] {
+  const out: TargetVerdict[] = [];
+  for (const result of results) {
+    const w3 = result.workloads.find((w) => w.id === 'W3')?.cells[result.judged];
+    for (const id of ['W7', 'W8'] as const) {
+      const w = result.workloads.find((x) => x.id === id);
+      const cell = w?.cells[result.judged];
+      const failed = cell ? cell.errors + cell.non2xx : Number.NaN;
+      out.push({
+        target: `${id} without failed requests (hot parent, ${result.database}, ${result.judged})`,
+        value: cell ? `${failed} failed` : 'n/a',
+        met: cell ? failed === 0 : undefined,
+        note: w ? w.notes[result.judged] : 'not run',
+      });
+      if (result.kind === 'sqlite') continue;
+      const ratio = cell?.valid && w3?.valid ? cell.rps / w3.rps : Number.NaN;
+      out.push({
+        target: `${id} ≥ 50% of W3 (hot parent, ${result.database}, ${result.judged})`,
+        value: Number.isFinite(ratio) ? pct(ratio) : 'n/a',
+        met: Number.isFinite(ratio) ? ratio >= 0.5 : undefined,
+        note: !w ? 'not run' : !w3 ? 'W3 not run' : cell && !cell.valid ? 'run had errors (invalid)' : undefined,
+      });
+    }
+  }
+  return out;
+}
+
 /** Every target line of issue 8, for every database the run measured. */
 export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [
@@ -50,6 +83,7 @@ export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
     ...ratioTarget(results, ['W4'], 0.4, 'update'),
     ...ratioTarget(results, ['W3'], 0.25, 'insert through the rules'),
     ...ratioTarget(results, ['W5'], 0.9, 'login'),
+    ...hotParentTargets(results),
   ];
   for (const result of results) {
     const storm = result.storm;

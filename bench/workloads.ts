@@ -1,10 +1,10 @@
 import type { RequestSpec } from 'autocannon';
-import { customerName, prng } from './dataset.js';
+import { customerName, prng, type HotParents } from './dataset.js';
 
 export const API_BASE = '/rest/default/demo/v1';
 export const PASSWORD = 'Password1';
 
-export type WorkloadId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6';
+export type WorkloadId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8';
 
 /** What a workload needs to know about the data and the server's tokens. */
 export interface WorkloadContext {
@@ -15,6 +15,8 @@ export interface WorkloadContext {
   demoAuth?: string;
   /** The same for sam (Sales rep). */
   samAuth?: string;
+  /** W7 and W8's order and customer (see `hotParents`); absent, they use order 1 alone. */
+  hot?: HotParents;
 }
 
 export interface Workload {
@@ -41,6 +43,14 @@ function varying(method: string, headers: Record<string, string>, next: (int: (n
     headers,
     setupRequest: (request) => ({ ...request, method, headers, ...next(int) }),
   }];
+}
+
+/** One line item into one of `orders` (a random one), of a random product. */
+function lineItemInto(ctx: WorkloadContext, orders: readonly number[], seed: number): RequestSpec[] {
+  return varying('POST', withAuth(ctx.demoAuth, JSON_HEADERS), (int) => ({
+    path: `${API_BASE}/lineitem`,
+    body: JSON.stringify({ order_number: orders[int(orders.length)], product_number: 1 + int(ctx.products), qty_ordered: 1 + int(3) }),
+  }), seed);
 }
 
 export const WORKLOADS: Workload[] = [
@@ -91,6 +101,16 @@ export const WORKLOADS: Workload[] = [
     id: 'W6',
     title: 'GET one page of orders as Sales rep (sam)',
     requests: (ctx) => [{ method: 'GET', path: `${API_BASE}/purchaseorder?pagesize=20`, headers: withAuth(ctx.samAuth) }],
+  },
+  {
+    id: 'W7',
+    title: 'POST one line item, all into the same order',
+    requests: (ctx, seed) => lineItemInto(ctx, (ctx.hot?.orders ?? [1]).slice(0, 1), seed),
+  },
+  {
+    id: 'W8',
+    title: 'POST one line item into one of the same customer\'s orders',
+    requests: (ctx, seed) => lineItemInto(ctx, ctx.hot?.orders ?? [1], seed),
   },
 ];
 

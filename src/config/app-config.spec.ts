@@ -49,6 +49,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('bounds row-lock waits and write retries: 5 s and 10 s by default, 0 turning retries off', () => {
+    expect(loadConfig({}).database).toMatchObject({ lockTimeoutMs: 5000, writeRetryBudgetMs: 10000 });
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '250', WRITE_RETRY_BUDGET_MS: '0' }).database).toMatchObject({ lockTimeoutMs: 250, writeRetryBudgetMs: 0 });
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '0', WRITE_RETRY_BUDGET_MS: '-1' })).toThrow(/DB_LOCK_TIMEOUT_MS[\s\S]*WRITE_RETRY_BUDGET_MS/);
+  });
+
   it('treats empty strings as unset and parses booleans and numbers', () => {
     const config = loadConfig({ PORT: '', TRUST_PROXY: 'true', HTTP_ADAPTER: 'fastify', BODY_LIMIT_BYTES: '2048' });
     expect(config.http).toMatchObject({ port: 8080, trustProxy: true, adapter: 'fastify', bodyLimitBytes: 2048 });

@@ -23,6 +23,10 @@ export interface AppConfig {
     poolSize: number;
     acquireTimeoutMs: number;
     statementTimeoutMs: number;
+    /** Longest a statement waits for a row lock before it fails (and the write is retried). */
+    lockTimeoutMs: number;
+    /** How long a conflicting write transaction is retried before it answers 409 / 4093. */
+    writeRetryBudgetMs: number;
   };
   /** Overrides of the project definition; undefined means "as the project says". */
   api: {
@@ -124,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       poolSize: schema.DB_POOL_SIZE,
       acquireTimeoutMs: schema.DB_ACQUIRE_TIMEOUT_MS,
       statementTimeoutMs: schema.DB_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: schema.DB_LOCK_TIMEOUT_MS,
+      writeRetryBudgetMs: schema.WRITE_RETRY_BUDGET_MS,
     },
     api: {
       account: schema.API_ACCOUNT,

@@ -101,6 +101,14 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
   DB_STATEMENT_TIMEOUT_MS: number = 30_000;
 
+  /** Longest a statement waits for a row lock (MySQL/MariaDB round it up to whole seconds); then the write is retried. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3_600_000)
+  DB_LOCK_TIMEOUT_MS: number = 5_000;
+
+  /** How long a write that conflicts with concurrent ones (deadlock, serialization, lock wait) keeps being retried; 0 never retries. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  WRITE_RETRY_BUDGET_MS: number = 10_000;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(10 * 365 * 86400)
   TOKEN_LIFETIME_SECONDS: number = 86400;
 

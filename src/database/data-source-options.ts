@@ -71,6 +71,7 @@ export function buildDataSourceOptions(
         extra: {
           statement_timeout: database.statementTimeoutMs,
           idle_in_transaction_session_timeout: database.statementTimeoutMs,
+          lock_timeout: database.lockTimeoutMs,
           connectionTimeoutMillis: database.acquireTimeoutMs,
         },
       };

@@ -1,4 +1,4 @@
-import { apiErrorFromDatabase, isDatabaseUnavailable } from './database-errors.js';
+import { apiErrorFromDatabase, isDatabaseUnavailable, isRetryableConflict } from './database-errors.js';
 
 describe('database error mapping', () => {
   it.each([
@@ -19,14 +19,46 @@ describe('database error mapping', () => {
     [{ code: 'ER_NO_REFERENCED_ROW_2', message: 'a foreign key constraint fails' }, 4221],
     [{ code: '23503', message: 'violates foreign key constraint' }, 4221],
     [{ code: 'SQLITE_CONSTRAINT_NOTNULL', message: 'NOT NULL constraint failed' }, 4221],
-    [{ code: 'ER_LOCK_DEADLOCK', message: 'Deadlock found' }, 4090],
-    [{ code: '40P01', message: 'deadlock detected' }, 4090],
+    [{ code: 'ER_LOCK_DEADLOCK', errno: 1213, message: 'Deadlock found' }, 4093],
+    [{ code: '40P01', message: 'deadlock detected' }, 4093],
+    [{ code: '55P03', message: 'canceling statement due to lock timeout' }, 4093],
     [{ code: '22003', message: 'value "3000000000" is out of range for type integer' }, 4000],
     [{ code: 'ER_WARN_DATA_OUT_OF_RANGE', errno: 1264, message: "Out of range value for column 'qty_ordered' at row 1" }, 4000],
   ])('maps %o to %i without the driver text', (error, code) => {
     const mapped = apiErrorFromDatabase({ driverError: error, message: error.message });
     expect(mapped?.errorCode).toBe(code);
     expect(mapped?.message).not.toContain(error.message);
+  });
+
+  it.each([
+    [{ code: 'ER_LOCK_DEADLOCK', errno: 1213 }],
+    [{ errno: 1213 }],
+    [{ code: 'ER_LOCK_WAIT_TIMEOUT', errno: 1205 }],
+    [{ code: '40P01' }],
+    [{ code: '40001' }],
+    [{ code: '55P03' }],
+    [{ code: 'SQLITE_BUSY' }],
+    [{ code: 'SQLITE_BUSY_SNAPSHOT' }],
+  ])('treats %o as a conflict worth retrying, answered 409 / 4093 with Retry-After when not retried', (error) => {
+    expect(isRetryableConflict({ driverError: error, message: 'x' })).toBe(true);
+    const mapped = apiErrorFromDatabase({ driverError: error, message: 'x' });
+    expect(mapped?.errorCode).toBe(4093);
+    expect(mapped?.headers['Retry-After']).toBe('1');
+  });
+
+  it.each([
+    [{ code: 'ER_DUP_ENTRY', errno: 1062 }],
+    [{ code: '23505' }],
+    [{ code: '57P01' }],
+    [{ code: 'ECONNRESET' }],
+    [{ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }],
+  ])('does not retry %o: another attempt would fail alike, or might repeat a commit', (error) => {
+    expect(isRetryableConflict({ driverError: error, message: 'x' })).toBe(false);
+  });
+
+  it('treats a query runner released under the transaction (its connection died) as the database being unavailable', () => {
+    const released = Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), { name: 'QueryRunnerAlreadyReleasedError' });
+    expect(apiErrorFromDatabase(released)?.errorCode).toBe(5030);
   });
 
   it('leaves other errors to the caller', () => {

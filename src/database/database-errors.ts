@@ -13,7 +13,6 @@ const CONNECTION_CODES = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'POOL_CLOSED',
-  'SQLITE_BUSY',
   // PostgreSQL: admin shutdown, crash shutdown, cannot connect now, too many connections
   '57P01',
   '57P02',
@@ -48,11 +47,53 @@ function codesOf(error: unknown): { code?: string; errno?: number; message: stri
   };
 }
 
+/**
+ * TypeORM's errors for a query runner whose connection is gone: the PostgreSQL runner releases
+ * itself when its connection reports an error (a terminated backend, a server going down), and
+ * the next statement of the transaction then fails with this rather than a driver error.
+ */
+const CONNECTION_GONE_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'ConnectionIsNotSetError']);
+
 /** True when the error means the database cannot be reached right now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (CONNECTION_GONE_ERRORS.has((error as { name?: unknown })?.name as string)) return true;
   const { code, message } = codesOf(error);
   if (code && CONNECTION_CODES.has(code)) return true;
   return CONNECTION_MESSAGES.some((re) => re.test(message));
+}
+
+/**
+ * Conflicts with concurrent transactions that a new attempt of the whole transaction may get
+ * through: deadlocks (MySQL/MariaDB 1213, also how Galera reports a certification failure at
+ * COMMIT; PostgreSQL 40P01), serialization failures (40001), lock waits that timed out (MySQL
+ * 1205, PostgreSQL 55P03 from lock_timeout), and SQLite's lock held by another connection or
+ * process past the busy timeout. The statement that failed changed nothing that survives: the
+ * caller rolls the transaction back before it tries again.
+ */
+const CONFLICT_CODES = new Set([
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  '40P01',
+  '40001',
+  '55P03',
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_LOCKED',
+]);
+const CONFLICT_ERRNOS = new Set([1213, 1205]);
+
+export function isRetryableConflict(error: unknown): boolean {
+  const { code, errno } = codesOf(error);
+  return (code !== undefined && CONFLICT_CODES.has(code)) || (errno !== undefined && CONFLICT_ERRNOS.has(errno));
+}
+
+/** What a client hears when retries within the budget did not get a transaction through. */
+export function concurrentConflict(): ApiError {
+  return new ApiError(
+    ErrorCode.CONCURRENT_CONFLICT,
+    'The change conflicted with a concurrent transaction; retry it.',
+    { 'Retry-After': '1' },
+  );
 }
 
 /**
@@ -82,10 +123,7 @@ export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
   if (isValueRefused(code, errno)) {
     return new ApiError(ErrorCode.BAD_REQUEST, 'A value does not fit its column in the database.');
   }
-  // deadlock and lock wait timeout: the caller may retry
-  if (code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === '40P01' || code === '40001'
-    || code === '55P03') {
-    return new ApiError(ErrorCode.CHECKSUM_MISMATCH, 'The object is being changed by another transaction; reload it and try again.');
-  }
+  // A conflict nobody retried (the write engine retries its own): the client may.
+  if (isRetryableConflict(error)) return concurrentConflict();
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
+import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 
 export class DatabaseBootError extends Error {
   constructor(message: string) {
@@ -39,6 +40,7 @@ export async function openDatabase(database: AppConfig['database'], project: Sch
     limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
   }
   try {
+    if (database.kind === 'mysql' || database.kind === 'mariadb') await limitMysqlLockWait(dataSource, database.lockTimeoutMs, database.poolSize);
     await dataSource.runMigrations({ transaction: database.kind === 'postgres' || database.kind === 'sqlite' ? 'each' : 'none' });
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);

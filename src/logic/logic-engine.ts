@@ -1,26 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { apiErrorFromDatabase } from '../database/database-errors.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { beginWriteSession } from '../database/write-session.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import { dialectOf, insertReturnsRow } from '../resources/sql-dialect.js';
 import { RowStore } from '../resources/sql/row-store.js';
 import { RowChecksum } from '../resources/checksum.js';
-import { ApiError } from '../common/api-error.js';
-import { ErrorCode } from '../common/error-codes.js';
 import { RuleBank } from './rule-bank.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
 import type { SummaryEntry } from './transaction-summary.js';
+import { withConflictRetries } from './write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
-
-const DEADLOCK_RETRIES = 3;
 
 /**
  * Runs a request's writes in one database transaction: it commits whole or not at all, and
- * returns the summary of every row touched. Deadlocks are retried a few times, then answered
- * 409 / 4090.
+ * returns the summary of every row touched. A transaction that conflicts with a concurrent one
+ * (deadlock, serialization failure, lock wait timeout) runs again from the start, with backoff,
+ * within WRITE_RETRY_BUDGET_MS; past it the answer is 409 / 4093.
  */
 @Injectable()
 export class LogicEngine {
@@ -30,19 +29,12 @@ export class LogicEngine {
     readonly bank: RuleBank,
     @Inject(DatabaseGate) private readonly gate: DatabaseGate,
     private readonly checksums: RowChecksum,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.gate.write(() => this.once(work));
-      } catch (error) {
-        const mapped = error instanceof ApiError ? undefined : apiErrorFromDatabase(error);
-        const deadlock = mapped?.errorCode === ErrorCode.CHECKSUM_MISMATCH;
-        if (deadlock && attempt < DEADLOCK_RETRIES) continue;
-        throw mapped ?? error;
-      }
-    }
+    // The gate is taken per attempt: a SQLite write waiting out its backoff holds nobody up.
+    return withConflictRetries(() => this.gate.write(() => this.once(work)), { budgetMs: this.config.database.writeRetryBudgetMs });
   }
 
   /** Commit constraints on the final values of every touched row, then commit events. */

@@ -3,9 +3,10 @@ import { ErrorCode } from '../common/error-codes.js';
 import type { RowChecksum } from '../resources/checksum.js';
 import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
-import type { RowStore } from '../resources/sql/row-store.js';
+import type { RowLock, RowStore } from '../resources/sql/row-store.js';
 import type { ColumnKind } from '../resources/column-kind.js';
 import { sameDecimal, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
+import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
@@ -18,6 +19,9 @@ import { TransactionSummary } from './transaction-summary.js';
 
 /** `override` skips the optimistic-lock check (spec §4.8). */
 export const CHECKSUM_OVERRIDE = 'override';
+
+/** The most rows of one body whose ancestors are locked up front, in one statement per ancestor table. */
+const MAX_ROWS_LOCKED_AT_ONCE = 2000;
 
 /** Parents of parents of ...: a deeper chain means the rules loop. */
 const MAX_DEPTH = 64;
@@ -39,6 +43,10 @@ export class WriteTransaction {
    * Rows written by rules are not asked: rules run with the system's rights.
    */
   clientRowCheck?: (resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE') => Promise<void>;
+  /** Rows this transaction holds an update lock on, with their current values: read once, then kept up to date here. */
+  private readonly locked = new Map<string, CanonicalRow>();
+  /** Resources whose client writes had their ancestors locked for the whole request up front (a body of several rows). */
+  private readonly ancestorsLockedFor = new Set<Resource>();
 
   constructor(
     readonly store: RowStore,
@@ -54,7 +62,14 @@ export class WriteTransaction {
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
     if (depth === 0) await this.clientRowCheck?.(resource, row, 'INSERT');
+    // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
+    // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
+    // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
+    const own = !(depth === 0 && this.ancestorsLockedFor.has(resource));
+    const lockFirst = this.store.dialect !== 'postgres';
+    if (own && lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
     const stored = await this.store.insert(resource, row);
+    if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
     checkConstraints(resource, rules.constraints, stored);
     await this.adjustParents(resource, rules, null, stored, depth);
@@ -62,9 +77,23 @@ export class WriteTransaction {
     return this.current(resource, stored);
   }
 
+  /**
+   * For a body of several rows: locks the ancestors of every row the client inserts, or updates
+   * (`key` given), at once, each resource's rows in key order, so that two requests naming the
+   * same orders in different orders queue rather than deadlock. Their writes then skip their own.
+   */
+  async lockAncestorsOfMany(resource: Resource, items: ReadonlyArray<{ key?: KeyValues; values: CanonicalRow }>): Promise<void> {
+    // One statement binds a value per row and level: past this, PostgreSQL's 65,535 parameters
+    // come into reach. Such bodies lock row by row, as single rows do (a deadlock is retried).
+    if (items.length > MAX_ROWS_LOCKED_AT_ONCE) return;
+    await this.lockAncestorsOf(resource, (path) => items.flatMap((item) => (item.key ? updateSources(path, item.key, item.values) : [{ values: item.values }])));
+    this.ancestorsLockedFor.add(resource);
+  }
+
   /** A client's update: locks the row, checks the checksum, applies the changed columns. */
   async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
-    const before = await this.lockAndCheck(resource, key, checksum);
+    if (!this.ancestorsLockedFor.has(resource)) await this.lockAncestorsOf(resource, (path) => updateSources(path, key, changes));
+    const before = await this.lockAndCheck(resource, key, checksum, 'update');
     const after = await this.change(resource, before, changes, 0);
     if (after === before) this.summary.record(resource, 'UPDATE', before);
     return after;
@@ -72,7 +101,8 @@ export class WriteTransaction {
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */
   async delete(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
-    const row = await this.lockAndCheck(resource, key, checksum);
+    await this.lockAncestorsOf(resource, () => [{ key }]);
+    const row = await this.lockAndCheck(resource, key, checksum, 'delete');
     await this.deleteRow(resource, row, 0);
     return row;
   }
@@ -111,6 +141,7 @@ export class WriteTransaction {
     if (depth === 0) await this.clientRowCheck?.(resource, row, 'UPDATE');
     const key = keyOf(resource, before);
     await this.store.update(resource, key, changed);
+    this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
     checkConstraints(resource, rules.constraints, row);
     await this.adjustParents(resource, rules, before, row, depth);
@@ -129,11 +160,12 @@ export class WriteTransaction {
       const child = this.registry.get(link.child);
       const relation = child.parents.find((p) => p.name === link.via)!;
       if (relation.onDelete !== 'CASCADE') continue;
-      for (const childRow of await this.store.findChildren(child, relation, row, true)) {
+      for (const childRow of await this.store.findChildren(child, relation, row, 'delete')) {
         await this.deleteRow(child, childRow, depth + 1);
       }
     }
     await this.store.delete(resource, keyOf(resource, row));
+    this.locked.delete(id);
     this.summary.record(resource, 'DELETE', row);
     await this.adjustParents(resource, rules, row, null, depth);
     await this.after(resource, rules, 'DELETE', row, row, depth);
@@ -145,8 +177,9 @@ export class WriteTransaction {
     const pending: ParentAdjustment[] = adjustments(rules.feeds, before, after);
     for (const adjustment of pending) {
       const parentKey = orderedKey(adjustment.parent, adjustment.relation, adjustment.key);
-      if (this.deleting.has(rowIdentity(adjustment.parent, parentKey))) continue;
-      const parentRow = await this.store.findByKey(adjustment.parent, parentKey, true);
+      const id = rowIdentity(adjustment.parent, parentKey);
+      if (this.deleting.has(id)) continue;
+      const parentRow = this.locked.get(id) ?? await this.lockRow(adjustment.parent, parentKey, 'update');
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
@@ -181,8 +214,27 @@ export class WriteTransaction {
     return this.summary.latest(resource, keyOf(resource, row)) ?? row;
   }
 
-  private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
-    const row = await this.store.findByKey(resource, key, true);
+  /** Reads a row under an update (or delete) lock, and remembers it as locked. */
+  private async lockRow(resource: Resource, key: KeyValues, lock: RowLock): Promise<CanonicalRow | undefined> {
+    const row = await this.store.findByKey(resource, key, lock);
+    if (row) this.locked.set(rowIdentity(resource, keyOf(resource, row)), row);
+    return row;
+  }
+
+  /** See `lockAncestors`: the rows this write of `resource` will adjust, locked first. SQLite has one writer: nothing to order. */
+  private async lockAncestorsOf(resource: Resource, sources: (path: AncestorPath) => RowSource[]): Promise<void> {
+    if (this.store.dialect === 'sqlite') return;
+    const paths = ancestorPaths(resource, this.bank, this.registry);
+    if (paths.length === 0) return;
+    await lockAncestors(this.store, paths, sources, (ancestor, row) => {
+      const id = rowIdentity(ancestor, keyOf(ancestor, row));
+      // A row this transaction has changed already: the database gives back those changes too.
+      this.locked.set(id, row);
+    });
+  }
+
+  private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string, lock: RowLock): Promise<CanonicalRow> {
+    const row = await this.lockRow(resource, key, lock);
     if (!row) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
     if (checksum !== CHECKSUM_OVERRIDE && checksum !== this.checksums.of(resource, row)) {
       throw new ApiError(ErrorCode.CHECKSUM_MISMATCH, `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`);
@@ -193,6 +245,12 @@ export class WriteTransaction {
   private guard(depth: number): void {
     if (depth > MAX_DEPTH) throw new Error(`rules cascaded more than ${MAX_DEPTH} levels deep; check the rules for a loop`);
   }
+}
+
+/** The parents an updated row has now, and those it moves to when the change re-parents it. */
+function updateSources(path: AncestorPath, key: KeyValues, changes: CanonicalRow): RowSource[] {
+  const moves = path[0]!.relation.columns.some((pair) => pair.child in changes);
+  return moves ? [{ key }, { key, values: changes }] : [{ key }];
 }
 
 /** A relation's parent-side values put into the parent's key-column order. */

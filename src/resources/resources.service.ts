@@ -107,6 +107,7 @@ export class ResourcesService {
     });
     return this.write(access, async (tx) => {
       this.checkClientRows(tx, access);
+      if (items.length > 1) await tx.lockAncestorsOfMany(resource, items.map((values) => ({ values })));
       for (const values of items) {
         const row = await tx.insert(resource, values);
         if (access.coversEveryRow('INSERT')) continue;
@@ -142,6 +143,7 @@ export class ResourcesService {
     });
     return this.write(access, async (tx) => {
       this.checkClientRows(tx, access);
+      if (changes.length > 1) await tx.lockAncestorsOfMany(resource, changes.map((c) => ({ key: c.key, values: c.values })));
       for (const change of changes) {
         await this.assertMayChange(tx.store, resource, change.key, access, 'UPDATE');
         await tx.update(resource, change.key, change.values, change.checksum);

@@ -45,6 +45,7 @@ export function errorResponses(): Record<string, JsonObject> {
         properties: { statusCode: { const: status }, errorCode: { enum: codes } },
       }),
     };
+    if (status === 409) response.headers = { 'Retry-After': { description: 'With 4093 only: seconds after which the write may get through.', schema: { type: 'integer' } } };
     if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds until logins are accepted again.', schema: { type: 'integer' } } };
     return [responseName(status), response];
   }));

@@ -12,6 +12,20 @@ export interface SqlRunner {
   query(sql: string, values?: unknown[], structuredResult?: boolean): Promise<unknown>;
 }
 
+/**
+ * How a read locks the rows it returns until the transaction ends: `true` (or `'update'`) for
+ * rows the transaction will update, `'delete'` for rows it will delete. PostgreSQL takes FOR NO
+ * KEY UPDATE for an update, which does not conflict with the KEY SHARE lock a child insert's
+ * foreign-key check takes on its parent (FOR UPDATE would: the insert and the parent's
+ * aggregate update then deadlock); MySQL/MariaDB take FOR UPDATE; SQLite has one writer.
+ */
+export type RowLock = boolean | 'update' | 'delete';
+
+export function lockClause(dialect: Dialect, lock: RowLock): string {
+  if (!lock || dialect === 'sqlite') return '';
+  return dialect === 'postgres' && lock !== 'delete' ? ' FOR NO KEY UPDATE' : ' FOR UPDATE';
+}
+
 /** Every statement on a resource selects all its columns: the list is built once per resource, dialect and alias. */
 const selectLists = new WeakMap<Resource, Map<string, string>>();
 
@@ -48,7 +62,7 @@ export class RowStore {
   }
 
   /** A value bound for comparison with the column (see `comparedPlaceholder`). */
-  private compared(column: ResourceColumn, value: CanonicalValue, params: Params): string {
+  compared(column: ResourceColumn, value: CanonicalValue, params: Params): string {
     return comparedPlaceholder(column.kind, this.dialect, params.add(toDatabase(column, value, this.dialect)));
   }
 
@@ -76,10 +90,10 @@ export class RowStore {
       .join(' AND ');
   }
 
-  /** Reads one row; `lock` takes a row lock until the transaction ends (MySQL, PostgreSQL). */
-  async findByKey(resource: Resource, key: KeyValues, lock: boolean): Promise<CanonicalRow | undefined> {
+  /** Reads one row; `lock` takes a row lock until the transaction ends (MySQL, PostgreSQL; see `RowLock`). */
+  async findByKey(resource: Resource, key: KeyValues, lock: RowLock): Promise<CanonicalRow | undefined> {
     const params = paramsFor(this.dialect);
-    const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${this.keyPredicate(resource, key, params, 't')}${lock && this.dialect !== 'sqlite' ? ' FOR UPDATE' : ''}`;
+    const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${this.keyPredicate(resource, key, params, 't')}${lockClause(this.dialect, lock)}`;
     const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
     return rows[0] ? this.toRow(resource, rows[0]) : undefined;
   }
@@ -129,8 +143,8 @@ export class RowStore {
     return conditions.map((_, i) => Number(rows[0]?.[`c${i}`]) === 1);
   }
 
-  /** Children of a parent row through one relation, locked. */
-  async findChildren(child: Resource, relation: ParentRelation, parentRow: CanonicalRow, lock: boolean): Promise<CanonicalRow[]> {
+  /** Children of a parent row through one relation, locked as `lock` says. */
+  async findChildren(child: Resource, relation: ParentRelation, parentRow: CanonicalRow, lock: RowLock): Promise<CanonicalRow[]> {
     const params = paramsFor(this.dialect);
     const where = relation.columns
       .map((pair) => {
@@ -138,9 +152,17 @@ export class RowStore {
         return `${this.q('t')}.${this.q(pair.child)} = ${this.compared(column, parentRow[pair.parent] ?? null, params)}`;
       })
       .join(' AND ');
-    const sql = `SELECT ${this.selectList(child)} FROM ${this.q(child.tableName)} ${this.q('t')} WHERE ${where}${lock && this.dialect !== 'sqlite' ? ' FOR UPDATE' : ''}`;
+    const sql = `SELECT ${this.selectList(child)} FROM ${this.q(child.tableName)} ${this.q('t')} WHERE ${where}${lockClause(this.dialect, lock)}`;
     const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
     return rows.map((raw) => this.toRow(child, raw));
+  }
+
+  /** Locks the rows a compiled condition (values in `params`) selects, in primary-key order, and returns them. */
+  async lockWhere(resource: Resource, where: string, params: Params, lock: RowLock): Promise<CanonicalRow[]> {
+    const order = resource.primaryKey.map((c) => `${this.q('t')}.${this.q(c.name)}`).join(', ');
+    const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${where} ORDER BY ${order}${lockClause(this.dialect, lock)}`;
+    const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+    return rows.map((raw) => this.toRow(resource, raw));
   }
 
   /**
