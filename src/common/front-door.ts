@@ -148,12 +148,24 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.end(rawErrorResponse(new ApiError(ErrorCode.NOT_FOUND, 'No such resource or endpoint.'), securityHeaders, randomUUID()));
   });
+  // Per connection, not per request: what draining needs to reach answers already under way.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   drains.set(server, () => {
     if (draining) return;
     draining = true;
+    // An answer still being prepared closes its connection when sent, instead of leaving
+    // the connection open for a next request the server will not wait for.
+    for (const socket of sockets) {
+      const response = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+      if (response && !response.headersSent) response.shouldKeepAlive = false;
+    }
     server.closeIdleConnections();
-    // A keep-alive connection whose request was in flight turns idle when its answer ends:
-    // close it then, not when the keep-alive timeout (or the client) gets round to it.
+    // A connection whose answer had already started goes idle when it ends: close it then,
+    // not when the keep-alive timeout (or the client) gets round to it.
     setInterval(() => server.closeIdleConnections(), 100).unref();
   });
 }
