@@ -60,16 +60,22 @@ describeEachTarget('shutdown of the service process', (target) => {
     return service;
   };
 
-  it('lets an in-flight request finish and exits 0 when SIGTERM comes twice (a process group under npm start)', async () => {
-    const s = await start({ BCRYPT_COST: '13' });
-    const login = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: LOGIN });
+  it('lets an in-flight request finish and exits 0 when SIGTERM comes twice (a process group under npm start) or more', async () => {
+    // A provider that never answers: the login is in flight until AUTH_PROVIDER_TIMEOUT_MS, then 503 / 5031.
+    const s = await start({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers', AUTH_PROVIDER: 'unruly', AUTH_PROVIDER_TIMEOUT_MS: '1500' });
+    const started = Date.now();
+    const login = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'hang', password: 'x' }) });
     await sleep(50);
     s.child.kill('SIGTERM');
     await sleep(10);
     s.child.kill('SIGTERM');
+    await sleep(300);
+    s.child.kill('SIGTERM');
     const res = await login;
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { apikey: string }).apikey).toEqual(expect.any(String));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ statusCode: 503, errorCode: 5031 });
+    expect(res.headers.get('connection')).toBe('close');
     expect(await s.exited).toMatchObject({ code: 0, signal: null });
     expect(s.stdout()).toMatch(/already shutting down/);
   });
