@@ -23,7 +23,11 @@ describe('earlyRefusal', () => {
     expect(earlyRefusal(request(url), settings)?.errorCode).toBe(4000);
   });
 
-  it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a'])('refuses the malformed percent-encoding in %s', (url) => {
+  it.each(['/a%20b', '/caf%C3%A9', '/x?filter=name%20%3D%20%27Caf%c3%a9%27', '/%7e%7F'])('lets the well-formed escapes in %s through', (url) => {
+    expect(earlyRefusal(request(url), settings)).toBeUndefined();
+  });
+
+  it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a', '/caf%c3', '/%c3%28', '/%g0', '/%2'])('refuses the malformed percent-encoding in %s', (url) => {
     expect(earlyRefusal(request(url), settings)?.message).toMatch(/percent-encoding/);
   });
 

@@ -18,6 +18,9 @@ export interface FrontDoorParts {
   securityHeaders: SecurityHeaders;
 }
 
+/** A "%" not followed by an ASCII byte's two hex digits: a truncated escape or a UTF-8 byte. */
+const SUSPECT_ESCAPE = /%(?![0-7][0-9A-Fa-f])/;
+
 /**
  * Why a request is refused before either framework routes it, or undefined. Checked here,
  * once, so Express and Fastify answer the same input with the same status and code (their
@@ -34,8 +37,10 @@ export function earlyRefusal(req: IncomingMessage, settings: FrontDoorSettings):
   if (url.charCodeAt(0) !== 0x2f /* / */) return new ApiError(ErrorCode.BAD_REQUEST, 'The request target must be a path starting with "/".');
   const host = hostProblem(req, settings);
   if (host !== undefined) return new ApiError(ErrorCode.BAD_REQUEST, host);
-  // The path and the query: Express's query parser and Fastify's read a broken escape differently.
-  if (url.includes('%')) {
+  // The path and the query: Express's query parser and Fastify's read a broken escape
+  // differently. Only an escape that is not plain ASCII (%00-%7F) can be broken, so only
+  // those URLs pay for decoding (about a microsecond).
+  if (SUSPECT_ESCAPE.test(url)) {
     try {
       decodeURIComponent(url);
     } catch {

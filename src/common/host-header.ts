@@ -1,7 +1,10 @@
 import { isIPv6 } from 'node:net';
 
-/** A DNS name or IPv4 address: labels of letters, digits, "-" and "_" ("_" for container names), joined by dots. */
-const NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$/;
+/**
+ * A DNS name or IPv4 address: labels of letters, digits, "-" and "_" ("_" for container names),
+ * joined by dots, with the optional final dot of a fully qualified name (`curl http://example.com./`).
+ */
+const NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 const PORT = /^[0-9]{1,5}$/;
 const MAX_NAME_LENGTH = 253;
 
