@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { loginAs } from './support/auth.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
@@ -40,6 +40,8 @@ const INPUTS: Input[] = [
   { name: 'OPTIONS *', request: `OPTIONS * HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
   { name: 'HEAD of @heartbeat', request: `HEAD ${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 200 },
   { name: 'HEAD of a missing endpoint', request: `HEAD /nothing-here HTTP/1.1\r\n${HOST}\r\n`, status: 404 },
+  { name: 'HEAD with a URL over MAX_URL_BYTES (headers, no body)', request: `HEAD /${'x'.repeat(9000)} HTTP/1.1\r\n${HOST}\r\n`, status: 414 },
+  { name: 'HEAD with a malformed escape', request: `HEAD ${B}/@heartbeat?x=%ff HTTP/1.1\r\n${HOST}\r\n`, status: 400 },
   { name: 'an absolute-form target naming another host', request: `GET http://evil.example${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.1 request without Host (Node: empty 400)', request: `GET ${B}/@heartbeat HTTP/1.1\r\nConnection: close\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.0 request without Host', request: `GET ${B}/@heartbeat HTTP/1.0\r\n\r\n`, status: 200 },
@@ -100,6 +102,21 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
       answers[adapter] = res;
     }
     expect(answers.express!.body).toEqual(answers.fastify!.body);
+  });
+
+  it('keeps a keep-alive connection usable after a request refused before routing', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const socket = connect(app.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      const keepAlive = 'Host: tessera.test\r\n';
+      socket.write(`GET ${B}/@heartbeat?x=%ff HTTP/1.1\r\n${keepAlive}\r\nGET /${'x'.repeat(9000)} HTTP/1.1\r\n${keepAlive}\r\nGET ${B}/@heartbeat HTTP/1.1\r\n${keepAlive}\r\n`);
+      const until = Date.now() + 5000;
+      while ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      socket.destroy();
+      expect({ adapter, statuses: received.match(/HTTP\/1\.1 (\d{3})/g) }).toEqual({ adapter, statuses: ['HTTP/1.1 400', 'HTTP/1.1 414', 'HTTP/1.1 200'] });
+      expect(received).toContain('{"status":"OK"}');
+    }
   });
 });
 

@@ -133,13 +133,13 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   server.removeAllListeners('request');
   let draining = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.shouldKeepAlive = false;
     const refusal = earlyRefusal(req, settings);
     if (refusal) {
       trackRequest(logger, req, res);
       sendErrorResponse(res, refusal, securityHeaders);
       return;
     }
-    if (draining) res.shouldKeepAlive = false;
     for (const handler of handlers) handler.call(server, req, res);
   });
   // Fastify answers parser errors with a JSON of its own: Tessera's answer replaces it.
