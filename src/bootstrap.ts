@@ -17,9 +17,12 @@ import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
+import { bodyEncodingProblem } from './common/body-encoding.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { nulInUrl } from './common/nul-character.js';
+import { sendErrorResponse } from './common/error-response.js';
+import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { trackRequest } from './common/request-context.js';
@@ -45,10 +48,11 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
-  if (BODY_METHODS.has(req.method ?? '') && hasBody(req) && !isJsonContentType(req.headers['content-type'])) {
+  if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
+  if (!isJsonContentType(req.headers['content-type'])) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
-  return undefined;
+  return bodyEncodingProblem(req);
 }
 
 async function createExpressApp(parts: AppParts): Promise<INestApplication> {
@@ -89,8 +93,20 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   const adapter = new FastifyAdapter({
     trustProxy: config.http.trustProxy,
     bodyLimit: config.http.bodyLimitBytes,
-    // Nest owns routing; Fastify's defaults here would differ from Express's.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Nest owns routing; Fastify's defaults here would differ from Express's (which ignores
+    // trailing slashes and the case of fixed path segments). A key may be as
+    // long as the URL may (Express has no limit of its own; Fastify's default is 100 characters).
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: false, maxParamLength: config.http.maxUrlBytes },
+    // While draining, answer the last requests on open connections as Express does (with
+    // Connection: close, see drainConnections), not with Fastify's own 503 body.
+    return503OnClosing: false,
+    // The front door refuses malformed URLs first; should Fastify's router still find one, it
+    // answers with the envelope too, not with Fastify's own JSON echoing the URL.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      trackRequest(logger, request.raw, reply.raw);
+      const refusal = error instanceof ApiError ? error : new ApiError(ErrorCode.BAD_REQUEST, 'The URL is not valid.');
+      sendErrorResponse(reply.raw, refusal, frontDoorHeaders);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
@@ -122,6 +138,9 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   return app;
 }
 
+/** The headers of answers written before any framework sees the request (see installFrontDoor). */
+const frontDoorHeaders = recordSecurityHeaders();
+
 /** Seeds an empty database, then creates and initialises the application (not yet listening). */
 export async function createApp(parts: AppParts): Promise<INestApplication> {
   if (await seedProjectOnce(parts.dataSource, parts.project)) parts.logger.info('seeded the project\'s starting data');
@@ -130,5 +149,6 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   }
+  installFrontDoor(app.getHttpServer(), { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
   return app;
 }

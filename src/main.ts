@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
+import { stopOnSignals } from './common/graceful-shutdown.js';
 import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
@@ -33,25 +34,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp({ config, project: demoProject, dataSource, logger });
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    setTimeout(() => {
-      logger.warn('shutdown grace period over; exiting');
-      process.exit(1);
-    }, config.http.shutdownGraceMs).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  stopOnSignals({ app, dataSource, logger, graceMs: config.http.shutdownGraceMs });
 
   await app.listen(config.http.port, config.http.host);
   logger.info(

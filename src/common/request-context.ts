@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { ApiError } from './api-error.js';
+import { ErrorCode } from './error-codes.js';
+import { isValidHost } from './host-header.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -51,22 +54,72 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
   });
 }
 
+/** What decides the origin of the links Tessera hands out (the `http` part of AppConfig). */
+export interface OriginSettings {
+  trustProxy: boolean;
+  publicUrl?: string;
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+}
+
 /**
- * The scheme and host the client used, e.g. `https://api.example.com`. Forwarded headers
- * count only when the service is configured to trust its proxy.
+ * The host a request's links would name: X-Forwarded-Host when the proxy is trusted and
+ * sends one, else the Host header; undefined when the request has neither (HTTP/1.0).
  */
-export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string {
-  const first = (value: string | string[] | undefined): string | undefined =>
-    (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
+export function requestHost(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = firstValue(req.headers['x-forwarded-host']);
+    if (forwarded !== undefined && forwarded !== '') return forwarded;
+  }
+  const host = req.headers.host;
+  return host === undefined ? undefined : host.trim();
+}
+
+/**
+ * Why a request cannot be answered with links, or undefined when it can. Without PUBLIC_URL
+ * the links name the request's host, so that host must be a plain host[:port]; an HTTP/1.1
+ * request must carry a Host header at all (RFC 9112 §3.2), whatever the configuration.
+ */
+export function hostProblem(req: IncomingMessage, settings: OriginSettings): string | undefined {
+  if (req.headers.host === undefined) {
+    return req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? undefined : 'The request has no Host header.';
+  }
+  if (settings.publicUrl !== undefined) return undefined;
+  const host = requestHost(req, settings.trustProxy);
+  if (host !== undefined && !isValidHost(host)) {
+    return settings.trustProxy && firstValue(req.headers['x-forwarded-host'])
+      ? 'The X-Forwarded-Host header is not a valid host[:port].'
+      : 'The Host header is not a valid host[:port].';
+  }
+  return undefined;
+}
+
+/** The address and port the request came in on, for an HTTP/1.0 request without a Host header. */
+function localOrigin(req: IncomingMessage): string {
+  const address = req.socket?.localAddress ?? '127.0.0.1';
+  const host = address.includes(':') && !address.startsWith('::ffff:') ? `[${address}]` : address.replace(/^::ffff:/, '');
+  return `${host}:${req.socket?.localPort ?? 80}`;
+}
+
+/**
+ * The origin every link of a response starts with, e.g. `https://api.example.com`: PUBLIC_URL
+ * when it is set (with its path prefix), else the scheme and host the client used. Forwarded
+ * headers count only when the service is configured to trust its proxy. The early request
+ * hook has already refused a request whose host is not valid (`hostProblem`); this refuses it
+ * again rather than ever build a link from it.
+ */
+export function requestOrigin(req: IncomingMessage, settings: OriginSettings): string {
+  if (settings.publicUrl !== undefined) return settings.publicUrl;
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   let scheme = encrypted ? 'https' : 'http';
-  let host = first(req.headers.host) ?? 'localhost';
-  if (trustProxy) {
-    const proto = first(req.headers['x-forwarded-proto']);
+  if (settings.trustProxy) {
+    const proto = firstValue(req.headers['x-forwarded-proto']);
     if (proto === 'http' || proto === 'https') scheme = proto;
-    host = first(req.headers['x-forwarded-host']) ?? host;
   }
-  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(host)) host = 'localhost';
+  const host = requestHost(req, settings.trustProxy) ?? localOrigin(req);
+  if (!isValidHost(host)) throw new ApiError(ErrorCode.BAD_REQUEST, 'The Host header is not a valid host[:port].');
   return `${scheme}://${host}`;
 }
 
@@ -74,10 +127,10 @@ export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string
  * The absolute URL of the API base a request under `rest/:account/:project/:version` was
  * addressed to, e.g. `https://api.example.com/rest/default/demo/v1`.
  */
-export function apiBaseUrl(request: unknown, trustProxy: boolean): string {
+export function apiBaseUrl(request: unknown, settings: OriginSettings): string {
   const { account, project, version } = (request as { params: Record<string, string> }).params;
   const segments = [account, project, version].map((segment) => encodeURIComponent(segment ?? ''));
-  return `${requestOrigin(rawRequestOf(request), trustProxy)}/rest/${segments.join('/')}`;
+  return `${requestOrigin(rawRequestOf(request), settings)}/rest/${segments.join('/')}`;
 }
 
 /**

@@ -17,6 +17,16 @@ describe('recordSecurityHeaders', () => {
     expect(log.find((l) => l.startsWith('set content-security-policy: '))).toBeDefined();
   });
 
+  it('adds Cache-Control: no-store, and lists the same headers as pairs for hand-written answers', () => {
+    const { log, res } = responseLog();
+    const headers = recordSecurityHeaders();
+    headers.applyTo(res as never);
+    expect(log).toContain('set cache-control: no-store');
+    expect(headers.entries).toContainEqual(['cache-control', 'no-store']);
+    expect(headers.entries).toContainEqual(['x-content-type-options', 'nosniff']);
+    expect(headers.entries.map(([name, value]) => `set ${name}: ${value}`)).toEqual(log.filter((l) => l.startsWith('set ')));
+  });
+
   it('refuses a middleware that reads the request: its headers could differ per request', () => {
     const readsRequest = ((req: { headers: unknown }, _res: unknown, next: () => void) => {
       void req.headers;

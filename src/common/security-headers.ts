@@ -4,10 +4,19 @@ import helmet from 'helmet';
 /** Sets helmet's headers on a response: the same on both HTTP adapters, for every request. */
 export interface SecurityHeaders {
   applyTo(res: Pick<ServerResponse, 'setHeader' | 'removeHeader'>): void;
+  /** The same headers as name/value pairs, lower-case names, for a response written by hand. */
+  readonly entries: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
- * helmet()'s default headers, recorded once at boot. With its defaults every header is the
+ * Every API answer may carry a token (`@authentication`), rows a role may read, or an error
+ * about them: no browser, proxy or CDN may keep a copy. Set with helmet's headers, so it costs
+ * nothing more per request.
+ */
+export const NO_STORE: readonly [string, string] = ['cache-control', 'no-store'];
+
+/**
+ * helmet()'s default headers, recorded once at boot, plus `Cache-Control: no-store`. With its defaults every header is the
  * same for every request, so running helmet's chain of twelve middlewares per request (about
  * 5% of a key read's CPU time) only recomputes constants. helmet stays the one source of the
  * headers: this runs it once against a recording response, and refuses to start if it ever
@@ -37,7 +46,9 @@ export function recordSecurityHeaders(middleware = helmet()): SecurityHeaders {
     finished = true;
   });
   if (!finished) throw new Error('helmet did not finish synchronously: its headers cannot be recorded once');
+  set.push([...NO_STORE]);
   return {
+    entries: set.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as const),
     applyTo(res) {
       for (const name of removed) res.removeHeader(name);
       for (const [name, value] of set) res.setHeader(name, value);

@@ -75,6 +75,43 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_VERSIONS: 'v1,v2' }).api.versions).toEqual(['v1', 'v2']);
   });
 
+  describe('PUBLIC_URL and MAX_URL_BYTES', () => {
+    it('leaves links to the request without PUBLIC_URL, and allows 8 KiB URLs by default', () => {
+      expect(loadConfig({}).http).toMatchObject({ publicUrl: undefined, maxUrlBytes: 8192 });
+    });
+
+    it.each([
+      ['https://api.example.com', 'https://api.example.com'],
+      ['https://api.example.com/', 'https://api.example.com'],
+      ['http://10.0.0.5:8080', 'http://10.0.0.5:8080'],
+      ['https://API.Example.com:443/', 'https://api.example.com'],
+      ['https://example.com/tessera/', 'https://example.com/tessera'],
+      ['https://example.com/a/b//', 'https://example.com/a/b'],
+      ['http://[2001:db8::1]:8080', 'http://[2001:db8::1]:8080'],
+    ])('takes PUBLIC_URL %s as %s', (value, expected) => {
+      expect(loadConfig({ PUBLIC_URL: value }).http.publicUrl).toBe(expected);
+    });
+
+    it.each([
+      ['api.example.com', /absolute URL/],
+      ['/tessera', /absolute URL/],
+      ['ftp://api.example.com', /http:\/\/ or https:\/\//],
+      ['https://user:pw@api.example.com', /user name or password/],
+      ['https://api.example.com/?x=1', /query string/],
+      ['https://api.example.com/?', /query string/],
+      ['https://api.example.com/#top', /fragment/],
+    ])('refuses PUBLIC_URL %s', (value, problem) => {
+      expect(() => loadConfig({ PUBLIC_URL: value })).toThrow(problem);
+      expect(() => loadConfig({ PUBLIC_URL: value })).toThrow(/PUBLIC_URL/);
+    });
+
+    it('takes MAX_URL_BYTES from 1 KiB to 64 KiB', () => {
+      expect(loadConfig({ MAX_URL_BYTES: '16384' }).http.maxUrlBytes).toBe(16384);
+      expect(() => loadConfig({ MAX_URL_BYTES: '100' })).toThrow(/MAX_URL_BYTES/);
+      expect(() => loadConfig({ MAX_URL_BYTES: '1000000' })).toThrow(/MAX_URL_BYTES/);
+    });
+  });
+
   describe('auth providers', () => {
     it('finds the providers folder under the project root, whatever the working directory', () => {
       expect(loadConfig({}).auth.providersDir).toBe(join(PROJECT_ROOT, 'providers'));

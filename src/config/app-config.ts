@@ -16,6 +16,14 @@ export interface AppConfig {
     adapter: HttpAdapterName;
     bodyLimitBytes: number;
     trustProxy: boolean;
+    /**
+     * Origin and optional path prefix every `href`, `next_batch` and the `@docs` server URL
+     * start with, e.g. `https://api.example.com` or `https://example.com/tessera` (no trailing
+     * slash). Unset: the scheme and host the request names.
+     */
+    publicUrl?: string;
+    /** The longest request target (path and query) in bytes. */
+    maxUrlBytes: number;
     shutdownGraceMs: number;
   };
   log: { level: LogLevel };
@@ -111,6 +119,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
         'set AUTH_PROVIDER to the custom provider it is meant for, or unset AUTH_PROVIDER_CONFIG',
     );
   }
+  let publicUrl: string | undefined;
+  if (schema.PUBLIC_URL !== undefined && !problems.some((p) => p.startsWith('PUBLIC_URL'))) {
+    try {
+      publicUrl = parsePublicUrl(schema.PUBLIC_URL);
+    } catch (error) {
+      problems.push(`PUBLIC_URL: ${(error as Error).message} (got ${JSON.stringify(schema.PUBLIC_URL)})`);
+    }
+  }
   if (problems.length > 0 || !database) throw new ConfigError(problems);
 
   return {
@@ -120,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       adapter: schema.HTTP_ADAPTER,
       bodyLimitBytes: schema.BODY_LIMIT_BYTES,
       trustProxy: schema.TRUST_PROXY,
+      publicUrl,
+      maxUrlBytes: schema.MAX_URL_BYTES,
       shutdownGraceMs: schema.SHUTDOWN_GRACE_MS,
     },
     log: { level: schema.LOG_LEVEL },
@@ -158,6 +176,25 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       adminPassword: schema.TESSERA_ADMIN_PASSWORD,
     },
   };
+}
+
+/**
+ * PUBLIC_URL as the prefix of every link: an absolute http(s) URL without credentials, query
+ * or fragment; a path prefix is kept (without its trailing slash), so links can name the path
+ * a proxy serves Tessera under.
+ */
+export function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('must be an absolute URL such as https://api.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw new Error('must not carry a user name or password');
+  if (url.search !== '' || value.includes('?')) throw new Error('must not have a query string');
+  if (url.hash !== '' || value.includes('#')) throw new Error('must not have a fragment');
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The one place the providers folder is resolved: relative paths start at the project root, not the working directory. */

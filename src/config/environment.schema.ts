@@ -92,6 +92,14 @@ export class EnvironmentSchema {
   @Transform(toBool) @IsBoolean()
   TRUST_PROXY: boolean = false;
 
+  /** The origin (and optional path prefix) clients reach Tessera at; `loadConfig` checks its shape. */
+  @IsOptional() @IsString() @MaxLength(2000)
+  PUBLIC_URL?: string;
+
+  /** The longest request target (path and query string) in bytes; longer: 414 / 4140. */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(65_536)
+  MAX_URL_BYTES: number = 8192;
+
   @Transform(toInt) @IsInt() @Min(1) @Max(1000)
   DB_POOL_SIZE: number = 10;
 

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DataSourceOptions, MixedList } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { prepareSqliteFile } from './sqlite-file.js';
 import { systemEntities } from './system-entities.js';
 import { systemMigrations } from './system-migrations.js';
 
@@ -29,7 +28,7 @@ export function buildDataSourceOptions(
   switch (database.kind) {
     case 'sqlite': {
       const path = database.sqlitePath!;
-      mkdirSync(dirname(path), { recursive: true });
+      prepareSqliteFile(path);
       return {
         ...common,
         type: 'better-sqlite3',

@@ -40,7 +40,7 @@ export class MetaController {
   @RequiresAccess('META')
   @Public((config) => config.api.docsPublic)
   openApi(@Req() req: unknown, @Param('version') version: string): OpenApiDocument {
-    const document = this.docs.for(version, apiBaseUrl(req, this.config.http.trustProxy));
+    const document = this.docs.for(version, apiBaseUrl(req, this.config.http));
     if (!document) throw new ApiError(ErrorCode.NOT_FOUND, 'No such API version.');
     return document;
   }

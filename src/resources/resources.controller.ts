@@ -140,13 +140,16 @@ export class ResourcesController {
   }
 
   private serializer(req: unknown): ResourceSerializer {
-    return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy), this.checksums);
+    return new ResourceSerializer(apiBaseUrl(req, this.config.http), this.checksums);
   }
 
-  /** The same request with the next offset; an `auth` key in the URL is not copied into it. */
+  /**
+   * The same request with the next offset; an `auth` key in the URL is not copied into it. The
+   * path is appended to the origin, not resolved against it, so PUBLIC_URL's path prefix stays.
+   */
   private nextBatch(req: unknown, offset: number): string {
     const raw = rawRequestOf(req);
-    const url = new URL(raw.url ?? '/', requestOrigin(raw, this.config.http.trustProxy));
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
     url.searchParams.delete('auth');
     url.searchParams.set('offset', String(offset));
     return url.toString();

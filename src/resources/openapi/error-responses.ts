@@ -51,7 +51,11 @@ export function errorResponses(): Record<string, JsonObject> {
   }));
 }
 
-/** The error answers of an operation: the given statuses plus the 500 and 503 any operation may give. */
+/**
+ * The error answers of an operation: the given statuses plus those any operation may give: 400
+ * (a bad Host or percent-escape, refused before routing), 414 (URL over MAX_URL_BYTES), 500, 503.
+ */
 export function errorRefs(...statuses: number[]): Record<string, JsonObject> {
-  return Object.fromEntries([...statuses, 500, 503].map((status) => [String(status), ref('responses', responseName(status))]));
+  const all = [...new Set([...statuses, 400, 414, 500, 503])].sort((a, b) => a - b);
+  return Object.fromEntries(all.map((status) => [String(status), ref('responses', responseName(status))]));
 }

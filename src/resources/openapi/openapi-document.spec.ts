@@ -96,6 +96,10 @@ describe('the OpenAPI document', () => {
     expect(listed.sort()).toEqual([...codes].sort());
     expect(doc.components.responses.Error429.headers['Retry-After']).toBeDefined();
     expect(doc.components.responses.Error409.headers['Retry-After'].description).toMatch(/4093/);
+    // Any operation may be refused before routing: a bad Host or escape (400), a URL over MAX_URL_BYTES (414).
+    for (const operation of [doc.paths['/order'].get, doc.paths['/order/{key}'].delete]) {
+      expect(operation.responses).toMatchObject({ 400: { $ref: '#/components/responses/Error400' }, 414: { $ref: '#/components/responses/Error414' } });
+    }
     expect(doc.paths['/order'].post.responses).toMatchObject({ 201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WriteResult' } } } }, 422: { $ref: '#/components/responses/Error422' } });
   });
 

@@ -1,0 +1,23 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from './api-error.js';
+import { ErrorCode } from './error-codes.js';
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/**
+ * A JSON body must arrive as plain UTF-8 (RFC 8259 §8.1): a compressed body or another
+ * charset is refused with 415 / 4150 before it is read. Express's body reader would inflate
+ * gzip and refuse unknown charsets while Fastify's would do neither, so the two adapters
+ * would answer the same request differently.
+ */
+export function bodyEncodingProblem(req: IncomingMessage): ApiError | undefined {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must not be compressed (Content-Encoding).');
+  }
+  const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be UTF-8 JSON.');
+  }
+  return undefined;
+}

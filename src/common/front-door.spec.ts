@@ -1,0 +1,77 @@
+import { describe, expect, it } from '@jest/globals';
+import type { IncomingMessage } from 'node:http';
+import { clientErrorAnswer, earlyRefusal, requestLineTooLong } from './front-door.js';
+
+const settings = { maxUrlBytes: 100, trustProxy: false };
+
+function request(url: string, headers: Record<string, string> = { host: 'api.example.com' }, version = '1.1'): IncomingMessage {
+  const [major, minor] = version.split('.').map(Number);
+  return { url, headers, httpVersionMajor: major, httpVersionMinor: minor } as unknown as IncomingMessage;
+}
+
+describe('earlyRefusal', () => {
+  it('lets an ordinary request through', () => {
+    expect(earlyRefusal(request('/rest/default/demo/v1/customer?filter=name%20%3D%20%27x%27'), settings)).toBeUndefined();
+  });
+
+  it('refuses a URL over the limit with 414 / 4140, before anything else about it', () => {
+    expect(earlyRefusal(request(`/${'x'.repeat(99)}`), settings)).toBeUndefined();
+    expect(earlyRefusal(request(`/${'%'.repeat(100)}`, {}), settings)?.errorCode).toBe(4140);
+  });
+
+  it.each(['http://evil.example/rest', '*', 'rest/x', ''])('refuses the request target %j (not a path)', (url) => {
+    expect(earlyRefusal(request(url), settings)?.errorCode).toBe(4000);
+  });
+
+  it.each(['/a%20b', '/caf%C3%A9', '/x?filter=name%20%3D%20%27Caf%c3%a9%27', '/%7e%7F'])('lets the well-formed escapes in %s through', (url) => {
+    expect(earlyRefusal(request(url), settings)).toBeUndefined();
+  });
+
+  it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a', '/caf%c3', '/%c3%28', '/%g0', '/%2'])('refuses the malformed percent-encoding in %s', (url) => {
+    expect(earlyRefusal(request(url), settings)?.message).toMatch(/percent-encoding/);
+  });
+
+  it('refuses an HTTP/1.1 request without Host, and lets an HTTP/1.0 one through', () => {
+    expect(earlyRefusal(request('/x', {}), settings)?.message).toMatch(/no Host header/);
+    expect(earlyRefusal(request('/x', {}, '1.0'), settings)).toBeUndefined();
+  });
+
+  it('ignores the Host value once PUBLIC_URL fixes the origin', () => {
+    expect(earlyRefusal(request('/x', { host: 'a b' }), settings)?.errorCode).toBe(4000);
+    expect(earlyRefusal(request('/x', { host: 'a b' }), { ...settings, publicUrl: 'https://api.example.com' })).toBeUndefined();
+  });
+});
+
+describe('requestLineTooLong', () => {
+  const packet = (text: string) => Buffer.from(text, 'latin1');
+
+  it('is true when the request line has not ended in what overflowed', () => {
+    expect(requestLineTooLong(packet(`GET /${'x'.repeat(500)}`), 100)).toBe(true);
+    expect(requestLineTooLong(packet('x'.repeat(500)), 100)).toBe(true);
+  });
+
+  it('measures a complete request line against the limit', () => {
+    expect(requestLineTooLong(packet(`GET /${'x'.repeat(200)} HTTP/1.1\r\nHost: a\r\n`), 100)).toBe(true);
+    expect(requestLineTooLong(packet(`GET /short HTTP/1.1\r\nCookie: ${'x'.repeat(500)}`), 100)).toBe(false);
+  });
+
+  it('takes the tail of a request line that began in an earlier packet as the culprit', () => {
+    expect(requestLineTooLong(packet(`${'x'.repeat(50)} HTTP/1.1\r\nHost: a\r\n`), 100)).toBe(true);
+    expect(requestLineTooLong(packet(`${'x'.repeat(50)}\r\nCookie: y\r\n`), 100)).toBe(false);
+  });
+});
+
+describe('clientErrorAnswer', () => {
+  const error = (code: string, rawPacket?: Buffer) => Object.assign(new Error(code), { code, rawPacket });
+
+  it('answers an oversized request line 414 / 4140 and oversized headers 400 / 4000', () => {
+    expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET /${'x'.repeat(300)}`)), 100).errorCode).toBe(4140);
+    expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET / HTTP/1.1\r\nCookie: ${'x'.repeat(300)}`)), 100).errorCode).toBe(4000);
+  });
+
+  it('answers anything else the parser refuses with 400 / 4000', () => {
+    for (const code of ['HPE_INVALID_METHOD', 'HPE_INVALID_HEADER_TOKEN', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'ERR_HTTP_REQUEST_TIMEOUT', 'SOMETHING_NEW']) {
+      expect(clientErrorAnswer(error(code), 100).toBody()).toEqual({ statusCode: 400, errorCode: 4000, errorMessage: expect.any(String) });
+    }
+  });
+});

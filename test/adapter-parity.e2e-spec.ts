@@ -1,0 +1,152 @@
+import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { loginAs } from './support/auth.js';
+import { rawRequest, type RawResponse } from './support/raw-http.js';
+import { startTestApp, testTargets, type TestApp, type TestTarget } from './support/test-app.js';
+
+const B = '/rest/default/demo/v1';
+const HOST = 'Host: tessera.test\r\nConnection: close\r\n';
+
+interface Input {
+  name: string;
+  /** The bytes sent; `{key}` stands for a demo token. */
+  request: string | Buffer;
+  status: number;
+  /** The envelope's errorCode; undefined: not an error (its body is compared between adapters instead). */
+  errorCode?: number;
+  message?: RegExp;
+}
+
+const gzipped = gzipSync('{"username":"demo","password":"Password1"}');
+const INPUTS: Input[] = [
+  // Both reach Tessera's own check of the key (customer names have at most 30 characters).
+  { name: 'a key longer than 100 characters (Fastify: 414 FST_ERR_MAX_PARAM_LENGTH)', request: `GET ${B}/customer/${'k'.repeat(150)} HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000, message: /longer than 30/ },
+  { name: 'a URL of exactly MAX_URL_BYTES, nearly all key', request: `GET ${B}/customer/${'k'.repeat(8192 - `${B}/customer/`.length)} HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000, message: /longer than 30/ },
+  { name: 'a URL one byte over MAX_URL_BYTES', request: `GET ${B}/customer/${'k'.repeat(8193 - `${B}/customer/`.length)} HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 414, errorCode: 4140 },
+  { name: 'a 100 KB query string (Express: 431, empty body, connection reset)', request: `GET ${B}/customer?filter=${'x'.repeat(100 * 1024)} HTTP/1.1\r\n${HOST}\r\n`, status: 414, errorCode: 4140 },
+  { name: 'a 20 KB path', request: `GET /${'p'.repeat(20 * 1024)} HTTP/1.1\r\n${HOST}\r\n`, status: 414, errorCode: 4140 },
+  { name: 'a 100 KB header after a short URL', request: `GET ${B}/@heartbeat HTTP/1.1\r\n${HOST}Cookie: c=${'x'.repeat(100 * 1024)}\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: '%ff in a key (Fastify: FST_ERR_BAD_URL)', request: `GET ${B}/customer/%ff HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: 'a lone % in a key', request: `GET ${B}/customer/% HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: '%ff outside any route', request: `GET /%ff HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
+  { name: '%ff in the query string', request: `GET ${B}/customer?filter=%ff HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: 'an encoded slash in a key', request: `GET ${B}/customer/a%2Fb HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 200 },
+  { name: 'a method Node cannot parse', request: `FOO ${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
+  { name: 'a method no route serves (PROPFIND)', request: `PROPFIND ${B}/customer HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 404, errorCode: 4040 },
+  { name: 'PATCH on a resource', request: `PATCH ${B}/customer/1 HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, status: 404, errorCode: 4040 },
+  { name: 'TRACE', request: `TRACE ${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 404, errorCode: 4040 },
+  { name: 'CONNECT (Node: connection closed without an answer)', request: `CONNECT tessera.test:443 HTTP/1.1\r\n${HOST}\r\n`, status: 404, errorCode: 4040 },
+  { name: 'OPTIONS on a resource', request: `OPTIONS ${B}/customer HTTP/1.1\r\n${HOST}\r\n`, status: 404, errorCode: 4040 },
+  { name: 'OPTIONS *', request: `OPTIONS * HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
+  { name: 'HEAD of @heartbeat', request: `HEAD ${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 200 },
+  { name: 'HEAD of a missing endpoint', request: `HEAD /nothing-here HTTP/1.1\r\n${HOST}\r\n`, status: 404 },
+  { name: 'HEAD with a URL over MAX_URL_BYTES (headers, no body)', request: `HEAD /${'x'.repeat(9000)} HTTP/1.1\r\n${HOST}\r\n`, status: 414 },
+  { name: 'HEAD with a malformed escape', request: `HEAD ${B}/@heartbeat?x=%ff HTTP/1.1\r\n${HOST}\r\n`, status: 400 },
+  { name: 'an absolute-form target naming another host', request: `GET http://evil.example${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
+  { name: 'an HTTP/1.1 request without Host (Node: empty 400)', request: `GET ${B}/@heartbeat HTTP/1.1\r\nConnection: close\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: 'an HTTP/1.0 request without Host', request: `GET ${B}/@heartbeat HTTP/1.0\r\n\r\n`, status: 200 },
+  { name: 'a header line without a colon', request: `GET ${B}/@heartbeat HTTP/1.1\r\n${HOST}Broken header\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: 'two Content-Length values', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, status: 400, errorCode: 4000 },
+  { name: 'an HTTP/2 preface', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400, errorCode: 4000 },
+  { name: 'Expect other than 100-continue (Node: empty 417)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Expect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, status: 400, errorCode: 4000 },
+  { name: 'malformed JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 6\r\n\r\n{"a": `, status: 400, errorCode: 4000 },
+  { name: 'an empty JSON body', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`, status: 400, errorCode: 4000 },
+  { name: 'a body that is not JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`, status: 415, errorCode: 4150 },
+  { name: 'a charset other than UTF-8 (Express: 415, Fastify: parsed)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json; charset=latin1\r\nContent-Length: 2\r\n\r\n{}`, status: 415, errorCode: 4150 },
+  {
+    name: 'a gzip body (Express: inflated, Fastify: not)',
+    request: Buffer.concat([Buffer.from(`POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${gzipped.length}\r\n\r\n`), gzipped]),
+    status: 415,
+    errorCode: 4150,
+  },
+  { name: 'upper-case fixed segments (Fastify: 404)', request: `GET /REST/default/demo/v1/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 200 },
+];
+
+function withKey(request: string | Buffer, key: string): string | Buffer {
+  return typeof request === 'string' ? request.replace('{key}', key) : request;
+}
+
+/** Each database once, with an app on each adapter side by side. */
+const databases = [...new Set(testTargets().map((t) => t.database))];
+
+describe.each(databases)('both adapters answer alike, in the error envelope [%s]', (database) => {
+  const apps: Record<string, { t: TestApp; port: number; key: string }> = {};
+
+  beforeAll(async () => {
+    for (const adapter of ['express', 'fastify'] as const) {
+      const target: TestTarget = { name: `${database}/${adapter}`, database, adapter };
+      const t = await startTestApp(target);
+      await t.app.listen(0, '127.0.0.1');
+      apps[adapter] = { t, port: (t.app.getHttpServer().address() as AddressInfo).port, key: await loginAs(t, 'demo', 'Password1') };
+    }
+  });
+  afterAll(async () => {
+    for (const app of Object.values(apps)) await app.t.close();
+  });
+
+  it.each(INPUTS.map((input) => [input.name, input] as const))('%s', async (_name, input) => {
+    const answers: Record<string, RawResponse> = {};
+    for (const [adapter, app] of Object.entries(apps)) {
+      const res = await rawRequest(app.port, withKey(input.request, app.key));
+      expect({ adapter, status: res.status }).toEqual({ adapter, status: input.status });
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      if (input.errorCode !== undefined) {
+        expect(res.json).toEqual({ statusCode: input.status, errorCode: input.errorCode, errorMessage: expect.any(String) });
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        if (input.message) expect((res.json as { errorMessage: string }).errorMessage).toMatch(input.message);
+        // Never an echo of what was sent (Fastify's own answers quote the URL).
+        expect(res.body.length).toBeLessThan(300);
+      }
+      answers[adapter] = res;
+    }
+    expect(answers.express!.body).toEqual(answers.fastify!.body);
+  });
+
+  it('keeps a keep-alive connection usable after a request refused before routing', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const socket = connect(app.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      const keepAlive = 'Host: tessera.test\r\n';
+      socket.write(`GET ${B}/@heartbeat?x=%ff HTTP/1.1\r\n${keepAlive}\r\nGET /${'x'.repeat(9000)} HTTP/1.1\r\n${keepAlive}\r\nGET ${B}/@heartbeat HTTP/1.1\r\n${keepAlive}\r\n`);
+      const until = Date.now() + 5000;
+      while ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      socket.destroy();
+      expect({ adapter, statuses: received.match(/HTTP\/1\.1 (\d{3})/g) }).toEqual({ adapter, statuses: ['HTTP/1.1 400', 'HTTP/1.1 414', 'HTTP/1.1 200'] });
+      expect(received).toContain('{"status":"OK"}');
+    }
+  });
+});
+
+describe.each(databases)('MAX_URL_BYTES set above Node\'s 16 KiB header limit [%s]', (database) => {
+  const ports: Record<string, number> = {};
+  const apps: TestApp[] = [];
+
+  beforeAll(async () => {
+    for (const adapter of ['express', 'fastify'] as const) {
+      const t = await startTestApp({ name: `${database}/${adapter}`, database, adapter }, { env: { MAX_URL_BYTES: '32768' } });
+      apps.push(t);
+      await t.app.listen(0, '127.0.0.1');
+      ports[adapter] = (t.app.getHttpServer().address() as AddressInfo).port;
+    }
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  const urlOf = (bytes: number) => `${B}/customer?filter=${'x'.repeat(bytes - `${B}/customer?filter=`.length)}`;
+
+  it('serves a 32 KiB URL on both adapters, and refuses one byte more with 414 / 4140', async () => {
+    for (const [adapter, port] of Object.entries(ports)) {
+      const t = apps.find((a) => a.config.http.adapter === adapter)!;
+      const ok = await rawRequest(port, `GET ${urlOf(32768)} HTTP/1.1\r\n${HOST}Authorization: Bearer ${await loginAs(t, 'demo', 'Password1')}\r\n\r\n`);
+      // The filter reached Tessera's own limit (4 KiB) rather than any HTTP one.
+      expect({ adapter, status: ok.status, errorCode: (ok.json as { errorCode: number }).errorCode }).toEqual({ adapter, status: 400, errorCode: 4001 });
+      expect((ok.json as { errorMessage: string }).errorMessage).toMatch(/filter/i);
+      const over = await rawRequest(port, `GET ${urlOf(32769)} HTTP/1.1\r\n${HOST}\r\n`);
+      expect({ adapter, status: over.status, body: over.json }).toEqual({ adapter, status: 414, body: { statusCode: 414, errorCode: 4140, errorMessage: 'The URL is longer than 32768 bytes.' } });
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+/** The built service (npm test builds it first), run as a real process. */
+const MAIN = join(process.cwd(), 'dist', 'src', 'main.js');
+
+export interface ServiceExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** When it exited, by `Date.now()`. */
+  at: number;
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  /** Everything printed on standard output so far. */
+  stdout(): string;
+  exited: Promise<ServiceExit>;
+  /** SIGKILL if it is still running (a test's safety net). */
+  kill(): void;
+}
+
+/**
+ * Starts `node dist/src/main.js` on a free loopback port with the given environment and
+ * resolves once it is listening. A process still alive after `limitMs` is killed, so a hang
+ * shows up as a late exit rather than a stuck suite.
+ */
+export async function startService(env: Record<string, string>, limitMs = 60_000): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const exited = new Promise<ServiceExit>((resolve) => {
+    child.on('exit', (code, signal) => {
+      clearTimeout(safety);
+      resolve({ code, signal, at: Date.now() });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (stdout.includes('Tessera is listening')) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
+      setTimeout(check, 25);
+    };
+    check();
+  });
+  return { child, port, stdout: () => stdout, exited, kill: () => void child.kill('SIGKILL') };
+}
