@@ -59,14 +59,13 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   /** Logs an admin in; throttled like API logins, 401 / 4013 with one message for any bad credentials. */
   async login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
-    await this.throttle.check(attempt);
+    const reservation = await this.throttle.reserve(attempt);
     const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
     const account = found?.username === username ? found : undefined;
     if (!(await this.hasher.verify(password, account?.passwordHash))) {
-      await this.throttle.recordFailure(attempt);
       throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     }
-    await this.throttle.recordSuccess(attempt);
+    await this.throttle.release(reservation);
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;

@@ -31,9 +31,11 @@ function setup(provider: AuthProvider) {
   } as unknown as TokensService;
   const throttled: LoginAttempt[] = [];
   const throttle = {
-    check: async (attempt: LoginAttempt) => void throttled.push(attempt),
-    recordFailure: async () => undefined,
-    recordSuccess: async () => undefined,
+    reserve: async (attempt: LoginAttempt) => {
+      throttled.push(attempt);
+      return { attempt, reservedAt: NOW };
+    },
+    release: async () => undefined,
   } as unknown as LoginThrottle;
   const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
   return { service: new AuthService(provider, config, tokens, throttle, new FixedClock()), issued, disabledFor, events, throttled };

@@ -45,13 +45,11 @@ export class AuthService {
   /** Logs in through the provider and issues a new token; 429 when throttled, 401 / 4013 when refused. */
   async login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
-    await this.throttle.check(attempt);
+    // Counted before the provider checks anything: a failure then needs no second write.
+    const reservation = await this.throttle.reserve(attempt);
     const result = await this.provider.authenticate(payload, context);
-    if (isAuthFailure(result)) {
-      await this.throttle.recordFailure(attempt);
-      throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
-    }
-    await this.throttle.recordSuccess(attempt);
+    if (isAuthFailure(result)) throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
+    await this.throttle.release(reservation);
     // Before the new token exists, so a successful change disables only the user's other tokens.
     const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
     const { token, apikey } = await this.tokens.issue({
