@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { redactUrl } from './url-redaction.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -17,10 +18,8 @@ export function requestIdOf(request: unknown): string | undefined {
   return (rawRequestOf(request) as Tagged)[REQUEST_ID];
 }
 
-/** Replaces the value of an `auth` query parameter so keys never reach a log. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]auth=)[^&#]*/gi, '$1[REDACTED]');
-}
+/** Replaces the value of an `auth` query parameter, however its name is spelled, so keys never reach a log. */
+export { redactUrl } from './url-redaction.js';
 
 /**
  * Runs first on every request, on both HTTP adapters: gives it a request id (a safe

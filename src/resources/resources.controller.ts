@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
@@ -141,11 +142,11 @@ export class ResourcesController {
     return new ResourceSerializer(apiBaseUrl(req, this.config.http.trustProxy));
   }
 
-  /** The same request with the next offset; an `auth` key in the URL is not copied into it. */
+  /** The same request with the next offset; an `auth` key in the URL (however spelled) is not copied into it. */
   private nextBatch(req: unknown, offset: number): string {
     const raw = rawRequestOf(req);
     const url = new URL(raw.url ?? '/', requestOrigin(raw, this.config.http.trustProxy));
-    url.searchParams.delete('auth');
+    deleteAuthParams(url.searchParams);
     url.searchParams.set('offset', String(offset));
     return url.toString();
   }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap.js';
@@ -55,6 +56,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The service's clock, e.g. a `ManualClock` to move time forward without sleeping. */
   clock?: Clock;
+  /** The service's logger (default: silent unless LOG_LEVEL says otherwise), e.g. one from `capturedLogger`. */
+  logger?: Logger;
 }
 
 /** Boots Tessera on a database of its own (created here, dropped on close). */
@@ -71,7 +74,7 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     TESSERA_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...options.env,
   });
-  const logger = createLogger(config.log.level);
+  const logger = options.logger ?? createLogger(config.log.level);
   const dataSource = await openDatabase(config.database, project);
   let app: INestApplication;
   try {
