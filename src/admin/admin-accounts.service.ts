@@ -56,8 +56,12 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     }
   }
 
-  /** Logs an admin in; throttled like API logins, 401 / 4013 with one message for any bad credentials. */
-  async login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+  /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
+  login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+    return this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress));
+  }
+
+  private async admittedLogin(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
     const reservation = await this.throttle.reserve(attempt);
     const found = await this.gate.read(() => this.accounts.findOneBy({ username }));

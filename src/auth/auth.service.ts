@@ -3,6 +3,7 @@ import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LoginThrottle } from '../common/login-throttle.js';
+import { PasswordHasher } from '../common/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import {
@@ -40,10 +41,18 @@ export class AuthService {
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
   ) {}
 
-  /** Logs in through the provider and issues a new token; 429 when throttled, 401 / 4013 when refused. */
-  async login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+  /**
+   * Logs in through the provider and issues a new token; 503 / 5032 when too many logins are
+   * in progress (before anything else), 429 when throttled, 401 / 4013 when refused.
+   */
+  login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    return this.hasher.admitLogin(() => this.admittedLogin(payload, context));
+  }
+
+  private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
     // Counted before the provider checks anything: a failure then needs no second write.
     const reservation = await this.throttle.reserve(attempt);

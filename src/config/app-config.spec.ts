@@ -74,4 +74,12 @@ describe('loadConfig', () => {
       expect(loadConfig({ AUTH_PROVIDER: 'ldap', AUTH_PROVIDER_CONFIG: '{}' }).auth.providerConfigJson).toBe('{}');
     });
   });
+
+  describe('login queue', () => {
+    it('admits 64 logins in progress by default, and takes 1 to 100,000', () => {
+      expect(loadConfig({}).auth.loginQueueMax).toBe(64);
+      expect(loadConfig({ LOGIN_QUEUE_MAX: '1' }).auth.loginQueueMax).toBe(1);
+      for (const bad of ['0', '-1', '100001', 'many']) expect(() => loadConfig({ LOGIN_QUEUE_MAX: bad })).toThrow(/LOGIN_QUEUE_MAX/);
+    });
+  });
 });

@@ -51,6 +51,8 @@ export interface AppConfig {
     /** Failed logins from one client address (any accounts) within the window; higher, as offices share addresses. */
     loginMaxFailuresPerAddress: number;
     loginFailureWindowSeconds: number;
+    /** Logins (and password changes) in progress at once, waiting for bcrypt or in it; more get 503 / 5032. */
+    loginQueueMax: number;
     /** `default`, `none`, or the name of a module in `providersDir`. */
     provider: string;
     /** Raw JSON text from AUTH_PROVIDER_CONFIG; parsed and validated by the provider loader. */
@@ -141,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,
       loginMaxFailuresPerAddress: schema.LOGIN_MAX_FAILURES_PER_ADDRESS,
       loginFailureWindowSeconds: schema.LOGIN_FAILURE_WINDOW_SECONDS,
+      loginQueueMax: schema.LOGIN_QUEUE_MAX,
       provider: schema.AUTH_PROVIDER,
       providerConfigJson: schema.AUTH_PROVIDER_CONFIG,
       providersDir: resolveProvidersDir(schema.AUTH_PROVIDERS_DIR),

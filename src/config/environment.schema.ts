@@ -101,6 +101,9 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  LOGIN_QUEUE_MAX: number = 64;
+
   @IsOptional() @Transform(toBool) @IsBoolean()
   PERMIT_AUTH_IN_URL?: boolean;
 
