@@ -90,6 +90,15 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
     await apiLogin(() => t.http(), 'sam', 'Password1', '198.18.1.201').expect(200);
   });
 
+  it(`logs in all of ${GUESSES} concurrent logins of one account with the right password: those over the limit wait their turn`, async () => {
+    const answers = await burst((i) => apiLogin(() => t.http(), 'readonly', 'Password1', `198.18.7.${i}`));
+    expect(statusCounts(answers)).toEqual({ 200: GUESSES });
+    // None of them counted as a failure: the account still has its whole allowance.
+    for (let i = 0; i < MAX_FAILURES; i++) await apiLogin(() => t.http(), 'readonly', 'typo', `198.18.7.${100 + i}`).expect(401);
+    expect((await apiLogin(() => t.http(), 'readonly', 'Password1', '198.18.7.200')).status).toBe(429);
+    clock.advance(WINDOW_SECONDS + 1);
+  });
+
   it(`lets at most ${MAX_FAILURES} of ${GUESSES} concurrent wrong admin passwords reach bcrypt`, async () => {
     const answers = await burst((i) => adminLogin(() => t.http(), TEST_ADMIN_USER, `wrong-${i}`, `198.18.2.${i}`));
     expectRefusedOrFailed(answers);

@@ -101,7 +101,7 @@ describeEachTarget('failed-login throttle', (target) => {
     });
 
     it('does not count the attempts that transaction has not committed', async () => {
-      const uncommitted = { scope: 'account' as const, subject: 'api:readonly', windowStart: clock.now(), attempts: 3 };
+      const uncommitted = { scope: 'account' as const, subject: 'api:readonly', windowStart: clock.now(), failures: 3, pending: 0 };
       const res = await duringRolledBackWrite(t, () => login('readonly', 'Password1', '192.0.2.60'), (manager) => manager.insert(LoginAttemptCounter, uncommitted));
       expect(res.status).toBe(200);
     });

@@ -64,12 +64,15 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   private async admittedLogin(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
     const reservation = await this.throttle.reserve(attempt);
-    const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
-    const account = found?.username === username ? found : undefined;
-    if (!(await this.hasher.verify(password, account?.passwordHash))) {
-      throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
+    let verified = false;
+    try {
+      const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
+      const account = found?.username === username ? found : undefined;
+      verified = await this.hasher.verify(password, account?.passwordHash);
+    } finally {
+      await this.throttle.finish(reservation, verified);
     }
-    await this.throttle.release(reservation);
+    if (!verified) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;

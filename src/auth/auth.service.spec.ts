@@ -34,9 +34,9 @@ function setup(provider: AuthProvider) {
   const throttle = {
     reserve: async (attempt: LoginAttempt) => {
       throttled.push(attempt);
-      return { attempt, reservedAt: NOW };
+      return { subjects: { account: attempt.account, address: attempt.address }, finished: false };
     },
-    release: async () => undefined,
+    finish: async () => undefined,
   } as unknown as LoginThrottle;
   const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
   const hasher = { admitLogin: <T>(login: () => Promise<T>) => login() } as unknown as PasswordHasher;

@@ -11,6 +11,7 @@ import {
   isAuthFailure,
   type AuthContext,
   type AuthProvider,
+  type AuthResult,
   type AuthSuccess,
   type LoginPayload,
 } from '../provider/auth-provider.js';
@@ -54,11 +55,15 @@ export class AuthService {
 
   private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
-    // Counted before the provider checks anything: a failure then needs no second write.
+    // Counted before the provider checks anything; a provider that throws counts as a failure.
     const reservation = await this.throttle.reserve(attempt);
-    const result = await this.provider.authenticate(payload, context);
+    let result: AuthResult | undefined;
+    try {
+      result = await this.provider.authenticate(payload, context);
+    } finally {
+      await this.throttle.finish(reservation, result !== undefined && !isAuthFailure(result));
+    }
     if (isAuthFailure(result)) throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
-    await this.throttle.release(reservation);
     // Before the new token exists, so a successful change disables only the user's other tokens.
     const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
     const { token, apikey } = await this.tokens.issue({

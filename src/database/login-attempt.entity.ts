@@ -19,6 +19,11 @@ export class LoginAttemptCounter {
   @Column({ name: 'window_start', type: 'bigint', transformer: epochMillis })
   windowStart!: number;
 
+  /** Failed logins in the window. */
   @Column({ type: 'integer' })
-  attempts!: number;
+  failures!: number;
+
+  /** Logins admitted whose password is being checked now: each may still fail. */
+  @Column({ type: 'integer' })
+  pending!: number;
 }

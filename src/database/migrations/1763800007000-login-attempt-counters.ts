@@ -2,7 +2,8 @@ import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'ty
 
 /**
  * Issue 13 item 7: the login throttle reserves an attempt before the password is checked, with
- * one conditional UPDATE on a counter row per account and per address (see LoginThrottle).
+ * one conditional UPDATE on a counter row per account and per address (see LoginThrottle):
+ * failed logins in the window, and logins whose password is being checked now.
  * A row per failed login could not be counted and added to atomically under READ COMMITTED,
  * so it is replaced. Failures counted by the old table are not carried over: at worst an
  * account under attack gets one fresh window at the upgrade.
@@ -17,7 +18,8 @@ export class LoginAttemptCounters1763800007000 implements MigrationInterface {
         { name: 'scope', type: 'varchar', length: '10', isPrimary: true },
         { name: 'subject', type: 'varchar', length: '200', isPrimary: true },
         { name: 'window_start', type: 'bigint' },
-        { name: 'attempts', type: 'integer' },
+        { name: 'failures', type: 'integer' },
+        { name: 'pending', type: 'integer' },
       ],
       indices: [{ name: 'ix_tessera_login_attempts_window', columnNames: ['window_start'] }],
     }));
