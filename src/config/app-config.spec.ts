@@ -75,6 +75,14 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('token retention', () => {
+    it('keeps expired and disabled tokens 30 days by default; 0 (never purged) to 3650', () => {
+      expect(loadConfig({}).auth.tokenRetentionDays).toBe(30);
+      expect(loadConfig({ TOKEN_RETENTION_DAYS: '0' }).auth.tokenRetentionDays).toBe(0);
+      for (const bad of ['-1', '3651', '1.5']) expect(() => loadConfig({ TOKEN_RETENTION_DAYS: bad })).toThrow(/TOKEN_RETENTION_DAYS/);
+    });
+  });
+
   describe('login queue', () => {
     it('admits 64 logins in progress by default, and takes 1 to 100,000', () => {
       expect(loadConfig({}).auth.loginQueueMax).toBe(64);

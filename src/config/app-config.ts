@@ -45,6 +45,8 @@ export interface AppConfig {
      * the database, within this many seconds.
      */
     tokenCacheSeconds: number;
+    /** Days an expired or disabled token is kept before the purge deletes it; 0: never purged. */
+    tokenRetentionDays: number;
     bcryptCost: number;
     /** Failed logins per account within the window before logins are refused. */
     loginMaxFailures: number;
@@ -139,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
       tokenCacheSeconds: schema.TOKEN_CACHE_SECONDS,
+      tokenRetentionDays: schema.TOKEN_RETENTION_DAYS,
       bcryptCost: schema.BCRYPT_COST,
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,
       loginMaxFailuresPerAddress: schema.LOGIN_MAX_FAILURES_PER_ADDRESS,

@@ -89,6 +89,10 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(0) @Max(60)
   TOKEN_CACHE_SECONDS: number = 2;
 
+  /** 0 keeps expired and disabled tokens forever. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(3650)
+  TOKEN_RETENTION_DAYS: number = 30;
+
   @Transform(toInt) @IsInt() @Min(10) @Max(15)
   BCRYPT_COST: number = 12;
 

@@ -71,6 +71,7 @@ export class TokensService {
       userInfo: input.userInfo ?? null,
       expiration: input.expiration,
       disabled: false,
+      disabledAt: null,
       origin: input.origin,
       createdAt: this.clock.now(),
       lastUsedAt: null,
@@ -200,12 +201,13 @@ export class TokensService {
   }
 
   private async disableActive(manager: EntityManager | undefined, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
+    const now = this.clock.now();
     const update = this.repo(manager)
       .createQueryBuilder()
       .update(ApiToken)
-      .set({ disabled: true })
+      .set({ disabled: true, disabledAt: now })
       .where('disabled = :no', { no: false })
-      .andWhere('(expiration IS NULL OR expiration > :now)', { now: this.clock.now() });
+      .andWhere('(expiration IS NULL OR expiration > :now)', { now });
     await this.gate.write(() => which(update).execute(), manager);
   }
 
