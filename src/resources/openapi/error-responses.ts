@@ -46,6 +46,7 @@ export function errorResponses(): Record<string, JsonObject> {
       }),
     };
     if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds until logins are accepted again.', schema: { type: 'integer' } } };
+    if (status === 503) response.headers = { 'Retry-After': { description: 'With 5032: seconds until the logins in progress are through.', schema: { type: 'integer' } } };
     return [responseName(status), response];
   }));
 }

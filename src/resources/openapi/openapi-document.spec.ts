@@ -95,6 +95,7 @@ describe('the OpenAPI document', () => {
       .flatMap((r) => r.content['application/json'].schema.properties.errorCode.enum as number[]);
     expect(listed.sort()).toEqual([...codes].sort());
     expect(doc.components.responses.Error429.headers['Retry-After']).toBeDefined();
+    expect(doc.components.responses.Error503.headers['Retry-After']).toBeDefined();
     expect(doc.paths['/order'].post.responses).toMatchObject({ 201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WriteResult' } } } }, 422: { $ref: '#/components/responses/Error422' } });
   });
 
