@@ -7,7 +7,7 @@ import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
-import { LoginThrottle } from '../common/login-throttle.js';
+import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
 import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -64,13 +64,15 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   private async admittedLogin(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
     const reservation = await this.throttle.reserve(attempt);
-    let verified = false;
+    let outcome: LoginOutcome = 'abandoned';
+    let verified: boolean;
     try {
       const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
       const account = found?.username === username ? found : undefined;
       verified = await this.hasher.verify(password, account?.passwordHash);
+      outcome = verified ? 'succeeded' : 'failed';
     } finally {
-      await this.throttle.finish(reservation, verified);
+      await this.throttle.finish(reservation, outcome);
     }
     if (!verified) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     const apikey = generateTokenValue();

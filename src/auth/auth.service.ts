@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LoginThrottle } from '../common/login-throttle.js';
+import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
 import { PasswordHasher } from '../common/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -55,13 +55,16 @@ export class AuthService {
 
   private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
-    // Counted before the provider checks anything; a provider that throws counts as a failure.
+    // Counted before the provider checks anything; a provider that times out (or a database
+    // error) judged nothing, and gives the attempt back.
     const reservation = await this.throttle.reserve(attempt);
-    let result: AuthResult | undefined;
+    let outcome: LoginOutcome = 'abandoned';
+    let result: AuthResult;
     try {
       result = await this.provider.authenticate(payload, context);
+      outcome = isAuthFailure(result) ? 'failed' : 'succeeded';
     } finally {
-      await this.throttle.finish(reservation, result !== undefined && !isAuthFailure(result));
+      await this.throttle.finish(reservation, outcome);
     }
     if (isAuthFailure(result)) throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
     // Before the new token exists, so a successful change disables only the user's other tokens.

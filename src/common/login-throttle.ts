@@ -24,6 +24,12 @@ export interface LoginAttempt {
   address: string;
 }
 
+/**
+ * How an admitted attempt ended: the password was right, wrong, or never judged (the provider
+ * timed out, the database failed): that tells the client nothing, so it is not a failure.
+ */
+export type LoginOutcome = 'succeeded' | 'failed' | 'abandoned';
+
 /** An attempt admitted by `reserve`: hand it to `finish` once its password has been checked. */
 export interface LoginReservation {
   readonly subjects: Readonly<Record<LoginAttemptScope, string>>;
@@ -89,15 +95,15 @@ export class LoginThrottle {
     }
   }
 
-  /** The password was checked: a success forgets the account's failures, a failure counts for both. */
-  async finish(reservation: LoginReservation, succeeded: boolean): Promise<void> {
+  /** Ends the attempt: a success forgets the account's failures, a failure counts for both, an abandoned one for neither. */
+  async finish(reservation: LoginReservation, outcome: LoginOutcome): Promise<void> {
     if (reservation.finished) return;
     reservation.finished = true;
     const { subjects } = reservation;
     try {
       await this.gate.write(async () => {
-        await this.settle('account', subjects.account, succeeded ? 'succeeded' : 'failed');
-        await this.settle('address', subjects.address, succeeded ? 'gave-back' : 'failed');
+        await this.settle('account', subjects.account, outcome === 'abandoned' ? 'gave-back' : outcome);
+        await this.settle('address', subjects.address, outcome === 'failed' ? 'failed' : 'gave-back');
       });
     } finally {
       for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
