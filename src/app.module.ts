@@ -18,7 +18,7 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseGate } from './database/database-gate.js';
 import { ResourcesModule } from './resources/resources.module.js';
-import { LoginFailure } from './database/login-failure.entity.js';
+import { LoginAttemptCounter } from './database/login-attempt.entity.js';
 import { SystemModule } from './system/system.module.js';
 
 export interface AppModuleOptions {
@@ -45,7 +45,7 @@ export class AppModule {
           useFactory: () => options.dataSource.options,
           dataSourceFactory: async () => options.dataSource,
         }),
-        TypeOrmModule.forFeature([LoginFailure]),
+        TypeOrmModule.forFeature([LoginAttemptCounter]),
         SystemModule,
         AuthModule,
         AdminModule,

@@ -249,7 +249,7 @@ describeEachTarget('admin API', (target) => {
 
   // Last: it looks at what every test above left in the tables.
   it('keeps no token value and no password in clear in any auth table', async () => {
-    const tables = ['tessera_users', 'tessera_api_tokens', 'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit', 'tessera_login_failures'];
+    const tables = ['tessera_users', 'tessera_api_tokens', 'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit', 'tessera_login_attempts'];
     expect(secrets.size).toBeGreaterThan(10);
     for (const table of tables) {
       const rows = await t.dataSource.query(`SELECT * FROM ${table}`);

@@ -104,7 +104,7 @@ describeEachTarget('foundation', (target) => {
   });
 
   it('created its system tables by migration', async () => {
-    const names = ['tessera_meta', 'tessera_migrations', 'tessera_users', 'tessera_api_tokens', 'tessera_login_failures',
+    const names = ['tessera_meta', 'tessera_migrations', 'tessera_users', 'tessera_api_tokens', 'tessera_login_attempts',
       'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit'];
     const runner = t.dataSource.createQueryRunner();
     const tables = await runner.getTables(names).finally(() => runner.release());

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
-import { LoginFailure } from '../src/database/login-failure.entity.js';
+import { LoginAttemptCounter } from '../src/database/login-attempt.entity.js';
 import { demoProject } from '../src/project/project.js';
 import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
@@ -100,9 +100,9 @@ describeEachTarget('failed-login throttle', (target) => {
       await login('forgetful', 'Password1', '192.0.2.53').expect(200);
     });
 
-    it('does not count the failures that transaction has not committed', async () => {
-      const uncommitted = [1, 2, 3].map(() => ({ scope: 'account' as const, subject: 'api:readonly', failedAt: clock.now() }));
-      const res = await duringRolledBackWrite(t, () => login('readonly', 'Password1', '192.0.2.60'), (manager) => manager.insert(LoginFailure, uncommitted));
+    it('does not count the attempts that transaction has not committed', async () => {
+      const uncommitted = { scope: 'account' as const, subject: 'api:readonly', windowStart: clock.now(), failures: 3, pending: 0 };
+      const res = await duringRolledBackWrite(t, () => login('readonly', 'Password1', '192.0.2.60'), (manager) => manager.insert(LoginAttemptCounter, uncommitted));
       expect(res.status).toBe(200);
     });
   });

@@ -36,7 +36,7 @@ describeEachTarget('NUL characters', (target) => {
 
   /** Nothing was logged as an error: no stack trace, no driver message. */
   afterEach(() => {
-    const errors = log.entries().filter((entry) => Number(entry.level) >= 50 || 'err' in entry || 'stack' in entry);
+    const errors = log.records().filter((entry) => Number(entry.level) >= 50 || 'err' in entry || 'stack' in entry);
     log.clear();
     expect(errors).toEqual([]);
   });
@@ -158,7 +158,7 @@ describeEachTarget('NUL characters', (target) => {
     log.clear();
     expectRefused(await api.post('/purchaseorder', { customer_name: 'Alpha and Sons', notes: NUL }));
     expectRefused(await api.get('/customer/%00'));
-    const requests = log.entries().filter((entry) => entry.msg === 'request');
+    const requests = log.records().filter((entry) => entry.msg === 'request');
     expect(requests.map((entry) => entry.status)).toEqual([400, 400]);
   });
 });

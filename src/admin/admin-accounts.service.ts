@@ -7,7 +7,7 @@ import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
-import { LoginThrottle } from '../common/login-throttle.js';
+import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
 import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -56,17 +56,25 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     }
   }
 
-  /** Logs an admin in; throttled like API logins, 401 / 4013 with one message for any bad credentials. */
-  async login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+  /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
+  login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+    return this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress));
+  }
+
+  private async admittedLogin(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
     const attempt = { account: `admin:${username}`, address: clientAddress };
-    await this.throttle.check(attempt);
-    const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
-    const account = found?.username === username ? found : undefined;
-    if (!(await this.hasher.verify(password, account?.passwordHash))) {
-      await this.throttle.recordFailure(attempt);
-      throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
+    const reservation = await this.throttle.reserve(attempt);
+    let outcome: LoginOutcome = 'abandoned';
+    let verified: boolean;
+    try {
+      const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
+      const account = found?.username === username ? found : undefined;
+      verified = await this.hasher.verify(password, account?.passwordHash);
+      outcome = verified ? 'succeeded' : 'failed';
+    } finally {
+      await this.throttle.finish(reservation, outcome);
     }
-    await this.throttle.recordSuccess(attempt);
+    if (!verified) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;

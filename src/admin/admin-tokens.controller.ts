@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Que
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { ApiToken } from '../tokens/api-token.entity.js';
-import { TokensService, type IssueTokenInput } from '../tokens/tokens.service.js';
+import { TokensService, type FoundToken, type IssueTokenInput } from '../tokens/tokens.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AdminAuditService } from './admin-audit.service.js';
 import { AdminEndpoint } from './admin-endpoint.decorator.js';
@@ -29,7 +28,7 @@ export class AdminTokensController {
   async list(@Query() query: PageQueryDto): Promise<Page<TokenView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [tokens, total] = await this.tokens.list(offset, pagesize);
-    return { items: tokens.map((t) => tokenView(t, this.tokens.status(t))), offset, pagesize, total };
+    return { items: tokens.map(({ token, status }) => tokenView(token, status)), offset, pagesize, total };
   }
 
   /** The key appears in this answer, as `apikey`, and nowhere ever again. */
@@ -65,8 +64,8 @@ export class AdminTokensController {
 
   @Get(':id')
   async get(@Param('id', ParseIntPipe) id: number): Promise<TokenView> {
-    const token = await this.find(id);
-    return tokenView(token, this.tokens.status(token));
+    const { token, status } = await this.find(id);
+    return tokenView(token, status);
   }
 
   /** Disabling an expired or disabled token changes nothing and still succeeds (spec §3). */
@@ -78,8 +77,8 @@ export class AdminTokensController {
       await this.tokens.disable(id, manager);
       return { result: undefined, action: 'token.disable', target: `token:${id}` };
     });
-    const token = await this.find(id);
-    return tokenView(token, this.tokens.status(token));
+    const { token, status } = await this.find(id);
+    return tokenView(token, status);
   }
 
   @Delete(':id')
@@ -92,9 +91,9 @@ export class AdminTokensController {
     });
   }
 
-  private async find(id: number): Promise<ApiToken> {
-    const token = await this.tokens.findById(id);
-    if (!token) throw new ApiError(ErrorCode.NOT_FOUND, `No token ${id}.`);
-    return token;
+  private async find(id: number): Promise<FoundToken> {
+    const found = await this.tokens.findById(id);
+    if (!found) throw new ApiError(ErrorCode.NOT_FOUND, `No token ${id}.`);
+    return found;
   }
 }

@@ -48,18 +48,24 @@ export class AdminUsersController {
     return userView(await this.find(login));
   }
 
-  /** Making a user inactive also disables their tokens, so reactivating them does not revive old tokens. */
+  /**
+   * The user's login tokens follow the change at their next use (roles, globals, active).
+   * Making a user inactive also disables their tokens, so reactivating them does not revive old tokens.
+   */
   @Patch(':login')
   async update(@Param('login') login: string, @Body() body: UpdateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     this.knownRoles.assertKnown(body.roles);
     const user = await this.find(login);
-    return this.audit.change(admin, async (manager) => {
+    const view = await this.audit.change(admin, async (manager) => {
       const updated = await this.users.update(user, { ...body }, manager);
       if (body.active === false) await this.tokens.disableForUser(login, manager);
       return { result: userView(updated), action: 'user.update', target: `user:${login}`, detail: { ...body } };
     });
+    this.tokens.forgetCachedTokens();
+    return view;
   }
 
+  /** An operator's reset disables the user's tokens, as the user's own change does: whoever held the old password is out. */
   @Put(':login/password')
   @HttpCode(204)
   async setPassword(@Param('login') login: string, @Body() body: SetPasswordDto, @CurrentAdmin() admin: string): Promise<void> {
@@ -67,8 +73,10 @@ export class AdminUsersController {
     const passwordHash = await this.users.hashNewPassword(body.password);
     await this.audit.change(admin, async (manager) => {
       await this.users.setPasswordHash(user, passwordHash, manager);
+      await this.tokens.disableForUser(login, manager);
       return { result: undefined, action: 'user.password', target: `user:${login}` };
     });
+    this.tokens.forgetCachedTokens();
   }
 
   /** Deleting a user also disables their tokens: a login token must not outlive its user. */
@@ -81,6 +89,7 @@ export class AdminUsersController {
       await this.tokens.disableForUser(login, manager);
       return { result: undefined, action: 'user.delete', target: `user:${login}` };
     });
+    this.tokens.forgetCachedTokens();
   }
 
   private async find(login: string): Promise<User> {

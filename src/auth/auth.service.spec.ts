@@ -1,5 +1,6 @@
 import { Clock } from '../common/clock.js';
 import type { LoginAttempt, LoginThrottle } from '../common/login-throttle.js';
+import type { PasswordHasher } from '../common/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AuthProvider, AuthResult } from '../provider/auth-provider.js';
 import type { ApiToken } from '../tokens/api-token.entity.js';
@@ -31,12 +32,15 @@ function setup(provider: AuthProvider) {
   } as unknown as TokensService;
   const throttled: LoginAttempt[] = [];
   const throttle = {
-    check: async (attempt: LoginAttempt) => void throttled.push(attempt),
-    recordFailure: async () => undefined,
-    recordSuccess: async () => undefined,
+    reserve: async (attempt: LoginAttempt) => {
+      throttled.push(attempt);
+      return { subjects: { account: attempt.account, address: attempt.address }, finished: false };
+    },
+    finish: async () => undefined,
   } as unknown as LoginThrottle;
   const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
-  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock()), issued, disabledFor, events, throttled };
+  const hasher = { admitLogin: <T>(login: () => Promise<T>) => login() } as unknown as PasswordHasher;
+  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock(), hasher), issued, disabledFor, events, throttled };
 }
 
 /** A provider that accepts everyone; `overrides` change any part of it. */

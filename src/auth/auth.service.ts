@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LoginThrottle } from '../common/login-throttle.js';
+import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
+import { PasswordHasher } from '../common/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import {
@@ -10,6 +11,7 @@ import {
   isAuthFailure,
   type AuthContext,
   type AuthProvider,
+  type AuthResult,
   type AuthSuccess,
   type LoginPayload,
 } from '../provider/auth-provider.js';
@@ -40,18 +42,31 @@ export class AuthService {
     private readonly tokens: TokensService,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
   ) {}
 
-  /** Logs in through the provider and issues a new token; 429 when throttled, 401 / 4013 when refused. */
-  async login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+  /**
+   * Logs in through the provider and issues a new token; 503 / 5032 when too many logins are
+   * in progress (before anything else), 429 when throttled, 401 / 4013 when refused.
+   */
+  login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    return this.hasher.admitLogin(() => this.admittedLogin(payload, context));
+  }
+
+  private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
-    await this.throttle.check(attempt);
-    const result = await this.provider.authenticate(payload, context);
-    if (isAuthFailure(result)) {
-      await this.throttle.recordFailure(attempt);
-      throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
+    // Counted before the provider checks anything; a provider that times out (or a database
+    // error) judged nothing, and gives the attempt back.
+    const reservation = await this.throttle.reserve(attempt);
+    let outcome: LoginOutcome = 'abandoned';
+    let result: AuthResult;
+    try {
+      result = await this.provider.authenticate(payload, context);
+      outcome = isAuthFailure(result) ? 'failed' : 'succeeded';
+    } finally {
+      await this.throttle.finish(reservation, outcome);
     }
-    await this.throttle.recordSuccess(attempt);
+    if (isAuthFailure(result)) throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
     // Before the new token exists, so a successful change disables only the user's other tokens.
     const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
     const { token, apikey } = await this.tokens.issue({

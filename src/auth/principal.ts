@@ -11,7 +11,7 @@ export interface Principal {
   readonly tokenId: number;
   /** The login name for login tokens; the optional identifier of a hand-made token; else null. */
   readonly userIdentifier: string | null;
-  /** The token's role names, as stored on the token at login or creation. */
+  /** The role names: a login token's user's as they are now; those stored on any other token at its creation. */
   readonly roleNames: readonly string[];
   /** Global values usable as `@{name}` in row filters: the user's (login tokens) or the token's own (manual). */
   readonly globals: Readonly<GlobalValues>;

@@ -1,13 +1,13 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/app-config.js';
 
 /**
  * Structured JSON logs. Anything that might hold a secret is redacted by path, as a
  * second line of defence: the code never passes secrets to the logger on purpose.
  */
-export function createLogger(level: LogLevel): Logger {
-  return pino({
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'tessera' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -15,7 +15,9 @@ export function createLogger(level: LogLevel): Logger {
       paths: ['password', '*.password', 'apikey', '*.apikey', 'authorization', '*.authorization', 'new_password', 'newPassword'],
       censor: '[REDACTED]',
     },
-  });
+  };
+  // Standard output unless told otherwise (tests read the lines back).
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Routes Nest's own log lines into the same JSON stream. */

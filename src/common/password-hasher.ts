@@ -3,7 +3,10 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import bcrypt from 'bcrypt';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { AdmissionLimit } from './admission-limit.js';
+import { ApiError } from './api-error.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { ErrorCode } from './error-codes.js';
 import { fitsBcrypt } from './password-policy.js';
 
 /**
@@ -13,9 +16,15 @@ import { fitsBcrypt } from './password-policy.js';
  */
 const BCRYPT_JOBS = Math.max(1, Math.min(availableParallelism(), 3));
 
+/** Weight of the newest bcrypt job in the running average its duration is estimated by. */
+const AVERAGE_WEIGHT = 0.2;
+
 /**
  * bcrypt through its async API (it runs on libuv's pool, not the event loop), at the
  * configured cost, at most BCRYPT_JOBS at once. Shared by API users and admin accounts.
+ * Logins (and password changes) enter through `admitLogin`, which bounds how many are in
+ * progress: without it 150 concurrent logins queued for bcrypt and delayed everyone else's
+ * by half a minute.
  */
 @Injectable()
 export class PasswordHasher implements OnModuleInit {
@@ -23,17 +32,37 @@ export class PasswordHasher implements OnModuleInit {
   /** Compared against when the account does not exist, so that case takes as long as a wrong password. */
   private dummyHash = '';
   private readonly jobs = new ConcurrencyLimit(BCRYPT_JOBS);
+  private readonly logins: AdmissionLimit;
+  /** How long one bcrypt job takes here, in ms: measured at boot, then a running average. */
+  private jobMs = 100;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.cost = config.auth.bcryptCost;
+    this.logins = new AdmissionLimit(config.auth.loginQueueMax);
   }
 
   async onModuleInit(): Promise<void> {
+    const started = performance.now();
     this.dummyHash = await bcrypt.hash('tessera-dummy-password', this.cost);
+    this.jobMs = performance.now() - started;
+  }
+
+  /**
+   * Runs a login (or a password change) when fewer than LOGIN_QUEUE_MAX are in progress;
+   * otherwise 503 / 5032 at once, before any of its work, with Retry-After: the time the
+   * logins in progress need to get through bcrypt.
+   */
+  admitLogin<T>(login: () => Promise<T>): Promise<T> {
+    return this.logins.run(login, () => {
+      const seconds = Math.max(1, Math.ceil((this.logins.size * this.jobMs) / BCRYPT_JOBS / 1000));
+      return new ApiError(ErrorCode.LOGIN_QUEUE_FULL, `Too many logins in progress; try again in ${seconds} seconds.`, {
+        'Retry-After': String(seconds),
+      });
+    });
   }
 
   hash(password: string): Promise<string> {
-    return this.jobs.run(() => bcrypt.hash(password, this.cost));
+    return this.jobs.run(() => this.timed(bcrypt.hash(password, this.cost)));
   }
 
   /**
@@ -42,7 +71,14 @@ export class PasswordHasher implements OnModuleInit {
    * never matches: it cannot have been set, and only its first 72 bytes would be compared.
    */
   async verify(password: string, hash: string | undefined): Promise<boolean> {
-    const matches = await this.jobs.run(() => bcrypt.compare(password, hash ?? this.dummyHash));
+    const matches = await this.jobs.run(() => this.timed(bcrypt.compare(password, hash ?? this.dummyHash)));
     return matches && hash !== undefined && fitsBcrypt(password);
+  }
+
+  private async timed<T>(job: Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await job;
+    this.jobMs += AVERAGE_WEIGHT * (performance.now() - started - this.jobMs);
+    return result;
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { isValidHost } from './host-header.js';
+import { redactUrl } from './url-redaction.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -20,10 +21,8 @@ export function requestIdOf(request: unknown): string | undefined {
   return (rawRequestOf(request) as Tagged)[REQUEST_ID];
 }
 
-/** Replaces the value of an `auth` query parameter so keys never reach a log. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]auth=)[^&#]*/gi, '$1[REDACTED]');
-}
+/** Replaces the value of an `auth` query parameter, however its name is spelled, so keys never reach a log. */
+export { redactUrl } from './url-redaction.js';
 
 /**
  * Runs first on every request, on both HTTP adapters: gives it a request id (a safe

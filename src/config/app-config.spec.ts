@@ -134,4 +134,20 @@ describe('loadConfig', () => {
       expect(loadConfig({ AUTH_PROVIDER: 'ldap', AUTH_PROVIDER_CONFIG: '{}' }).auth.providerConfigJson).toBe('{}');
     });
   });
+
+  describe('token retention', () => {
+    it('keeps expired and disabled tokens 30 days by default; 0 (never purged) to 3650', () => {
+      expect(loadConfig({}).auth.tokenRetentionDays).toBe(30);
+      expect(loadConfig({ TOKEN_RETENTION_DAYS: '0' }).auth.tokenRetentionDays).toBe(0);
+      for (const bad of ['-1', '3651', '1.5']) expect(() => loadConfig({ TOKEN_RETENTION_DAYS: bad })).toThrow(/TOKEN_RETENTION_DAYS/);
+    });
+  });
+
+  describe('login queue', () => {
+    it('admits 64 logins in progress by default, and takes 1 to 100,000', () => {
+      expect(loadConfig({}).auth.loginQueueMax).toBe(64);
+      expect(loadConfig({ LOGIN_QUEUE_MAX: '1' }).auth.loginQueueMax).toBe(1);
+      for (const bad of ['0', '-1', '100001', 'many']) expect(() => loadConfig({ LOGIN_QUEUE_MAX: bad })).toThrow(/LOGIN_QUEUE_MAX/);
+    });
+  });
 });

@@ -59,12 +59,16 @@ export interface AppConfig {
      * the database, within this many seconds.
      */
     tokenCacheSeconds: number;
+    /** Days an expired or disabled token is kept before the purge deletes it; 0: never purged. */
+    tokenRetentionDays: number;
     bcryptCost: number;
     /** Failed logins per account within the window before logins are refused. */
     loginMaxFailures: number;
     /** Failed logins from one client address (any accounts) within the window; higher, as offices share addresses. */
     loginMaxFailuresPerAddress: number;
     loginFailureWindowSeconds: number;
+    /** Logins (and password changes) in progress at once, waiting for bcrypt or in it; more get 503 / 5032. */
+    loginQueueMax: number;
     /** `default`, `none`, or the name of a module in `providersDir`. */
     provider: string;
     /** Raw JSON text from AUTH_PROVIDER_CONFIG; parsed and validated by the provider loader. */
@@ -164,10 +168,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
       tokenCacheSeconds: schema.TOKEN_CACHE_SECONDS,
+      tokenRetentionDays: schema.TOKEN_RETENTION_DAYS,
       bcryptCost: schema.BCRYPT_COST,
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,
       loginMaxFailuresPerAddress: schema.LOGIN_MAX_FAILURES_PER_ADDRESS,
       loginFailureWindowSeconds: schema.LOGIN_FAILURE_WINDOW_SECONDS,
+      loginQueueMax: schema.LOGIN_QUEUE_MAX,
       provider: schema.AUTH_PROVIDER,
       providerConfigJson: schema.AUTH_PROVIDER_CONFIG,
       providersDir: resolveProvidersDir(schema.AUTH_PROVIDERS_DIR),

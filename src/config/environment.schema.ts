@@ -123,6 +123,10 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(0) @Max(60)
   TOKEN_CACHE_SECONDS: number = 2;
 
+  /** 0 keeps expired and disabled tokens forever. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(3650)
+  TOKEN_RETENTION_DAYS: number = 30;
+
   @Transform(toInt) @IsInt() @Min(10) @Max(15)
   BCRYPT_COST: number = 12;
 
@@ -134,6 +138,9 @@ export class EnvironmentSchema {
 
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  LOGIN_QUEUE_MAX: number = 64;
 
   @IsOptional() @Transform(toBool) @IsBoolean()
   PERMIT_AUTH_IN_URL?: boolean;

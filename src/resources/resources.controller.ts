@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { SummaryEntry } from '../logic/transaction-summary.js';
@@ -144,13 +145,13 @@ export class ResourcesController {
   }
 
   /**
-   * The same request with the next offset; an `auth` key in the URL is not copied into it. The
+   * The same request with the next offset; an `auth` key in the URL (however spelled) is not copied into it. The
    * path is appended to the origin, not resolved against it, so PUBLIC_URL's path prefix stays.
    */
   private nextBatch(req: unknown, offset: number): string {
     const raw = rawRequestOf(req);
     const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
-    url.searchParams.delete('auth');
+    deleteAuthParams(url.searchParams);
     url.searchParams.set('offset', String(offset));
     return url.toString();
   }

@@ -45,6 +45,10 @@ export class ApiToken {
   @Column({ type: 'boolean' })
   disabled!: boolean;
 
+  /** Epoch ms of the disabling; null while active (and for tokens that expired first). The purge goes by it. */
+  @Column({ name: 'disabled_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  disabledAt!: number | null;
+
   @Column({ type: 'varchar', length: 10 })
   origin!: TokenOrigin;
 

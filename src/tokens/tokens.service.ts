@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type Repository, type UpdateQueryBuilder } from 'typeorm';
+import { DataSource, In, type EntityManager, type Repository, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -8,6 +8,7 @@ import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { DatabaseGate } from '../database/database-gate.js';
+import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
 import { TokenCache } from './token-cache.js';
 import { TokenLookup, type TokenRow } from './token-lookup.js';
@@ -30,7 +31,10 @@ export interface IssueTokenInput {
   key?: string;
 }
 
-/** A token found by its key, with its state now. `disabled` also covers a login token whose user is inactive. */
+/**
+ * A token found by its key (or listed), with its state now. A login token carries its user's
+ * current roles and globals, and is `disabled` while its user is inactive or gone.
+ */
 export interface FoundToken {
   token: ApiToken;
   status: TokenStatus;
@@ -41,6 +45,7 @@ export interface FoundToken {
 export class TokensService {
   private readonly lookup: TokenLookup;
   private readonly cache: TokenCache;
+  private readonly users: Repository<User>;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
@@ -50,6 +55,7 @@ export class TokensService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.lookup = new TokenLookup(dataSource);
+    this.users = dataSource.getRepository(User);
     this.cache = new TokenCache(config.auth.tokenCacheSeconds * 1000);
   }
 
@@ -65,6 +71,7 @@ export class TokensService {
       userInfo: input.userInfo ?? null,
       expiration: input.expiration,
       disabled: false,
+      disabledAt: null,
       origin: input.origin,
       createdAt: this.clock.now(),
       lastUsedAt: null,
@@ -87,11 +94,13 @@ export class TokensService {
 
   /**
    * Every change here that can stop a token (disable, disable a user's, delete; a user made
-   * inactive or deleted comes through disableForUser) forgets the cached rows. Inside a
-   * caller's transaction that is before its commit: on MySQL/PostgreSQL a request in between
-   * may cache the old row again, which TOKEN_CACHE_SECONDS bounds like another instance's change.
+   * inactive or deleted comes through disableForUser) forgets the cached rows; so must every
+   * change to a user, whose login tokens follow its roles and globals. Inside a caller's
+   * transaction that is before its commit, where on MySQL/PostgreSQL a request in between may
+   * cache the old row again: callers that change inside a transaction call this once more
+   * after the commit (a row read before that call is never cached, see TokenCache.version).
    */
-  private forgetCachedTokens(): void {
+  forgetCachedTokens(): void {
     this.cache.clear();
   }
 
@@ -157,12 +166,29 @@ export class TokensService {
     return tokenStatus(token, this.clock.now());
   }
 
-  list(offset: number, limit: number): Promise<[ApiToken[], number]> {
-    return this.gate.read(() => this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
+  /** A page of tokens as the token check sees them: login tokens with their user's roles, globals and state. */
+  async list(offset: number, limit: number): Promise<[FoundToken[], number]> {
+    const [tokens, total] = await this.gate.read(() => this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
+    return [await this.followUsers(tokens), total];
   }
 
-  findById(id: number): Promise<ApiToken | null> {
-    return this.gate.read(() => this.tokens.findOneBy({ id }));
+  async findById(id: number): Promise<FoundToken | undefined> {
+    const token = await this.gate.read(() => this.tokens.findOneBy({ id }));
+    return token ? (await this.followUsers([token]))[0] : undefined;
+  }
+
+  /** What TokenLookup does for one token, for a page of them (one query for their users). */
+  private async followUsers(tokens: ApiToken[]): Promise<FoundToken[]> {
+    const logins = [...new Set(tokens.flatMap((t) => (t.origin === 'login' && t.userIdentifier !== null ? [t.userIdentifier] : [])))];
+    const users = logins.length === 0 ? [] : await this.gate.read(() => this.users.findBy({ login: In(logins) }));
+    const byLogin = new Map(users.map((u) => [u.login, u]));
+    return tokens.map((token) => {
+      if (token.origin !== 'login') return { token, status: this.status(token) };
+      const user = token.userIdentifier === null ? undefined : byLogin.get(token.userIdentifier);
+      if (!user) return { token, status: 'disabled' };
+      Object.assign(token, { roles: user.roles, globals: user.globals });
+      return { token, status: user.active ? this.status(token) : 'disabled' };
+    });
   }
 
   async existsWithKey(apikey: string): Promise<boolean> {
@@ -175,12 +201,13 @@ export class TokensService {
   }
 
   private async disableActive(manager: EntityManager | undefined, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
+    const now = this.clock.now();
     const update = this.repo(manager)
       .createQueryBuilder()
       .update(ApiToken)
-      .set({ disabled: true })
+      .set({ disabled: true, disabledAt: now })
       .where('disabled = :no', { no: false })
-      .andWhere('(expiration IS NULL OR expiration > :now)', { now: this.clock.now() });
+      .andWhere('(expiration IS NULL OR expiration > :now)', { now });
     await this.gate.write(() => which(update).execute(), manager);
   }
 

@@ -55,13 +55,14 @@ export class UsersService {
   }
 
   /**
-   * Checks a password an operator sets against the policy (400 / 4000) and hashes it.
-   * Separate from the writes so the slow hash never runs inside a transaction.
+   * Checks a password an operator sets against the policy (400 / 4000) and hashes it, admitted
+   * like a login (503 / 5032 when too many are in progress). Separate from the writes so the
+   * slow hash never runs inside a transaction.
    */
   async hashNewPassword(password: string): Promise<string> {
     const problem = passwordProblem(password);
     if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
-    return this.hasher.hash(password);
+    return this.hasher.admitLogin(() => this.hasher.hash(password));
   }
 
   /** Creates a user; a taken login is 409 / 4091. */

@@ -1,19 +1,26 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../../src/common/logger.js';
+import type { LogLevel } from '../../src/config/app-config.js';
 
-/** A logger whose JSON lines a test can read back: pass `logger` to `startTestApp`. */
+/** A logger whose lines a test can read back: pass `logger` to `startTestApp`. */
 export interface CapturedLog {
   logger: Logger;
-  /** Every line logged so far, parsed. */
-  entries(): Array<Record<string, unknown>>;
+  /** Every line written so far, as written. */
+  text(): string;
+  /** Every line written so far, parsed. */
+  records(): Array<Record<string, unknown>>;
+  /** Forgets the lines written so far (e.g. before each test, so one test's lines do not fail the next). */
   clear(): void;
 }
 
-export function capturedLog(level: 'info' | 'debug' = 'info'): CapturedLog {
+/** The service's own logger (same redaction, same format), writing into memory instead of standard output. */
+export function capturedLog(level: LogLevel = 'info'): CapturedLog {
   const lines: string[] = [];
-  const logger = pino({ level }, { write: (line: string) => void lines.push(line) });
+  const logger = createLogger(level, { write: (line: string) => void lines.push(line) });
   return {
     logger,
-    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    text: () => lines.join(''),
+    records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
     clear: () => void lines.splice(0),
   };
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap.js';
 import { createLogger } from '../../src/common/logger.js';
@@ -56,7 +56,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The service's clock, e.g. a `ManualClock` to move time forward without sleeping. */
   clock?: Clock;
-  /** The service's logger, e.g. a `capturedLog()`'s; by default one at LOG_LEVEL (silent). */
+  /** The service's logger (default: silent unless LOG_LEVEL says otherwise), e.g. one from `capturedLogger`. */
   logger?: Logger;
 }
 

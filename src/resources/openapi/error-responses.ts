@@ -47,6 +47,7 @@ export function errorResponses(): Record<string, JsonObject> {
     };
     if (status === 409) response.headers = { 'Retry-After': { description: 'With 4093 only: seconds after which the write may get through.', schema: { type: 'integer' } } };
     if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds until logins are accepted again.', schema: { type: 'integer' } } };
+    if (status === 503) response.headers = { 'Retry-After': { description: 'With 5032: seconds until the logins in progress are through.', schema: { type: 'integer' } } };
     return [responseName(status), response];
   }));
 }

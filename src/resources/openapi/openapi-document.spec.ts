@@ -100,6 +100,7 @@ describe('the OpenAPI document', () => {
     for (const operation of [doc.paths['/order'].get, doc.paths['/order/{key}'].delete]) {
       expect(operation.responses).toMatchObject({ 400: { $ref: '#/components/responses/Error400' }, 414: { $ref: '#/components/responses/Error414' } });
     }
+    expect(doc.components.responses.Error503.headers['Retry-After']).toBeDefined();
     expect(doc.paths['/order'].post.responses).toMatchObject({ 201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WriteResult' } } } }, 422: { $ref: '#/components/responses/Error422' } });
   });
 
