@@ -54,14 +54,22 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
   }
 
   describe('rule messages', () => {
-    it('show a Sales rep "(hidden)" for a credit limit it may not read, and the rest of the message', async () => {
+    it('show a Sales rep "(hidden)" for a credit limit it may not read, and for every value next to it', async () => {
       const res = await sam.post('/lineitem', bigItem(samsAlphaOrder));
       expectError(res, 422, 4220);
-      expect(res.body.errorMessage).toMatch(/^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit \(hidden\)$/);
-      expect(res.body.errorMessage).not.toContain('9000');
+      // The balance shown beside the hidden limit would bracket it: it is hidden too.
+      expect(res.body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
       // Full access reads the credit limit, and sees it.
       const full = await demo.post('/lineitem', bigItem(samsAlphaOrder));
       expect(full.body.errorMessage).toMatch(/exceeds their credit limit 9000$/);
+    });
+
+    it('do not pin a hidden limit to one line item in an array of many small ones', async () => {
+      const items = Array.from({ length: 60 }, () => ({ order_number: samsAlphaOrder, product_number: 1, qty_ordered: 20 }));
+      const res = await sam.post('/lineitem', items);
+      expectError(res, 422, 4220);
+      expect(res.body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
+      expect(res.body.errorMessage).not.toMatch(/\d/);
     });
 
     it('hide every placeholder, and the key, of a row the caller cannot read at all', async () => {
@@ -146,7 +154,8 @@ describeEachTarget('commit constraint messages hide what the caller cannot read'
 
   it('shows the columns the caller reads, and the key when it may read it', async () => {
     expect(await overfill(['Full access'])).toBe(`Team Tiny has 2 active members, more than 1 (team/${teamId})`);
-    expect(await overfill(['Member clerk'])).toBe(`Team Tiny has (hidden) active members, more than (hidden) (team/${teamId})`);
+    // The message names hidden columns: every value in it is hidden, the key (readable) still shown.
+    expect(await overfill(['Member clerk'])).toBe(`Team (hidden) has (hidden) active members, more than (hidden) (team/${teamId})`);
     expect(await overfill(['Member writer'])).toBe('Team (hidden) has (hidden) active members, more than (hidden) (team)');
   });
 });
