@@ -107,6 +107,17 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expect(((await sam.get(path).expect(200)).body as Row[])[0]!.order_number).toBe(samsAlphaOrder);
     });
 
+    it('answers 403 / 4030 alike when the filter column is left out of the body (it would be NULL)', async () => {
+      const orderCount = async (): Promise<number> => ((await demo.get('/purchaseorder?pagesize=5000').expect(200)).body as Row[]).length;
+      const before = await orderCount();
+      expectError(await sam.post('/purchaseorder', { customer_name: 'Nope Inc' }), 403, 4030);
+      expectError(await sam.post('/purchaseorder', { customer_name: 'Alpha and Sons' }), 403, 4030);
+      expectError(await sam.post('/purchaseorder', { customer_name: 'Nope Inc', salesrep_id: null }), 403, 4030);
+      expect(await orderCount()).toBe(before);
+      // Inside the filter, a missing customer is the foreign key's 422 as before.
+      expectError(await sam.post('/purchaseorder', { customer_name: 'Nope Inc', salesrep_id: 1 }), 422, 4221);
+    });
+
     it('keeps 422 / 4221 for a missing parent when the row would be inside a granting filter', async () => {
       expectError(await demo.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 422, 4221);
       const small = await as(['Small items']);

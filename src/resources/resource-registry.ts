@@ -130,7 +130,8 @@ function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): Resour
     scale: c.scale ?? undefined,
     nullable: c.isNullable,
     generated: c.isGenerated,
-    hasDefault: c.default !== undefined,
+    // Creation and update dates and versions are filled by TypeORM or the database too.
+    hasDefault: c.default !== undefined || c.isCreateDate || c.isUpdateDate || c.isVersion,
     primary: c.isPrimary,
     unique: uniqueColumns.has(c.databaseName),
   };
