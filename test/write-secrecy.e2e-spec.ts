@@ -18,6 +18,8 @@ const project: ProjectDefinition = {
       { name: 'Order clerk', defaultAccess: 'NONE', resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } } },
       { name: 'Own customer reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } } },
       { name: 'Small items', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } } },
+      { name: 'Item remover', defaultAccess: 'NONE', resources: { lineitem: { access: ['DELETE'] } } },
+      { name: 'Tiny item reader', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ'], rowFilter: 'qty_ordered < 3' } } },
     ],
   },
 };
@@ -48,6 +50,8 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
   const bigItem = (order: number): Row => ({ order_number: order, product_number: 3, qty_ordered: 100 });
   const lineItemCount = async (): Promise<number> => ((await demo.get('/lineitem?pagesize=5000').expect(200)).body as Row[]).length;
+
+  const summary = (res: { body: Row }): Row[] => res.body.txsummary as Row[];
 
   function expectError(res: { status: number; body: Row }, status: number, errorCode: number): void {
     expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status, errorCode });
@@ -84,6 +88,57 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expect((await reader.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toMatch(/^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit 9000$/);
       const other = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await other.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
+    });
+  });
+
+  describe('write results (txsummary)', () => {
+    const meta = (row: Row): { href: string; resource: string; verb: string } => row['@metadata'] as { href: string; resource: string; verb: string };
+    const columnsOf = (row: Row): string[] => Object.keys(row).filter((k) => k !== '@metadata').sort();
+    const customerEntry = (res: { body: Row }, name: string): Row | undefined =>
+      summary(res).find((r) => meta(r).resource === 'customer' && r.name === name);
+
+    /** Every summary row shows exactly the columns a GET of it right after shows; a row the GET does not return is not there. */
+    async function expectSameAsGet(api: Api, res: { body: Row }): Promise<void> {
+      for (const row of summary(res)) {
+        if (meta(row).verb === 'DELETE') continue;
+        const [got] = (await api.getUrl(meta(row).href).expect(200)).body as Row[];
+        expect({ href: meta(row).href, columns: got ? columnsOf(got) : 'not readable' }).toEqual({ href: meta(row).href, columns: columnsOf(row) });
+      }
+    }
+
+    it('shows a row only with the columns of the grants whose row filters admit it', async () => {
+      const rep = await as(['Sales rep', 'Own customer reader'], { employee_id: '1', own_customer: 'Alpha and Sons' });
+      const order = await rep.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201);
+      const orderNumber = summary(order)[0]!.order_number as number;
+      const res = await rep.post('/lineitem', { order_number: orderNumber, product_number: 1, qty_ordered: 1 }).expect(201);
+      const bravo = customerEntry(res, 'Bravo Supply');
+      expect(bravo).toBeDefined();
+      expect(columnsOf(bravo!)).toEqual(['balance', 'name']);
+      await expectSameAsGet(rep, res);
+      // The own customer's row is admitted by the wider grant: all its columns.
+      const alpha = await rep.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
+      expect(customerEntry(alpha, 'Alpha and Sons')).toHaveProperty('credit_limit');
+      await expectSameAsGet(rep, alpha);
+    });
+
+    it('leaves out a row no READ grant admits, as for a resource the caller cannot read', async () => {
+      const clerk = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
+      expect((await clerk.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body).toEqual([]);
+      const res = await clerk.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
+      expect(summary(res).map((r) => meta(r).resource).sort()).toEqual(['lineitem', 'purchaseorder']);
+      await expectSameAsGet(clerk, res);
+    });
+
+    it('judges a deleted row on the values it had', async () => {
+      const demoItem = async (qty: number): Promise<number> =>
+        summary(await demo.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: qty }).expect(201)).find((r) => meta(r).resource === 'lineitem')!.lineitem_id as number;
+      const remover = await as(['Item remover', 'Tiny item reader']);
+      const tiny = await demoItem(2);
+      const shown = summary(await remover.delete(`/lineitem/${tiny}?checksum=override`).expect(200));
+      expect(shown.map((r) => [meta(r).resource, meta(r).verb])).toEqual([['lineitem', 'DELETE']]);
+      const big = await demoItem(7);
+      expect(summary(await remover.delete(`/lineitem/${big}?checksum=override`).expect(200))).toEqual([]);
+      expect((await demo.get(`/lineitem/${big}`).expect(200)).body).toEqual([]);
     });
   });
 

@@ -39,6 +39,11 @@ export class WriteTransaction {
    * Rows written by rules are not asked: rules run with the system's rights.
    */
   clientRowCheck?: (resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE') => Promise<void>;
+  /**
+   * Run by the engine after the commit rules, just before the commit, with the values being
+   * committed: the last reads a caller needs of this transaction (what its summary may show).
+   */
+  lastReads?: () => Promise<void>;
 
   constructor(
     readonly store: RowStore,
