@@ -18,6 +18,7 @@ const project: ProjectDefinition = {
       { name: 'Order clerk', defaultAccess: 'NONE', resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } } },
       { name: 'Own customer reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } } },
       { name: 'Small items', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } } },
+      { name: 'Debtors', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
       { name: 'Item remover', defaultAccess: 'NONE', resources: { lineitem: { access: ['DELETE'] } } },
       { name: 'Tiny item reader', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ'], rowFilter: 'qty_ordered < 3' } } },
     ],
@@ -139,6 +140,28 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       const big = await demoItem(7);
       expect(summary(await remover.delete(`/lineitem/${big}?checksum=override`).expect(200))).toEqual([]);
       expect((await demo.get(`/lineitem/${big}`).expect(200)).body).toEqual([]);
+    });
+  });
+
+  describe('constraint messages judged on committed rows', () => {
+    it('do not show a row a grant admits only with the refused write\'s values', async () => {
+      const committed = ((await demo.get(`/customer/${q('Bravo Supply')}`).expect(200)).body as Row[])[0]!;
+      expect(Number(committed.balance)).toBeLessThan(5000);
+      const order = summary(await demo.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201))[0]!.order_number as number;
+      const debtors = await as(['Sales rep', 'Debtors'], { employee_id: '1' });
+      expect((await debtors.get(`/customer/${q('Bravo Supply')}`).expect(200)).body[0]).not.toHaveProperty('credit_limit');
+      // The item would raise Bravo's balance past 5000 (inside Debtors) and past its credit limit.
+      const res = await debtors.post('/lineitem', { order_number: order, product_number: 3, qty_ordered: 20 });
+      expectError(res, 422, 4220);
+      expect(res.body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
+      // A customer Debtors admits as committed shows everything.
+      await t.dataSource.query(`UPDATE customer SET balance = 5000 WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`, ['Bravo Supply']);
+      try {
+        const over = await debtors.post('/lineitem', { order_number: order, product_number: 3, qty_ordered: 20 });
+        expect(over.body.errorMessage).toMatch(/^Customer Bravo Supply's balance [\d.]+ exceeds their credit limit 2500$/);
+      } finally {
+        await t.dataSource.query(`UPDATE customer SET balance = ${Number(committed.balance)} WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`, ['Bravo Supply']);
+      }
     });
   });
 

@@ -188,9 +188,11 @@ export class ResourcesService {
   }
 
   /**
-   * The columns of a row a rule refused that the caller may read, judged on the row's values
-   * as the rule saw them (the transaction is rolled back by now; a parent a role filter reads
-   * is as committed). No READ grant admitting it: nothing is visible.
+   * The columns of a row a rule refused that the caller may read. A grant counts only if it
+   * admits the row both as committed (the transaction is rolled back by now; a row not in the
+   * table yet has no committed state) and with the values the rule saw: uncommitted values alone
+   * (a balance the refused line item would have raised) must not open a row no committed state
+   * shows. No READ grant admitting it: nothing is visible.
    */
   private async visibleColumns(resource: Resource, row: CanonicalRow, access: ResourceAccess): Promise<(column: string) => boolean> {
     const reads = access.grantsFor('READ');
@@ -200,10 +202,18 @@ export class ResourcesService {
       readable = access.readable();
     } else {
       const filtered = reads.filter((g) => g.filter);
-      const admits = await this.gate.read(() =>
-        this.reader().testValues(filtered.map((g) => (params) => access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }))),
-      );
-      const admitting = reads.filter((g) => !g.filter || admits[filtered.indexOf(g)]);
+      const onValues = filtered.map((g) => (params: Params) =>
+        access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }));
+      const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
+      const store = this.reader();
+      const [admits, committed] = await this.gate.read(async () => [
+        await store.testValues(onValues),
+        await store.test(resource, keyOf(resource, row), onCommitted),
+      ] as const);
+      const admitting = reads.filter((g) => {
+        const i = filtered.indexOf(g);
+        return i < 0 || (admits[i] && (!committed || committed[i]));
+      });
       if (admitting.length === 0) return () => false;
       readable = access.readableIn(admitting);
     }
