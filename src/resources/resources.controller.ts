@@ -11,7 +11,7 @@ import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
-import { ResourceRegistry, type Resource } from './resource-registry.js';
+import { ResourceRegistry } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from './checksum.js';
 import { ResourcesService } from './resources.service.js';
