@@ -122,6 +122,18 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       await expectSameAsGet(rep, alpha);
     });
 
+    it('judges a row on the values the write commits, not those it had before', async () => {
+      const debtors = await as(['Sales rep', 'Debtors'], { employee_id: '1' });
+      const alpha = ((await demo.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body as Row[])[0]!;
+      expect(Number(alpha.balance)).toBeLessThan(5000);
+      expect((await debtors.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body[0]).not.toHaveProperty('credit_limit');
+      // Hammers (10 each) that take Alpha's balance to 5000 or just past: inside Debtors, under the 9000 limit.
+      const qty = Math.ceil((5000 - Number(alpha.balance)) / 10);
+      const res = await debtors.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: qty }).expect(201);
+      expect(customerEntry(res, 'Alpha and Sons')).toHaveProperty('credit_limit');
+      await expectSameAsGet(debtors, res);
+    });
+
     it('leaves out a row no READ grant admits, as for a resource the caller cannot read', async () => {
       const clerk = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await clerk.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body).toEqual([]);
