@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, scryptSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
@@ -17,14 +17,18 @@ type Row = Record<string, unknown> & { '@metadata': { checksum: string } };
 
 const ALPHA = '/customer/Alpha%20and%20Sons';
 
-/** The canonical text of a customer row, as the (public) source defines it. */
+/** The canonical text of a customer row, as the (public) source defines it: each value length-prefixed. */
 function customerText(name: string, balance: string, creditLimit: string): string {
-  const piece = (column: string, value: string): string => `${column}\u0001string:${value}\u001f`;
+  const piece = (column: string, value: string): string => `${column}\u0001string:${value.length}:${value}\u001f`;
   return piece('name', name) + piece('balance', balance) + piece('credit_limit', creditLimit);
 }
 
 const unkeyed = (text: string): string => `R:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-const keyed = (secret: string) => (text: string): string => `R:${createHmac('sha256', hmacKey(secret)).update(text).digest('hex').slice(0, 16)}`;
+const keyed = (key: string) => (text: string): string => `R:${createHmac('sha256', key).update(text).digest('hex').slice(0, 16)}`;
+/** The key as the README specifies it, computed here independently: scrypt, N 2^14, r 8, p 1, 32 bytes as hex. */
+const scryptKey = (secret: string): string => scryptSync(secret, 'tessera row checksum', 32, { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }).toString('hex');
+/** The key as it was: one SHA-256 of the secret (cheap to search for a human-chosen secret). */
+const sha256Key = (secret: string): string => createHash('sha256').update('tessera row checksum\u0000').update(secret, 'utf8').digest('hex');
 
 /** What a caller who sees name, balance and the checksum tries: every credit limit from 0 to 20000. */
 function recoverCreditLimit(row: Row, checksumOf: (text: string) => string): string | undefined {
@@ -75,10 +79,10 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
     expect(res.headers.etag).toBe(`"${row['@metadata'].checksum}"`);
     // The public format, unkeyed (as it was) and keyed with guessable keys: no guess matches.
     expect(recoverCreditLimit(row, unkeyed)).toBeUndefined();
-    for (const guessable of ['', 'tessera', 'secret']) expect(recoverCreditLimit(row, keyed(guessable))).toBeUndefined();
+    for (const guessable of ['', 'tessera', 'secret']) expect(recoverCreditLimit(row, keyed(await hmacKey(guessable)))).toBeUndefined();
     // Control: with the installation's secret (which the caller never sees) the same search finds it,
     // so the canonical text above is right and the search would have found it.
-    expect(recoverCreditLimit(row, keyed(await storedSecret(t)))).toBe('9000.0000');
+    expect(recoverCreditLimit(row, keyed(scryptKey(await storedSecret(t))))).toBe('9000.0000');
   });
 
   it('hides it in the txsummary too', async () => {
@@ -137,7 +141,10 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
       expect(keyedByConfig).not.toBe(mine);
       expect(await checksumVia(fourth, t, apikey)).toBe(keyedByConfig);
       const row = (await demo.get(ALPHA).expect(200)).body[0] as Row;
-      expect(keyedByConfig).toBe(keyed(configured)(customerText('Alpha and Sons', Number(row.balance).toFixed(4), Number(row.credit_limit).toFixed(4))));
+      const text = customerText('Alpha and Sons', Number(row.balance).toFixed(4), Number(row.credit_limit).toFixed(4));
+      // The configured secret is stretched with scrypt: one SHA-256 of it is not the key.
+      expect(keyedByConfig).toBe(keyed(scryptKey(configured))(text));
+      expect(keyedByConfig).not.toBe(keyed(sha256Key(configured))(text));
     } finally {
       await Promise.all([second, third, fourth].map((app) => app.close()));
     }

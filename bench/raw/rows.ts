@@ -54,8 +54,8 @@ export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
 let checksums: RowChecksum | undefined;
 
 /** The checksum secret Tessera runs with (the harness gives both servers the same CHECKSUM_SECRET): the key is derived once, as Tessera does. */
-export function useChecksumSecret(secret: string): void {
-  checksums = RowChecksum.fromSecret(secret);
+export async function useChecksumSecret(secret: string): Promise<void> {
+  checksums = await RowChecksum.fromSecret(secret);
 }
 
 export function checksum(t: Table, row: RawRow): string {

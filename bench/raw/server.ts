@@ -16,7 +16,7 @@ const BODY_LIMIT = 1_048_576;
 const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
 if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
 if (!env.CHECKSUM_SECRET) throw new Error('the raw server needs CHECKSUM_SECRET, the same as Tessera\'s');
-useChecksumSecret(env.CHECKSUM_SECRET);
+await useChecksumSecret(env.CHECKSUM_SECRET);
 
 const store = await openRawStore(env.DATABASE_URL ?? 'sqlite:./data/tessera.sqlite', Number(env.DB_POOL_SIZE ?? 10));
 const tokens = await RawTokens.withDemoUsers(Number(env.BCRYPT_COST ?? 10));

@@ -26,9 +26,20 @@ export class ConstraintFailure extends ApiError {
   }
 }
 
-/** The message, then the row's resource and key unless the message names the key itself (only a key the reader may see). */
+/**
+ * The message, then the row's resource and key unless the message names the key itself (only a
+ * key the reader may see). When the message names any column the reader may not see, every
+ * value in it is hidden: the verdict alone is inherent in the rule, but a value shown next to a
+ * hidden one brackets it (a balance that just exceeds the credit limit, found by adding one line
+ * item at a time, pins the limit).
+ */
 function renderMessage(resource: Resource, row: CanonicalRow, template: string, visible: (column: string) => boolean): string {
-  const message = interpolate(template, resource, row, visible);
+  const namesHidden = placeholders(template).some((name) => resource.columnsByName.has(name) && !visible(name));
+  const message = interpolate(template, resource, row, namesHidden ? () => false : visible);
   if (resource.primaryKey.every((c) => template.includes(`{${c.name}}`))) return message;
   return resource.primaryKey.every((c) => visible(c.name)) ? `${message} (${resource.name}/${keySegment(resource, row)})` : `${message} (${resource.name})`;
+}
+
+function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
 }

@@ -54,6 +54,7 @@ export class LogicEngine {
       const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank, this.checksums);
       await work(tx);
       await this.beforeCommit(tx);
+      await tx.lastReads?.();
       await session.commit();
       return tx.summary.list();
     } catch (error) {

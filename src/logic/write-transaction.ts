@@ -43,6 +43,11 @@ export class WriteTransaction {
    * Rows written by rules are not asked: rules run with the system's rights.
    */
   clientRowCheck?: (resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE') => Promise<void>;
+  /**
+   * Run by the engine after the commit rules, just before the commit, with the values being
+   * committed: the last reads a caller needs of this transaction (what its summary may show).
+   */
+  lastReads?: () => Promise<void>;
   /** Rows this transaction holds an update lock on, with their current values: read once, then kept up to date here. */
   private readonly locked = new Map<string, CanonicalRow>();
   /** Resources whose client writes had their ancestors locked for the whole request up front (a body of several rows). */

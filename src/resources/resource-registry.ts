@@ -143,7 +143,8 @@ function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): Resour
     unsigned: kind === 'integer' && c.unsigned ? true : undefined,
     nullable: c.isNullable,
     generated: c.isGenerated,
-    hasDefault: c.default !== undefined,
+    // Creation and update dates and versions are filled by TypeORM or the database too.
+    hasDefault: c.default !== undefined || c.isCreateDate || c.isUpdateDate || c.isVersion,
     primary: c.isPrimary,
     unique: uniqueColumns.has(c.databaseName),
   };

@@ -7,16 +7,16 @@ import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-conte
 import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
-import { ResourceRegistry, type Resource } from './resource-registry.js';
+import { ResourceRegistry } from './resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from './checksum.js';
 import { ResourcesService } from './resources.service.js';
+import type { VisibleEntry } from './summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
@@ -77,7 +77,7 @@ export class ResourcesController {
   @RequiresAccess('INSERT')
   async insert(@Req() req: unknown, @CurrentPrincipal() principal: Principal, @Param('resource') name: string, @Body() body: unknown): Promise<WriteResult> {
     const resource = this.registry.get(name);
-    return this.result(req, principal, 201, await this.resources.insert(resource, body, this.security.access(principal, resource)));
+    return this.result(req, 201, await this.resources.insert(resource, body, this.security.access(principal, resource)));
   }
 
   @Put(':resource')
@@ -90,7 +90,7 @@ export class ResourcesController {
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     const resource = this.registry.get(name);
-    return this.result(req, principal, 200, await this.resources.update(resource, body, this.security.access(principal, resource), undefined, unquote(ifMatch)));
+    return this.result(req, 200, await this.resources.update(resource, body, this.security.access(principal, resource), undefined, unquote(ifMatch)));
   }
 
   @Put(':resource/:pk')
@@ -104,7 +104,7 @@ export class ResourcesController {
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     const resource = this.registry.get(name);
-    return this.result(req, principal, 200, await this.resources.update(resource, body, this.security.access(principal, resource), pk, unquote(ifMatch)));
+    return this.result(req, 200, await this.resources.update(resource, body, this.security.access(principal, resource), pk, unquote(ifMatch)));
   }
 
   @Delete(':resource/:pk')
@@ -119,25 +119,16 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const resource = this.registry.get(name);
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, principal, 200, await this.resources.delete(resource, pk, given, this.security.access(principal, resource)));
+    return this.result(req, 200, await this.resources.delete(resource, pk, given, this.security.access(principal, resource)));
   }
 
   /**
-   * The write result. Rules run with the system's rights, but the summary shows each row only
-   * with the columns the caller may read, and leaves out rows of resources it may not read.
+   * The write result. Rules run with the system's rights; the service has already left out the
+   * rows the caller could not GET and says which columns a GET would show of the others.
    */
-  private result(req: unknown, principal: Principal, statusCode: number, entries: SummaryEntry[]): WriteResult {
+  private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
     const serializer = this.serializer(req);
-    const accessOf = new Map<Resource, ReturnType<SecurityService['access']>>();
-    const txsummary = entries.flatMap((e) => {
-      let access = accessOf.get(e.resource);
-      if (!access) {
-        access = this.security.access(principal, e.resource);
-        accessOf.set(e.resource, access);
-      }
-      return access.can('READ') ? [serializer.summaryEntry(e.resource, e.row, e.verb, access.readable())] : [];
-    });
-    return { statusCode, txsummary };
+    return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
   }
 
   private serializer(req: unknown): ResourceSerializer {

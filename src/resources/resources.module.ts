@@ -60,10 +60,10 @@ import { ResourcesService } from './resources.service.js';
       inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
     },
     {
-      // The key is read (or generated) once, at boot; the request path only computes HMACs.
+      // The key is read (or generated) and derived once, at boot; the request path only computes HMACs.
       provide: RowChecksum,
       useFactory: async (dataSource: DataSource, gate: DatabaseGate, config: AppConfig) =>
-        RowChecksum.fromSecret(await loadChecksumSecret(dataSource, gate, config.api.checksumSecret)),
+        await RowChecksum.fromSecret(await loadChecksumSecret(dataSource, gate, config.api.checksumSecret)),
       inject: [DataSource, DatabaseGate, APP_CONFIG],
     },
     LogicEngine,

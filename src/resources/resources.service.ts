@@ -5,7 +5,6 @@ import { ErrorCode } from '../common/error-codes.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { LogicEngine } from '../logic/logic-engine.js';
-import type { SummaryEntry } from '../logic/transaction-summary.js';
 import { ConstraintFailure } from '../logic/constraint-failure.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
@@ -25,6 +24,7 @@ import { ResourceRegistry, type Resource } from './resource-registry.js';
 import { dialectOf, type Dialect } from './sql-dialect.js';
 import { paramsFor, RowStore, type Params } from './sql/row-store.js';
 import type { CanonicalRow } from './value-codec.js';
+import { SummaryVisibility, type VisibleEntry } from './summary-visibility.js';
 import { ValuesColumnResolver } from './values-column-resolver.js';
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
@@ -49,6 +49,7 @@ export interface ReadResult {
 export class ResourcesService {
   private readonly dialect: Dialect;
   private readonly loneRead: LoneRead;
+  private readonly summaryVisibility: SummaryVisibility;
 
   constructor(
     dataSource: DataSource,
@@ -58,6 +59,7 @@ export class ResourcesService {
   ) {
     this.dialect = dialectOf(dataSource);
     this.loneRead = loneReads(dataSource);
+    this.summaryVisibility = new SummaryVisibility(registry, this.dialect);
   }
 
   async list(resource: Resource, query: ReadQuery, access: ResourceAccess): Promise<ReadResult> {
@@ -95,7 +97,7 @@ export class ResourcesService {
     return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
-  async insert(resource: Resource, body: unknown, access: ResourceAccess): Promise<SummaryEntry[]> {
+  async insert(resource: Resource, body: unknown, access: ResourceAccess): Promise<VisibleEntry[]> {
     const writable = this.writablePredicate(resource, access, 'INSERT');
     const items = bodyItems(body).map((item) => {
       const values = columnValues(resource, item, (name) => writable(name) && !resource.columnsByName.get(name)!.generated);
@@ -118,7 +120,7 @@ export class ResourcesService {
   }
 
   /** PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns). */
-  async update(resource: Resource, body: unknown, access: ResourceAccess, keySegment?: string, ifMatch?: string): Promise<SummaryEntry[]> {
+  async update(resource: Resource, body: unknown, access: ResourceAccess, keySegment?: string, ifMatch?: string): Promise<VisibleEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
@@ -154,7 +156,7 @@ export class ResourcesService {
     });
   }
 
-  async delete(resource: Resource, keySegment: string, checksum: string | undefined, access: ResourceAccess): Promise<SummaryEntry[]> {
+  async delete(resource: Resource, keySegment: string, checksum: string | undefined, access: ResourceAccess): Promise<VisibleEntry[]> {
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
       throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`);
@@ -165,10 +167,21 @@ export class ResourcesService {
     });
   }
 
-  /** Runs a write in the engine; a failed constraint's message is rendered for this caller (hidden values hidden). */
-  private async write(access: ResourceAccess, work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
+  /**
+   * Runs a write in the engine and returns its summary as the caller may see it (judged in the
+   * transaction, on the values being committed); a failed constraint's message is rendered for
+   * this caller (hidden values hidden).
+   */
+  private async write(access: ResourceAccess, work: (tx: WriteTransaction) => Promise<void>): Promise<VisibleEntry[]> {
+    let visible: VisibleEntry[] = [];
     try {
-      return await this.engine.run(work);
+      await this.engine.run(async (tx) => {
+        tx.lastReads = async () => {
+          visible = await this.summaryVisibility.of(tx.store, tx.summary.list(), access);
+        };
+        await work(tx);
+      });
+      return visible;
     } catch (error) {
       if (!(error instanceof ConstraintFailure)) throw error;
       const visible = await this.visibleColumns(error.resource, error.row, access.to(error.resource));
@@ -177,9 +190,11 @@ export class ResourcesService {
   }
 
   /**
-   * The columns of a row a rule refused that the caller may read, judged on the row's values
-   * as the rule saw them (the transaction is rolled back by now; a parent a role filter reads
-   * is as committed). No READ grant admitting it: nothing is visible.
+   * The columns of a row a rule refused that the caller may read. A grant counts only if it
+   * admits the row both as committed (the transaction is rolled back by now; a row not in the
+   * table yet has no committed state) and with the values the rule saw: uncommitted values alone
+   * (a balance the refused line item would have raised) must not open a row no committed state
+   * shows. No READ grant admitting it: nothing is visible.
    */
   private async visibleColumns(resource: Resource, row: CanonicalRow, access: ResourceAccess): Promise<(column: string) => boolean> {
     const reads = access.grantsFor('READ');
@@ -189,10 +204,18 @@ export class ResourcesService {
       readable = access.readable();
     } else {
       const filtered = reads.filter((g) => g.filter);
-      const admits = await this.gate.read(() =>
-        this.reader().testValues(filtered.map((g) => (params) => access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }))),
-      );
-      const admitting = reads.filter((g) => !g.filter || admits[filtered.indexOf(g)]);
+      const onValues = filtered.map((g) => (params: Params) =>
+        access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }));
+      const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
+      const store = this.reader();
+      const [admits, committed] = await this.gate.read(async () => [
+        await store.testValues(onValues),
+        await store.test(resource, keyOf(resource, row), onCommitted),
+      ] as const);
+      const admitting = reads.filter((g) => {
+        const i = filtered.indexOf(g);
+        return i < 0 || (admits[i] && (!committed || committed[i]));
+      });
       if (admitting.length === 0) return () => false;
       readable = access.readableIn(admitting);
     }

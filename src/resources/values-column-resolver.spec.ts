@@ -35,9 +35,18 @@ describe('ValuesColumnResolver', () => {
     expect(compile("note = 'x'", 'mysql', { note: 'y' }).sql).toBe('(? = ?)');
   });
 
-  it('marks the answer incomplete when the filter names a column the row does not hold yet', () => {
+  it('takes a nullable column without a default that the row does not hold as NULL (what the insert stores)', () => {
     const result = compile("note = 'x'", 'sqlite', { id: 1, order_id: 5 });
-    expect(result.incomplete).toBe(true);
+    expect(result.incomplete).toBe(false);
     expect(result.sql).toBe('(NULL = ?)');
+  });
+
+  it('marks the answer incomplete when the filter names a column the database fills (default, generated key)', () => {
+    const filled = resourceOf('lineitem', [{ ...column('id', 'integer'), generated: true }, { ...column('note', 'string'), hasDefault: true }]);
+    for (const filter of ["note = 'x'", 'id = 3']) {
+      const columns = new ValuesColumnResolver(filled, registry, 'sqlite', {});
+      const sql = compileFilter(parseFilter(filter), { columns, params: positionalParams(), dialect: 'sqlite', globals: {} });
+      expect({ sql, incomplete: columns.incomplete }).toEqual({ sql: '(NULL = ?)', incomplete: true });
+    }
   });
 });

@@ -9,8 +9,10 @@ import { toDatabase, type CanonicalRow } from './value-codec.js';
  * Resolves a resource's columns to the values of one row that is not (or not yet, or no
  * longer) in the table, bound as parameters: a role's row filter then compiles to a condition
  * on those values, which `RowStore.testValues` evaluates. `parent.column` reads the parent row
- * the values point to. A column the row does not hold (a database default, a generated key)
- * resolves to NULL and sets `incomplete`: the condition's answer is then not the row's.
+ * the values point to. A column the row does not hold is NULL when the database has nothing to
+ * put there (a nullable column without a default: what the insert stores); one the database
+ * fills (a default, a generated key) resolves to NULL and sets `incomplete`: the condition's
+ * answer is then not the row's.
  */
 export class ValuesColumnResolver implements ColumnResolver {
   incomplete = false;
@@ -48,7 +50,7 @@ export class ValuesColumnResolver implements ColumnResolver {
 
   private value(column: ResourceColumn, params: ParameterSink): string {
     if (!(column.name in this.row)) {
-      this.incomplete = true;
+      if (column.generated || column.hasDefault) this.incomplete = true;
       return 'NULL';
     }
     return typedPlaceholder(column.kind, this.dialect, params.add(toDatabase(column, this.row[column.name] ?? null, this.dialect)));
