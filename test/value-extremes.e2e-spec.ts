@@ -90,4 +90,27 @@ describeEachTarget('extreme values', (target) => {
     });
   });
 
+  describe('strings that are not well-formed Unicode', () => {
+    it.each([
+      ['code', 'z\ud800'],
+      ['code', '\udc00'],
+      ['label', 'a\ud83d'],
+      ['label', '\udfffb'],
+    ])('refuses %s = %j (each database would store it differently)', async (column, value) => {
+      expectRefused(await api.post('/sample', { code: code(), [column]: value }), column);
+    });
+
+    it('refuses one on update, and keeps surrogate pairs', async () => {
+      const row = (await api.post('/sample', { code: `😀${++serial}`, label: '😀' }).expect(201)).body.txsummary[0];
+      expectRefused(await api.put(`/sample/${encodeURIComponent(row.code)}`, { '@metadata': { checksum: 'override' }, label: 'x\ud800' }), 'label');
+      expect((await api.getUrl(row['@metadata'].href).expect(200)).body[0].label).toBe('😀');
+    });
+
+    it('finds nothing for a surrogate encoded in a URL key or filter, and never fails', async () => {
+      expect((await api.get('/sample/z%ED%A0%80')).status).toBe(400);
+      // Invalid UTF-8 in a query: refused or read as U+FFFD by the adapter, never a surrogate.
+      const res = await api.get(`/sample?filter=code%20%3D%20'z%ED%A0%80'`);
+      expect(res.status === 200 ? res.body : res.status).toEqual(res.status === 200 ? [] : 400);
+    });
+  });
 });

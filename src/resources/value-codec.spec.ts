@@ -236,4 +236,11 @@ describe('fromRequest on string columns', () => {
     expect(() => fromRequest(column({ primary: true }), '')).toThrow(/primary key and may not be empty/);
     expect(fromRequest(column({}), '')).toBe('');
   });
+
+  it('refuses lone surrogates (each database would store them differently), keeps pairs', () => {
+    for (const text of ['z\ud800', '\udfff', 'a\udc00b', '\ud83d']) {
+      expect(() => fromRequest(column({}), text)).toThrow('Column "label" is not well-formed Unicode');
+    }
+    expect(fromRequest(column({}), 'z\ud83d\ude00')).toBe('z😀');
+  });
 });

@@ -148,6 +148,11 @@ function integerFromRequest(column: ResourceColumn, value: unknown): number {
   return n + 0; // never -0
 }
 
+/** String.prototype.isWellFormed (Node 20; ES2024, past this project's `lib`): no lone surrogate. */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 const NOT_FINITE = 'must be a finite number';
 const EXPONENT_TEXT = /^-?(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
 /**
@@ -207,6 +212,9 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
       if (typeof value !== 'string') throw bad(column, 'must be a string');
       // PostgreSQL cannot store NUL at all; the others would keep what it cannot.
       if (value.includes('\u0000')) throw bad(column, 'may not contain the NUL character');
+      // A lone surrogate is not a character: SQLite stores it as three U+FFFD, MySQL and
+      // PostgreSQL as one, so lengths and keys would differ between databases.
+      if (!isWellFormed(value)) throw bad(column, 'is not well-formed Unicode (it holds a lone surrogate)');
       // An empty key would make the object's href the collection's URL.
       if (value === '' && column.primary) throw bad(column, 'is part of the primary key and may not be empty');
       // Lengths count characters (code points), as MySQL and PostgreSQL do; no code point is
