@@ -1,5 +1,7 @@
-import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { connectionErrorSink, pgClientReportingErrors, reportMysqlConnectionErrors } from './connection-errors.js';
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 
@@ -28,8 +30,11 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
  * Connects, applies pending migrations, and returns the ready data source.
  * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
  */
-export async function openDatabase(database: AppConfig['database'], project: SchemaParts): Promise<DataSource> {
-  const dataSource = new DataSource(buildDataSourceOptions(database, project));
+export async function openDatabase(database: AppConfig['database'], project: SchemaParts, logger?: Logger): Promise<DataSource> {
+  const sink = connectionErrorSink(logger);
+  let options: DataSourceOptions = buildDataSourceOptions(database, project);
+  if (options.type === 'postgres') options = { ...options, extra: { ...options.extra, Client: pgClientReportingErrors(sink) } };
+  const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
   } catch (error) {
@@ -38,6 +43,7 @@ export async function openDatabase(database: AppConfig['database'], project: Sch
   }
   if (database.kind === 'mysql' || database.kind === 'mariadb') {
     limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
+    reportMysqlConnectionErrors((dataSource.driver as unknown as { pool?: Parameters<typeof reportMysqlConnectionErrors>[0] }).pool, sink);
   }
   try {
     if (database.kind === 'mysql' || database.kind === 'mariadb') await limitMysqlLockWait(dataSource, database.lockTimeoutMs, database.poolSize);
