@@ -32,4 +32,13 @@ describe('connection errors', () => {
     expect(() => connection.emit('error', terminated)).not.toThrow();
     expect(seen).toHaveLength(2);
   });
+
+  it('listens on the MySQL connections the pool already holds, too', () => {
+    const open = new EventEmitter();
+    const pool = Object.assign(new EventEmitter(), { _allConnections: { toArray: () => [open] } });
+    const seen: unknown[] = [];
+    reportMysqlConnectionErrors(pool as never, (error) => seen.push(error));
+    expect(() => open.emit('error', terminated)).not.toThrow();
+    expect(seen).toEqual([terminated]);
+  });
 });

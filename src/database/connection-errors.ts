@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
 
 /** Where a pooled connection's own errors go: a warning with the driver's code, never the URL. */
 export type ConnectionErrorSink = (error: unknown) => void;
@@ -27,14 +28,12 @@ export function pgClientReportingErrors(sink: ConnectionErrorSink): typeof pg.Cl
   };
 }
 
-interface MysqlPool {
-  on(event: 'connection', listener: (connection: { on(event: 'error', fn: ConnectionErrorSink): void }) => void): void;
-}
+type ErrorEmitter = { on(event: 'error', fn: ConnectionErrorSink): void };
 
 /**
  * mysql2's pool connections listen for 'error' only once (to leave the pool): a second error
- * on a dying connection would have nobody listening. Every new connection gets a permanent listener.
+ * on a dying connection would have nobody listening. Every connection gets a permanent listener.
  */
-export function reportMysqlConnectionErrors(pool: MysqlPool | undefined, sink: ConnectionErrorSink): void {
-  pool?.on('connection', (connection) => connection.on('error', sink));
+export function reportMysqlConnectionErrors(pool: MysqlPool<ErrorEmitter> | undefined, sink: ConnectionErrorSink): void {
+  onEveryMysqlConnection(pool, (connection) => connection.on('error', sink));
 }
