@@ -41,6 +41,9 @@ function ruleValue(column: ResourceColumn, value: unknown): CanonicalValue {
   }
   if (column.kind === 'integer' && Decimal.isDecimal(value)) {
     const d = value as Decimal;
+    // Past 20 digits no integer column holds it: a stand-in of that size gets the column's own
+    // out-of-range answer without writing out all the digits of, say, 1e100000000.
+    if (d.isFinite() && d.e >= 20) return fromRequest(column, d.isNegative() ? -1e20 : 1e20);
     return fromRequest(column, d.isInteger() ? d.toFixed(0) : d.toString());
   }
   if (value instanceof Date) {
