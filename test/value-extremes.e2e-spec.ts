@@ -49,9 +49,14 @@ describeEachTarget('extreme values', (target) => {
       },
     );
 
-    it('refuses an exponent in a filter literal without working on it', async () => {
-      const res = await api.get(`/sample?filter=${encodeURIComponent('price > 1e100000000')}`);
-      expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status: 400, errorCode: 4001 });
+    it('refuses an exponent in a filter or sysfilter literal without working on it', async () => {
+      for (const query of [`filter=${encodeURIComponent('price > 1e100000000')}`, `sysfilter=${encodeURIComponent('greater(price:1e9999999999999999)')}`]) {
+        const res = await api.get(`/sample?${query}`);
+        expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status: 400, errorCode: 4001 });
+      }
+      // A long plain numeral is refused by its digit count, not compared.
+      const long = await api.get(`/sample?filter=${encodeURIComponent(`price > 1${'0'.repeat(40)}`)}`);
+      expect({ status: long.status, errorCode: long.body.errorCode }).toEqual({ status: 400, errorCode: 4000 });
     });
 
     it('stores exponent forms that fit, as their value', async () => {
