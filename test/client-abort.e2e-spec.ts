@@ -7,13 +7,15 @@ import { describeEachTarget, startTestApp, type TestApp } from './support/test-a
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sends a request whose body stops after `sent` of the announced 100 bytes, then drops the connection. */
-function abortMidBody(port: number, path: string, apikey: string, sent: string): Promise<void> {
+/** Sends a request whose body stops after `sent` (of 100 announced bytes, or one chunk), then drops the connection. */
+function abortMidBody(port: number, path: string, apikey: string, sent: string, chunked = false): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => {
+      const framing = chunked ? 'Transfer-Encoding: chunked' : 'Content-Length: 100';
+      const body = chunked ? `${sent.length.toString(16)}\r\n${sent}\r\n` : sent;
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: tessera.test\r\nAuthorization: CALiveAPICreator ${apikey}:1\r\n` +
-          `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n${sent}`,
+          `Content-Type: application/json\r\n${framing}\r\n\r\n${body}`,
       );
       setTimeout(() => {
         socket.destroy();
@@ -47,15 +49,18 @@ describeEachTarget('a client that disconnects mid-body', (target) => {
     await t?.close();
   });
 
-  it('is logged at debug level, never as an error or an unavailable database', async () => {
+  it.each([
+    ['a body shorter than its Content-Length', false],
+    ['a chunked body without its last chunk', true],
+  ])('is logged at debug level, never as an error or an unavailable database: %s', async (_case, chunked) => {
     log.clear();
-    await abortMidBody(port, `${t.base}/customer`, apikey, '{"na');
+    await abortMidBody(port, `${t.base}/customer`, apikey, '{"na', chunked);
     await pause(300);
     const records = log.records();
     expect(records.filter((r) => (r.level as number) >= 40).map((r) => r.msg)).toEqual([]);
     expect(log.text()).not.toMatch(/service unavailable|5030|stack/);
     expect(records.filter((r) => r.msg === 'the client closed the connection before its request body arrived')).toHaveLength(1);
     // The service goes on answering.
-    await api.post('/customer', { name: `after abort ${target.adapter}`, credit_limit: 100 }).expect(201);
+    await api.post('/customer', { name: `after abort ${target.adapter} ${chunked}`, credit_limit: 100 }).expect(201);
   });
 });
