@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.log.level);
   let dataSource;
   try {
-    dataSource = await openDatabase(config.database, demoProject);
+    dataSource = await openDatabase(config.database, demoProject, logger);
   } catch (error) {
     if (error instanceof DatabaseBootError) {
       logger.fatal(error.message);

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
 import { ApiError } from './api-error.js';
+import { isClientAbort } from './client-abort.js';
 import { ErrorCode } from './error-codes.js';
 import { LOGGER } from './logger.js';
 import { rawRequestOf, redactUrl, requestIdOf } from './request-context.js';
@@ -46,6 +47,9 @@ export function toApiError(error: unknown): ApiError {
   return apiErrorFromDatabase(error) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
 }
 
+/** What is answered, should the connection still take it, to a body cut short by its client. */
+const CLIENT_ABORT = new ApiError(ErrorCode.BAD_REQUEST, 'The request body ended before its announced length.');
+
 /** The one exception filter: every error leaves as the contract's JSON envelope. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -59,6 +63,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<unknown>();
     const response = http.getResponse<unknown>();
     const requestId = requestIdOf(request);
+    // Before the database mapping, which would read the socket's ECONNRESET as an outage.
+    if (isClientAbort(rawRequestOf(request))) {
+      this.logClientAbort(request, requestId);
+      this.adapterHost.httpAdapter.reply(response, CLIENT_ABORT.toBody(requestId), CLIENT_ABORT.statusCode);
+      return;
+    }
     const error = toApiError(exception);
 
     if (error.errorCode === ErrorCode.INTERNAL || error.errorCode === ErrorCode.DATABASE_UNAVAILABLE) {
@@ -71,5 +81,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const adapter = this.adapterHost.httpAdapter;
     for (const [name, value] of Object.entries(error.headers)) adapter.setHeader(response, name, value);
     adapter.reply(response, error.toBody(requestId), error.statusCode);
+  }
+
+  /** Nobody is left to hear an answer, and nothing failed on our side: a debug line, no stack. */
+  private logClientAbort(request: unknown, requestId: string | undefined): void {
+    const raw = rawRequestOf(request);
+    this.logger.debug({ requestId, method: raw.method, path: redactUrl(raw.url ?? '') }, 'the client closed the connection before its request body arrived');
   }
 }

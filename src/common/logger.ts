@@ -12,7 +12,12 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     base: { service: 'tessera' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['password', '*.password', 'apikey', '*.apikey', 'authorization', '*.authorization', 'new_password', 'newPassword'],
+      paths: [
+        'password', '*.password', 'apikey', '*.apikey', 'authorization', '*.authorization', 'new_password', 'newPassword',
+        // A failed query's values (TypeORM's `parameters`, mysql2's `sql` with the values written
+        // in) may be a password hash, a token hash or a row the log reader may not see.
+        'err.parameters', 'err.sql', 'err.driverError.parameters', 'err.driverError.sql',
+      ],
       censor: '[REDACTED]',
     },
   };

@@ -1,7 +1,10 @@
-import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
+import { connectionErrorSink, pgClientReportingErrors, reportMysqlConnectionErrors } from './connection-errors.js';
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
+import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
 
 export class DatabaseBootError extends Error {
   constructor(message: string) {
@@ -14,10 +17,13 @@ interface MysqlPoolConnection {
   query(sql: string, callback: (error: unknown) => void): void;
 }
 
+function mysqlPoolOf<C>(dataSource: DataSource): MysqlPool<C> | undefined {
+  return (dataSource.driver as unknown as { pool?: MysqlPool<C> }).pool;
+}
+
 /** MySQL and MariaDB name the statement timeout differently; try MariaDB's, then MySQL's. */
 function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): void {
-  const pool = (dataSource.driver as unknown as { pool?: { on(event: string, fn: (c: MysqlPoolConnection) => void): void } }).pool;
-  pool?.on('connection', (connection) => {
+  onEveryMysqlConnection(mysqlPoolOf<MysqlPoolConnection>(dataSource), (connection) => {
     connection.query(`SET SESSION max_statement_time = ${(timeoutMs / 1000).toFixed(3)}`, (error) => {
       if (error) connection.query(`SET SESSION max_execution_time = ${Math.trunc(timeoutMs)}`, () => undefined);
     });
@@ -28,8 +34,11 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
  * Connects, applies pending migrations, and returns the ready data source.
  * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
  */
-export async function openDatabase(database: AppConfig['database'], project: SchemaParts): Promise<DataSource> {
-  const dataSource = new DataSource(buildDataSourceOptions(database, project));
+export async function openDatabase(database: AppConfig['database'], project: SchemaParts, logger?: Logger): Promise<DataSource> {
+  const sink = connectionErrorSink(logger);
+  let options: DataSourceOptions = buildDataSourceOptions(database, project);
+  if (options.type === 'postgres') options = { ...options, extra: { ...options.extra, Client: pgClientReportingErrors(sink) } };
+  const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
   } catch (error) {
@@ -38,6 +47,7 @@ export async function openDatabase(database: AppConfig['database'], project: Sch
   }
   if (database.kind === 'mysql' || database.kind === 'mariadb') {
     limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
+    reportMysqlConnectionErrors(mysqlPoolOf(dataSource), sink);
   }
   try {
     if (database.kind === 'mysql' || database.kind === 'mariadb') await limitMysqlLockWait(dataSource, database.lockTimeoutMs, database.poolSize);

@@ -29,6 +29,16 @@ describe('fromRuleValue', () => {
     expect(() => fromRuleValue(int32, new Decimal('2.5'))).toThrow(/must be an integer/);
   });
 
+  it('refuses huge computed values at once, without writing out their digits', () => {
+    const started = performance.now();
+    for (const huge of ['1e100000000', '-1e600000000', '1e9000000000000000']) {
+      expect(() => fromRuleValue(money, new Decimal(huge))).toThrow(/out of range for decimal\(19,4\)/);
+      expect(() => fromRuleValue(int32, new Decimal(huge))).toThrow(/out of range for a 32-bit integer/);
+    }
+    expect(() => fromRuleValue(money, new Decimal(Number.POSITIVE_INFINITY))).toThrow(/must be a finite number/);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
   it('takes a Date for a date or date-time column, and refuses an invalid one', () => {
     expect(fromRuleValue(column('date'), new Date('2026-02-28T23:00:00Z'))).toBe('2026-02-28');
     expect(fromRuleValue(column('datetime', { precision: 3 }), new Date('2026-02-28T23:00:00.123Z'))).toBe('2026-02-28T23:00:00.123Z');

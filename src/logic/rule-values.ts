@@ -35,10 +35,15 @@ function ruleValue(column: ResourceColumn, value: unknown): CanonicalValue {
   if (column.kind === 'decimal' && (Decimal.isDecimal(value) || typeof value === 'number' || typeof value === 'string')) {
     const d = asDecimal(value as Decimal.Value);
     // Rules may compute more places than the column keeps: rounded to its scale, not refused.
-    return fromRequest(column, d?.isFinite() ? canonicalDecimal(d, column.scale) : String(value));
+    // Rounding a huge value would build all its digits first; its exponent form is refused as
+    // out of range at no cost (no column holds a thousand integer digits).
+    return fromRequest(column, d?.isFinite() && d.e <= 1000 ? canonicalDecimal(d, column.scale) : String(d ?? value));
   }
   if (column.kind === 'integer' && Decimal.isDecimal(value)) {
     const d = value as Decimal;
+    // Past 20 digits no integer column holds it: a stand-in of that size gets the column's own
+    // out-of-range answer without writing out all the digits of, say, 1e100000000.
+    if (d.isFinite() && d.e >= 20) return fromRequest(column, d.isNegative() ? -1e20 : 1e20);
     return fromRequest(column, d.isInteger() ? d.toFixed(0) : d.toString());
   }
   if (value instanceof Date) {

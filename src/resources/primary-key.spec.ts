@@ -30,6 +30,15 @@ describe('key segments', () => {
     expect(keySegment(composite, { a: 'x~y', b: 'p q/r', n: 3 })).toBe('x%7Ey~p%20q%2Fr~3');
   });
 
+  it('writes "." and ".." parts as %2E, which no client removes as a dot segment, and reads them back', () => {
+    expect(keySegment(single, { name: '.' })).toBe('%2E');
+    expect(keySegment(single, { name: '..' })).toBe('%2E%2E');
+    expect(keySegment(single, { name: '...' })).toBe('...');
+    expect(keySegment(composite, { a: '..', b: '.', n: 1 })).toBe('%2E%2E~%2E~1');
+    expect(parseKeySegment(single, '%2E%2E')).toEqual(['..']);
+    expect(parseKeySegment(single, '%2e')).toEqual(['.']);
+  });
+
   it('reads a single-column key whole, even with a bare "~" in it', () => {
     expect(parseKeySegment(single, 'Alpha~Omega')).toEqual(['Alpha~Omega']);
     expect(parseKeySegment(single, keySegment(single, { name: '100% ~ sure' }))).toEqual(['100% ~ sure']);

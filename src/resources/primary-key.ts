@@ -33,9 +33,19 @@ export function parseKeySegment(resource: Resource, segment: string): KeyValues 
   });
 }
 
-/** The URL segment of a row's key: each part URL-encoded (`~` too, which encodeURIComponent keeps), joined with `~`. */
+/**
+ * The URL segment of a row's key: each part URL-encoded (`~` too, which encodeURIComponent keeps), joined with `~`.
+ * A part that is `.` or `..` is written `%2E` / `%2E%2E`: as a path segment of its own, clients
+ * that remove dot segments (curl, most HTTP libraries) would otherwise drop it and the href would
+ * name the collection or its parent. `parseKeySegment` decodes it back.
+ */
 export function keySegment(resource: Resource, row: CanonicalRow): string {
-  return resource.primaryKey.map((c) => encodeURIComponent(String(row[c.name])).replaceAll('~', '%7E')).join('~');
+  return resource.primaryKey.map((c) => encodeKeyPart(String(row[c.name]))).join('~');
+}
+
+function encodeKeyPart(part: string): string {
+  if (part === '.' || part === '..') return part === '.' ? '%2E' : '%2E%2E';
+  return encodeURIComponent(part).replaceAll('~', '%7E');
 }
 
 export function keyOf(resource: Resource, row: CanonicalRow): KeyValues {

@@ -128,6 +128,41 @@ describe('fromRequest on a decimal column', () => {
     expect(fromRequest(column(10, scale), text)).toBe(expected);
   });
 
+  it.each([
+    ['1e100000000', 'out of range'],
+    ['1e600000000', 'out of range'],
+    ['1e9999999999999999', 'out of range'],
+    ['-1e9999999999999999', 'out of range'],
+    ['1e-9999999999999999', 'out of range'],
+    ['9.99e14', '999000000000000.0000'],
+    ['1e15', 'out of range'],
+    ['0e9999999999999999', '0.0000'],
+    ['12.5e-1', '1.2500'],
+    ['Infinity', 'Column "amount" must be a finite number.'],
+    ['-Infinity', 'Column "amount" must be a finite number.'],
+    ['NaN', 'Column "amount" must be a finite number.'],
+  ])('decimal(19,4) takes %j as %j, without building its digits', (text, expected) => {
+    const started = performance.now();
+    expect(actual(column(19, 4), text)).toBe(expected);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it.each([
+    ['1e308', '1e+308'],
+    ['1e309', 'out of range'],
+    ['-1e400', 'out of range'],
+    ['1e-400', 'out of range'],
+    [`1${'0'.repeat(400)}`, 'out of range'],
+    ['2.5e-300', '2.5e-300'],
+  ])('a column without precision (a double) takes %j as %j', (text, expected) => {
+    expect(actual(column(undefined, undefined), text)).toBe(expected);
+  });
+
+  it('refuses JSON numbers past the double range (parsed as Infinity) as not finite', () => {
+    expect(actual(column(19, 4), JSON.parse('1e400'))).toBe('Column "amount" must be a finite number.');
+    expect(actual(column(19, 4), JSON.parse('-1e400'))).toBe('Column "amount" must be a finite number.');
+  });
+
   it('refuses a number with more integer digits than precision - scale, leading zeros aside', () => {
     expect(actual(column(4, 2), '123.4')).toBe('out of range');
     expect(fromRequest(column(4, 2), '0012.5')).toBe('12.50');
@@ -167,7 +202,10 @@ describe('fromRequest on integer columns', () => {
     [32, '1e3', 'not an integer'],
     [32, ' 7', 'not an integer'],
     [32, true, 'not an integer'],
-    [32, Number.POSITIVE_INFINITY, 'out of range'],
+    [32, Number.POSITIVE_INFINITY, 'not an integer'],
+    [64, Number.NEGATIVE_INFINITY, 'not an integer'],
+    [64, 'Infinity', 'not an integer'],
+    [64, Number.NaN, 'not an integer'],
   ])('a %s-bit column takes %j as %j', (bits, value, expected) => {
     expect(outcome(column(bits), value)).toBe(expected);
   });
@@ -197,5 +235,12 @@ describe('fromRequest on string columns', () => {
     expect(() => fromRequest(column({}), 'a\u0000')).toThrow(/NUL/);
     expect(() => fromRequest(column({ primary: true }), '')).toThrow(/primary key and may not be empty/);
     expect(fromRequest(column({}), '')).toBe('');
+  });
+
+  it('refuses lone surrogates (each database would store them differently), keeps pairs', () => {
+    for (const text of ['z\ud800', '\udfff', 'a\udc00b', '\ud83d']) {
+      expect(() => fromRequest(column({}), text)).toThrow('Column "label" is not well-formed Unicode');
+    }
+    expect(fromRequest(column({}), 'z\ud83d\ude00')).toBe('z😀');
   });
 });

@@ -136,14 +136,69 @@ export function integerRange(column: ResourceColumn): { min: number; max: number
 }
 
 function integerFromRequest(column: ResourceColumn, value: unknown): number {
+  // A JSON number past the double range (1e400) parses as Infinity: refused as such, not as out of range.
+  if (typeof value === 'number' && !Number.isFinite(value)) throw bad(column, NOT_FINITE);
   const n = typeof value === 'number' ? value : typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : NaN;
-  if (Number.isNaN(n) || (Number.isFinite(n) && !Number.isInteger(n))) throw bad(column, 'must be an integer');
+  if (Number.isNaN(n) || !Number.isInteger(n)) throw bad(column, 'must be an integer');
   const { min, max } = integerRange(column);
   if (!(n >= min && n <= max)) {
     const width = column.integerBits && column.integerBits < 64 ? `a ${column.integerBits}-bit integer` : 'an integer';
     throw bad(column, `is out of range for ${width} (${min} to ${max})`);
   }
   return n + 0; // never -0
+}
+
+/** String.prototype.isWellFormed (Node 20; ES2024, past this project's `lib`): no lone surrogate. */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+const NOT_FINITE = 'must be a finite number';
+const EXPONENT_TEXT = /^-?(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
+/**
+ * Past any column's range whatever the digits before it: a request body holds at most a few
+ * million digits, so a value with a larger exponent cannot come back into range, and decimal.js
+ * (which turns exponents past 9e15 into Infinity or zero) never sees one.
+ */
+const MAX_EXPONENT = 100_000_000;
+
+/**
+ * A decimal value from a request, checked against the column before any digit string is built:
+ * the range is decided on decimal.js's exponent (`e`), so "1e100000000" costs no more than "1".
+ */
+function decimalFromRequest(column: ResourceColumn, value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw bad(column, NOT_FINITE);
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const plain = DECIMAL_TEXT.exec(text);
+  const exponential = plain ? null : EXPONENT_TEXT.exec(text);
+  if (!plain && !exponential) throw bad(column, /^[+-]?(infinity|nan)$/i.test(text) ? NOT_FINITE : 'must be a number');
+  if (exponential && /[1-9]/.test(`${exponential[1]}${exponential[2] ?? ''}`) && Math.abs(Number(exponential[3])) > MAX_EXPONENT) {
+    throw bad(column, outOfRange(column));
+  }
+  // A plain numeral is measured as written (what decimal.js would count, without parsing it).
+  const d = plain ? undefined : new Decimal(text);
+  if (d && !d.isFinite()) throw bad(column, NOT_FINITE);
+  const decimalPlaces = plain ? (plain[2] ?? '').replace(/0+$/, '').length : d!.decimalPlaces();
+  if (column.scale !== undefined && decimalPlaces > column.scale) {
+    throw bad(column, `has more than ${column.scale} decimal places`);
+  }
+  if (column.precision !== undefined && column.scale !== undefined) {
+    // decimal.js's `e` is the exponent of the leading digit: e + 1 digits before the point.
+    const integerDigits = plain ? plain[1]!.replace(/^-?0*/, '').length : d!.isZero() || d!.e < 0 ? 0 : d!.e + 1;
+    if (integerDigits > column.precision - column.scale) throw bad(column, outOfRange(column));
+  } else {
+    // No declared precision: what a double holds (SQLite stores such values as doubles), neither
+    // overflowing to Infinity nor underflowing to zero.
+    const n = Number(text);
+    if (!Number.isFinite(n) || (n === 0 && /[1-9]/.test(text.replace(/e.*$/i, '')))) throw bad(column, outOfRange(column));
+  }
+  return canonicalDecimal(d ?? text, column.scale);
+}
+
+function outOfRange(column: ResourceColumn): string {
+  return column.precision !== undefined && column.scale !== undefined
+    ? `is out of range for decimal(${column.precision},${column.scale})`
+    : 'is out of range for a double-precision number';
 }
 
 /** Checks a value from a request body against the column and returns it canonical, or 400 / 4000 naming the column. */
@@ -157,6 +212,9 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
       if (typeof value !== 'string') throw bad(column, 'must be a string');
       // PostgreSQL cannot store NUL at all; the others would keep what it cannot.
       if (value.includes('\u0000')) throw bad(column, 'may not contain the NUL character');
+      // A lone surrogate is not a character: SQLite stores it as three U+FFFD, MySQL and
+      // PostgreSQL as one, so lengths and keys would differ between databases.
+      if (!isWellFormed(value)) throw bad(column, 'is not well-formed Unicode (it holds a lone surrogate)');
       // An empty key would make the object's href the collection's URL.
       if (value === '' && column.primary) throw bad(column, 'is part of the primary key and may not be empty');
       // Lengths count characters (code points), as MySQL and PostgreSQL do; no code point is
@@ -167,22 +225,8 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
       return value;
     case 'integer':
       return integerFromRequest(column, value);
-    case 'decimal': {
-      const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
-      const plain = DECIMAL_TEXT.exec(text);
-      if (!plain && !/^-?\d+(\.\d+)?e[+-]?\d+$/i.test(text)) throw bad(column, 'must be a number');
-      // A plain numeral is measured as written (what decimal.js would count, without parsing it).
-      const d = plain ? undefined : new Decimal(text);
-      const decimalPlaces = plain ? (plain[2] ?? '').replace(/0+$/, '').length : d!.decimalPlaces();
-      if (column.scale !== undefined && decimalPlaces > column.scale) {
-        throw bad(column, `has more than ${column.scale} decimal places`);
-      }
-      if (column.precision !== undefined && column.scale !== undefined) {
-        const integerDigits = plain ? plain[1]!.replace(/^-?0*/, '').length : d!.abs().trunc().toFixed(0).replace(/^0$/, '').length;
-        if (integerDigits > column.precision - column.scale) throw bad(column, `is out of range for decimal(${column.precision},${column.scale})`);
-      }
-      return canonicalDecimal(d ?? text, column.scale);
-    }
+    case 'decimal':
+      return decimalFromRequest(column, value);
     case 'boolean':
       if (typeof value !== 'boolean') throw bad(column, 'must be true or false');
       return value;

@@ -75,7 +75,7 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     ...options.env,
   });
   const logger = options.logger ?? createLogger(config.log.level);
-  const dataSource = await openDatabase(config.database, project);
+  const dataSource = await openDatabase(config.database, project, logger);
   let app: INestApplication;
   try {
     app = await createApp({ config, project, dataSource, logger, clock: options.clock });

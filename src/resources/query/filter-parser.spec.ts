@@ -150,6 +150,12 @@ describe('parseFilter: syntax errors', () => {
   it('refuses a NUL character inside a string', () => {
     expect(apiErrorOf(() => parseFilter("a = 'x\u0000y'")).errorCode).toBe(4001);
   });
+
+  it('refuses a lone surrogate inside a string, keeps a pair', () => {
+    expect(apiErrorOf(() => parseFilter("a = 'x\ud800y'")).message).toMatch(/lone surrogate/);
+    expect(apiErrorOf(() => parseFilter("a = '\udc00'")).errorCode).toBe(4001);
+    expect(parseFilter("a = '\ud83d\ude00'")).toMatchObject({ type: 'compare' });
+  });
 });
 
 describe('parseFilter: limits', () => {

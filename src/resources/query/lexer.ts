@@ -1,3 +1,4 @@
+import { isWellFormed } from '../value-codec.js';
 import { excerpt, syntaxError } from './limits.js';
 
 /**
@@ -100,6 +101,8 @@ export function tokenize(text: string, label: string): Token[] {
         }
       }
       i++;
+      // As in request bodies (value-codec.ts): a lone surrogate would compare differently on each database.
+      if (!isWellFormed(value)) fail(start, 'a string may not contain a lone surrogate (it is not well-formed Unicode)');
       tokens.push({ type: 'string', value, position: start + 1, source: text.slice(start, i) });
     } else if (c === '@') {
       if (text[i + 1] !== '{') fail(i, 'expected "{" after "@" (a global is written @{name})');

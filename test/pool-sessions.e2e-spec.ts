@@ -1,0 +1,46 @@
+import type { QueryRunner } from 'typeorm';
+import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+
+/** The statement time limit a connection's session enforces, in milliseconds (0: none). */
+async function statementLimitMs(runner: QueryRunner, database: 'mysql' | 'postgres'): Promise<number> {
+  if (database === 'postgres') return Number((await runner.query("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'"))[0].setting);
+  const [row] = await runner.query('SELECT @@max_statement_time AS seconds');
+  return Math.round(Number(row.seconds) * 1000);
+}
+
+/**
+ * Every pooled connection carries the session settings, the first one included: TypeORM opens
+ * it inside initialize(), before the pool's 'connection' event had a listener, so on MariaDB
+ * one connection in the pool ran statements without a time limit (and without the permanent
+ * error listener).
+ */
+describeEachTarget('pooled connection sessions', (target) => {
+  if (target.database === 'sqlite') {
+    it('has no server session to set up', () => undefined);
+    return;
+  }
+  const database = target.database;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(target, { env: { DB_STATEMENT_TIMEOUT_MS: '7000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('limits statement time on every connection of the pool', async () => {
+    const size = t.config.database.poolSize;
+    const runners = await Promise.all(Array.from({ length: size }, async () => {
+      const runner = t.dataSource.createQueryRunner();
+      await runner.connect();
+      return runner;
+    }));
+    try {
+      const limits = await Promise.all(runners.map((runner) => statementLimitMs(runner, database)));
+      expect(limits).toEqual(Array.from({ length: size }, () => 7000));
+    } finally {
+      for (const runner of runners) await runner.release();
+    }
+  });
+});
