@@ -11,7 +11,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
@@ -67,6 +67,11 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
     logger: new PinoNestLogger(logger),
   });
   app.disable('x-powered-by');
+  // Neither adapter makes ETags of its own (Express hashed every body, errors included), nor answers 304 by
+  // itself: Express's res.send() would check req.fresh whenever an ETag is set, and call any GET with
+  // If-None-Match: * fresh. The single-object GET answers conditional requests itself, the same on both.
+  app.set('etag', false);
+  Object.defineProperty(app.getHttpAdapter().getInstance().request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
   const securityHeaders = recordSecurityHeaders();
@@ -75,10 +80,12 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
     securityHeaders.applyTo(res);
     next(nulInUrl(req.url) ?? unsupportedMediaType(req));
   });
-  app.use(express.text({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
+  // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
+  // so a body with two would be read differently by the two adapters.
+  app.use(express.raw({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.body = typeof req.body === 'string' ? parseJsonBody(req.body) : undefined;
+      req.body = Buffer.isBuffer(req.body) ? parseJsonBody(req.body.toString('utf8')) : undefined;
       next();
     } catch (error) {
       next(error);
@@ -123,6 +130,11 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
     securityHeaders.applyTo(reply.raw);
     done(nulInUrl(request.raw.url) ?? unsupportedMediaType(request.raw));
   });
+  // Fastify's own HEAD routes give a body-less answer Content-Length: 0, also a 304 (which must not claim a
+  // length the GET would not have); Express sends none.
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    if (route.method === 'HEAD') route.onSend = [...[route.onSend ?? []].flat(), withoutLengthOnNotModified];
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     /^application\/([a-z0-9.+-]+\+)?json(;.*)?$/i,
@@ -136,6 +148,11 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
     },
   );
   return app;
+}
+
+function withoutLengthOnNotModified(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  if (reply.statusCode === 304) reply.removeHeader('content-length');
+  done(null, payload);
 }
 
 /** The headers of answers written before any framework sees the request (see installFrontDoor). */

@@ -18,6 +18,13 @@ interface Input {
 }
 
 const gzipped = gzipSync('{"username":"demo","password":"Password1"}');
+const BOM = '\ufeff';
+
+/** A POST of a JSON text; Content-Length counts its UTF-8 bytes. */
+function jsonPost(path: string, text: string, headers = HOST): string {
+  return `POST ${B}/${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
+
 const INPUTS: Input[] = [
   // Both reach Tessera's own check of the key (customer names have at most 30 characters).
   { name: 'a key longer than 100 characters (Fastify: 414 FST_ERR_MAX_PARAM_LENGTH)', request: `GET ${B}/customer/${'k'.repeat(150)} HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000, message: /longer than 30/ },
@@ -59,7 +66,45 @@ const INPUTS: Input[] = [
     status: 415,
     errorCode: 4150,
   },
+  // RFC 8259 §8.1: a parser may ignore one; Express's body reader dropped it, Fastify's refused it.
+  { name: 'a UTF-8 byte-order mark before the JSON (Fastify: 400)', request: jsonPost('@authentication', `${BOM}{"apikey":"no-such-key"}`), status: 401, errorCode: 4011 },
+  { name: 'two byte-order marks', request: jsonPost('@authentication', `${BOM}${BOM}{"apikey":"no-such-key"}`), status: 400, errorCode: 4000, message: /not valid JSON/ },
+  { name: 'a byte-order mark and nothing else', request: jsonPost('@authentication', BOM), status: 400, errorCode: 4000 },
+  { name: 'a byte-order mark after the first byte', request: jsonPost('@authentication', ` ${BOM}{"apikey":"no-such-key"}`), status: 400, errorCode: 4000, message: /not valid JSON/ },
   { name: 'upper-case fixed segments (Fastify: 404)', request: `GET /REST/default/demo/v1/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 200 },
+];
+
+/** Headers that may differ between two answers to the same request: the date and the request id. */
+function comparableHeaders(res: RawResponse): Record<string, string> {
+  const { date: _date, 'x-request-id': _requestId, ...rest } = res.headers;
+  return rest;
+}
+
+interface Conditional {
+  name: string;
+  method?: 'GET' | 'HEAD';
+  path: string;
+  /** The If-None-Match value, given the ETag a plain GET of `customer/Acme%20Anchors` answers on this adapter. */
+  ifNoneMatch: (etag: string) => string;
+  status: 200 | 304;
+  /** The ETag the answer carries: the current one, or none. */
+  etag: boolean;
+}
+
+const ACME = 'customer/Acme%20Anchors';
+const OTHER_TAG = '"R:0000000000000000"';
+const CONDITIONALS: Conditional[] = [
+  { name: 'the current ETag', path: ACME, ifNoneMatch: (etag) => etag, status: 304, etag: true },
+  { name: 'the current ETag, weak', path: ACME, ifNoneMatch: (etag) => `W/${etag}`, status: 304, etag: true },
+  { name: 'a list holding the current ETag', path: ACME, ifNoneMatch: (etag) => `${OTHER_TAG}, W/"x",${etag}`, status: 304, etag: true },
+  { name: '* on an object that exists (Express: 304, Fastify: 200)', path: ACME, ifNoneMatch: () => '*', status: 304, etag: true },
+  { name: 'the current ETag on HEAD', method: 'HEAD', path: ACME, ifNoneMatch: (etag) => etag, status: 304, etag: true },
+  { name: 'another ETag', path: ACME, ifNoneMatch: () => OTHER_TAG, status: 200, etag: true },
+  { name: 'the checksum without quotes (not an entity tag)', path: ACME, ifNoneMatch: (etag) => etag.slice(1, -1), status: 200, etag: true },
+  { name: 'a prefix of the current ETag', path: ACME, ifNoneMatch: (etag) => `${etag.slice(0, -2)}"`, status: 200, etag: true },
+  { name: '* on a missing object (an empty array, no ETag)', path: 'customer/Nobody', ifNoneMatch: () => '*', status: 200, etag: false },
+  { name: '* on a collection (no ETag: not conditional)', path: 'customer?pagesize=2', ifNoneMatch: () => '*', status: 200, etag: false },
+  { name: '* on @heartbeat', path: '@heartbeat', ifNoneMatch: () => '*', status: 200, etag: false },
 ];
 
 function withKey(request: string | Buffer, key: string): string | Buffer {
@@ -89,6 +134,8 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
     for (const [adapter, app] of Object.entries(apps)) {
       const res = await rawRequest(app.port, withKey(input.request, app.key));
       expect({ adapter, status: res.status }).toEqual({ adapter, status: input.status });
+      // No framework ETag (Express added a weak one to every answer, errors included).
+      expect({ adapter, etag: res.headers.etag }).toEqual({ adapter, etag: undefined });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -102,6 +149,60 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
       answers[adapter] = res;
     }
     expect(answers.express!.body).toEqual(answers.fastify!.body);
+    expect(comparableHeaders(answers.express!)).toEqual(comparableHeaders(answers.fastify!));
+  });
+
+  it.each(CONDITIONALS.map((c) => [c.name, c] as const))('If-None-Match: %s', async (_name, c) => {
+    const answers: Record<string, RawResponse> = {};
+    for (const [adapter, app] of Object.entries(apps)) {
+      const auth = `Authorization: Bearer ${app.key}\r\n`;
+      const plain = await rawRequest(app.port, `GET ${B}/${ACME} HTTP/1.1\r\n${HOST}${auth}\r\n`);
+      const etag = plain.headers.etag!;
+      expect(etag).toMatch(/^"R:[0-9a-f]{16}"$/);
+      const method = c.method ?? 'GET';
+      const res = await rawRequest(app.port, `${method} ${B}/${c.path} HTTP/1.1\r\n${HOST}${auth}If-None-Match: ${c.ifNoneMatch(etag)}\r\n\r\n`);
+      expect({ adapter, status: res.status, etag: res.headers.etag }).toEqual({ adapter, status: c.status, etag: c.etag ? etag : undefined });
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      if (c.status === 304) {
+        expect({ adapter, body: res.body, type: res.headers['content-type'], length: res.headers['content-length'] }).toEqual({ adapter, body: '', type: undefined, length: undefined });
+      } else if (method === 'GET') {
+        expect(res.json).toEqual(c.path === '@heartbeat' ? { status: 'OK' } : expect.any(Array));
+        if (c.path === ACME) expect(res.body).toBe(plain.body);
+      }
+      answers[adapter] = res;
+    }
+    const { etag: _e, ...express } = comparableHeaders(answers.express!);
+    const { etag: _f, ...fastify } = comparableHeaders(answers.fastify!);
+    expect(express).toEqual(fastify);
+  });
+
+  it('answers 200 with the new ETag to If-None-Match holding the ETag the object had before a change', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const auth = ['Authorization', `Bearer ${app.key}`] as const;
+      const path = `${B}/customer/${encodeURIComponent(`Changing ${adapter}`)}`;
+      const created = await app.t.http().post(`${B}/customer`).set(...auth).send({ name: `Changing ${adapter}`, credit_limit: 10 });
+      expect(created.status).toBe(201);
+      const before = (await app.t.http().get(path).set(...auth)).headers.etag as string;
+      expect((await app.t.http().get(path).set(...auth).set('If-None-Match', before)).status).toBe(304);
+      const checksum = before.slice(1, -1);
+      const updated = await app.t.http().put(path).set(...auth).send({ '@metadata': { checksum }, credit_limit: 20 });
+      expect(updated.status).toBe(200);
+      const after = await app.t.http().get(path).set(...auth).set('If-None-Match', before);
+      expect({ adapter, status: after.status, credit: after.body[0]?.credit_limit }).toEqual({ adapter, status: 200, credit: 20 });
+      expect(after.headers.etag).not.toBe(before);
+      expect((await app.t.http().get(path).set(...auth).set('If-None-Match', after.headers.etag as string)).status).toBe(304);
+    }
+  });
+
+  it('stores a JSON body that starts with a byte-order mark, on both adapters', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const name = `BOM ${adapter}`;
+      const created = await rawRequest(app.port, jsonPost('customer', `${BOM}{"name":"${name}","credit_limit":10}`, `${HOST}Authorization: Bearer ${app.key}\r\n`));
+      expect({ adapter, status: created.status }).toEqual({ adapter, status: 201 });
+      const read = await app.t.http().get(`${B}/customer/${encodeURIComponent(name)}`).set('Authorization', `Bearer ${app.key}`);
+      expect(read.body).toEqual([expect.objectContaining({ name, credit_limit: 10 })]);
+    }
   });
 
   it('keeps a keep-alive connection usable after a request refused before routing', async () => {
