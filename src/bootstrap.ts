@@ -17,7 +17,7 @@ import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
-import { bodyEncodingProblem } from './common/body-encoding.js';
+import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { nulInUrl } from './common/nul-character.js';
@@ -47,12 +47,13 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
+/** Why a request's body is refused before any of it is read, or undefined. */
+function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undefined {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
-  return bodyEncodingProblem(req);
+  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
 }
 
 async function createExpressApp(parts: AppParts): Promise<INestApplication> {
@@ -78,7 +79,7 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
-    next(nulInUrl(req.url) ?? unsupportedMediaType(req));
+    next(nulInUrl(req.url) ?? bodyRefusal(req, config.http.bodyLimitBytes));
   });
   // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
   // so a body with two would be read differently by the two adapters.
@@ -128,12 +129,16 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw as IncomingMessage, reply.raw as ServerResponse);
     securityHeaders.applyTo(reply.raw);
-    done(nulInUrl(request.raw.url) ?? unsupportedMediaType(request.raw));
+    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, config.http.bodyLimitBytes));
   });
   // Fastify's own HEAD routes give a body-less answer Content-Length: 0, also a 304 (which must not claim a
   // length the GET would not have); Express sends none.
   fastify.addHook('onRoute', (route: RouteOptions) => {
     if (route.method === 'HEAD') route.onSend = [...[route.onSend ?? []].flat(), withoutLengthOnNotModified];
+    // Only routes that take a body pay for the check.
+    if ([route.method].flat().some((method) => BODY_METHODS.has(method))) {
+      route.preValidation = [...[route.preValidation ?? []].flat(), refuseUnreadableBody];
+    }
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
@@ -143,11 +148,22 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
       try {
         done(null, parseJsonBody(body.toString()));
       } catch (error) {
-        done(error as Error);
+        // Fastify closes the connection after an error here, since the client may still be sending. This body
+        // was read to its end, so the connection stays usable, as on Express: the error is raised just after.
+        done(null, new UnreadableBody(error as Error));
       }
     },
   );
   return app;
+}
+
+/** A body read to its end that did not parse: Fastify's stand-in for it, until `refuseUnreadableBody`. */
+class UnreadableBody {
+  constructor(readonly error: Error) {}
+}
+
+function refuseUnreadableBody(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  done(request.body instanceof UnreadableBody ? request.body.error : undefined);
 }
 
 function withoutLengthOnNotModified(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {

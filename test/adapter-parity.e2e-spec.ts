@@ -107,6 +107,55 @@ const CONDITIONALS: Conditional[] = [
   { name: '* on @heartbeat', path: '@heartbeat', ifNoneMatch: () => '*', status: 200, etag: false },
 ];
 
+interface Pipeline {
+  name: string;
+  /** Requests sent at once on one keep-alive connection; `{key}` stands for a demo token. */
+  requests: string[];
+  /** Each answer's status and whether it keeps the connection; no answer follows one that closes it. */
+  answers: Array<[status: number, keepsConnection: boolean]>;
+}
+
+const KEEP = 'Host: tessera.test\r\n';
+const HEARTBEAT = `GET ${B}/@heartbeat HTTP/1.1\r\n${KEEP}Connection: close\r\n\r\n`;
+const AUTH = 'Authorization: Bearer {key}\r\n';
+const PIPELINES: Pipeline[] = [
+  { name: 'malformed JSON, read in full (Fastify: closed, the GET dropped)', requests: [jsonPost('customer', '{', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'malformed JSON before the token is checked', requests: [jsonPost('customer', '{"name":', KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a polluting key', requests: [jsonPost('customer', '{"__proto__":{}}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a NUL character', requests: [jsonPost('customer', '{"name":"a\\u0000"}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'two byte-order marks', requests: [jsonPost('@authentication', `${BOM}${BOM}{}`, KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a body that is not JSON', requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}Content-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello`, HEARTBEAT], answers: [[415, true], [200, false]] },
+  { name: 'a well-formed body', requests: [jsonPost('@authentication', '{"apikey":"no-such-key"}', KEEP), HEARTBEAT], answers: [[401, true], [200, false]] },
+  {
+    name: 'a body announced over BODY_LIMIT_BYTES (Express: read it all, then 413 keeping the connection)',
+    requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}${AUTH}Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{`],
+    answers: [[413, false]],
+  },
+  {
+    name: 'a chunked body that outgrows BODY_LIMIT_BYTES (Express: 413 keeping the connection)',
+    requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}${AUTH}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n${' '.repeat(0x100000)}\r\n10\r\n${' '.repeat(16)}\r\n0\r\n\r\n`, HEARTBEAT],
+    answers: [[413, false]],
+  },
+];
+
+/** Sends the requests on one connection and reads the answers until the server closes it or `count` have come. */
+async function pipelined(port: number, bytes: string, count: number): Promise<Array<{ status: number; connection?: string; body: string }>> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  socket.write(bytes);
+  const until = Date.now() + 3000;
+  while (!closed && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  socket.destroy();
+  return received.split(/(?=HTTP\/1\.1 \d{3} )/).filter(Boolean).slice(0, count + 1).map((text) => {
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { status: Number(head.slice(9, 12)), connection: /\r\nconnection: *([^\r]*)/i.exec(head)?.[1]?.toLowerCase(), body };
+  });
+}
+
 function withKey(request: string | Buffer, key: string): string | Buffer {
   return typeof request === 'string' ? request.replace('{key}', key) : request;
 }
@@ -192,6 +241,14 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
       expect({ adapter, status: after.status, credit: after.body[0]?.credit_limit }).toEqual({ adapter, status: 200, credit: 20 });
       expect(after.headers.etag).not.toBe(before);
       expect((await app.t.http().get(path).set(...auth).set('If-None-Match', after.headers.etag as string)).status).toBe(304);
+    }
+  });
+
+  it.each(PIPELINES.map((p) => [p.name, p] as const))('pipelined: %s', async (_name, p) => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const answers = await pipelined(app.port, p.requests.map((r) => r.replace('{key}', app.key)).join(''), p.answers.length);
+      expect({ adapter, answers: answers.map((a) => [a.status, a.connection === 'keep-alive']) }).toEqual({ adapter, answers: p.answers });
+      expect(answers.at(-1)!.connection).toBe('close');
     }
   });
 

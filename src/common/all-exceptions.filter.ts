@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
 import { ApiError } from './api-error.js';
+import { bodyTooLarge } from './body-encoding.js';
 import { ErrorCode } from './error-codes.js';
 import { LOGGER } from './logger.js';
 import { rawRequestOf, redactUrl, requestIdOf } from './request-context.js';
@@ -36,6 +37,8 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
+    // Express's body reader, past the limit in a body of unannounced length.
+    if (status === 413) return bodyTooLarge();
     const code = BY_STATUS[status] ?? (status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST);
     const response = error.getResponse() as { message?: unknown } | string;
     const detail = typeof response === 'object' && Array.isArray(response.message)
