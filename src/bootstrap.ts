@@ -24,6 +24,7 @@ import { nulInUrl } from './common/nul-character.js';
 import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
+import { applyServerTimeouts } from './common/server-timeouts.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
@@ -182,6 +183,7 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   }
+  applyServerTimeouts(app.getHttpServer(), parts.config.http);
   installFrontDoor(app.getHttpServer(), { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
   return app;
 }

@@ -252,6 +252,15 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
     }
   });
 
+  it('bounds requests and keeps idle connections the same way on both, by default', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const { headersTimeout, requestTimeout, keepAliveTimeout, timeout } = app.t.app.getHttpServer() as Record<string, unknown>;
+      expect({ adapter, headersTimeout, requestTimeout, keepAliveTimeout, timeout }).toEqual({ adapter, headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 65_000, timeout: 0 });
+      const res = await rawRequest(app.port, `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n\r\n`);
+      expect({ adapter, connection: res.headers.connection, keepAlive: res.headers['keep-alive'] }).toEqual({ adapter, connection: 'keep-alive', keepAlive: 'timeout=65' });
+    }
+  });
+
   it('stores a JSON body that starts with a byte-order mark, on both adapters', async () => {
     for (const [adapter, app] of Object.entries(apps)) {
       const name = `BOM ${adapter}`;
@@ -305,6 +314,88 @@ describe.each(databases)('MAX_URL_BYTES set above Node\'s 16 KiB header limit [%
       expect((ok.json as { errorMessage: string }).errorMessage).toMatch(/filter/i);
       const over = await rawRequest(port, `GET ${urlOf(32769)} HTTP/1.1\r\n${HOST}\r\n`);
       expect({ adapter, status: over.status, body: over.json }).toEqual({ adapter, status: 414, body: { statusCode: 414, errorCode: 4140, errorMessage: 'The URL is longer than 32768 bytes.' } });
+    }
+  });
+});
+
+/** Requests that stop arriving partway. */
+const STALLED: Array<{ name: string; bytes: string }> = [
+  { name: 'a connection that sends nothing', bytes: '' },
+  { name: 'a request line that never ends', bytes: `GET ${B}/@heart` },
+  { name: 'headers that never end', bytes: `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n` },
+  { name: 'a body shorter than its Content-Length', bytes: `POST ${B}/@authentication HTTP/1.1\r\nHost: tessera.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":` },
+  { name: 'a chunked body without its last chunk', bytes: `POST ${B}/@authentication HTTP/1.1\r\nHost: tessera.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{"\r\n` },
+];
+
+/** Sends bytes and waits for the server to close the connection; what it answered, and when. */
+async function untilClosed(port: number, bytes: string, limitMs: number): Promise<{ answer?: RawResponse; afterMs: number }> {
+  const started = Date.now();
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (received += d.toString('utf8')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  if (bytes !== '') socket.write(bytes);
+  while (!closed && Date.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
+  socket.destroy();
+  const afterMs = closed ? Date.now() - started : Infinity;
+  if (received === '') return { afterMs };
+  const [head = '', body = ''] = received.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { answer: { status: Number(statusLine!.slice(9, 12)), headers, body, json: JSON.parse(body) }, afterMs };
+}
+
+describe.each(databases)('the same timeouts on both adapters [%s]', (database) => {
+  const ports: Record<string, number> = {};
+  const apps: TestApp[] = [];
+
+  beforeAll(async () => {
+    for (const adapter of ['express', 'fastify'] as const) {
+      const t = await startTestApp({ name: `${database}/${adapter}`, database, adapter }, { env: { REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' } });
+      apps.push(t);
+      await t.app.listen(0, '127.0.0.1');
+      ports[adapter] = (t.app.getHttpServer().address() as AddressInfo).port;
+    }
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  it('has the configured timeouts on both servers', () => {
+    for (const t of apps) {
+      const server = t.app.getHttpServer() as Record<string, unknown>;
+      const { headersTimeout, requestTimeout, keepAliveTimeout, timeout } = server;
+      expect({ adapter: t.config.http.adapter, headersTimeout, requestTimeout, keepAliveTimeout, timeout }).toEqual({
+        adapter: t.config.http.adapter, headersTimeout: 1000, requestTimeout: 1000, keepAliveTimeout: 1000, timeout: 0,
+      });
+    }
+  });
+
+  it.each(STALLED.map((s) => [s.name, s.bytes] as const))('cuts %s with the same envelope within the timeout', async (_name, bytes) => {
+    const answers: Record<string, RawResponse> = {};
+    for (const [adapter, port] of Object.entries(ports)) {
+      const { answer, afterMs } = await untilClosed(port, bytes, 5000);
+      // Node checks every quarter of the timeout.
+      expect({ adapter, inTime: afterMs >= 900 && afterMs < 2500 }).toEqual({ adapter, inTime: true });
+      expect({ adapter, status: answer?.status, body: answer?.json }).toEqual({
+        adapter, status: 400, body: { statusCode: 400, errorCode: 4000, errorMessage: 'The request did not arrive in time.' },
+      });
+      expect(answer!.headers.connection).toBe('close');
+      answers[adapter] = answer!;
+    }
+    expect(comparableHeaders(answers.express!)).toEqual(comparableHeaders(answers.fastify!));
+  });
+
+  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS, and says so in each answer', async () => {
+    for (const [adapter, port] of Object.entries(ports)) {
+      const { answer, afterMs } = await untilClosed(port, `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n\r\n`, 5000);
+      expect({ adapter, status: answer?.status, keepAlive: answer?.headers['keep-alive'], connection: answer?.headers.connection }).toEqual({
+        adapter, status: 200, keepAlive: 'timeout=1', connection: 'keep-alive',
+      });
+      // Node waits a second past the advertised time, so that the client is the one to give up first.
+      expect({ adapter, inTime: afterMs >= 900 && afterMs < 3500 }).toEqual({ adapter, inTime: true });
     }
   });
 });
