@@ -11,7 +11,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
@@ -117,6 +117,8 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
       sendErrorResponse(reply.raw, refusal, frontDoorHeaders);
     },
   });
+  // Nest's not-found handler checks the body first too, as Express does (its body reader runs before routing).
+  adapter.setNotFoundHandler = (handler: RouteHandlerMethod) => adapter.getInstance().setNotFoundHandler({ preValidation: refuseUnreadableBody }, handler);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
     // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.

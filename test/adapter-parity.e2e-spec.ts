@@ -57,6 +57,8 @@ const INPUTS: Input[] = [
   { name: 'an HTTP/2 preface', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400, errorCode: 4000 },
   { name: 'Expect other than 100-continue (Node: empty 417)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Expect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, status: 400, errorCode: 4000 },
   { name: 'malformed JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 6\r\n\r\n{"a": `, status: 400, errorCode: 4000 },
+  { name: 'malformed JSON to a missing endpoint', request: jsonPost('no-such-thing', '{"a": '), status: 400, errorCode: 4000, message: /not valid JSON/ },
+  { name: 'malformed JSON to a method no route serves', request: `PATCH ${B}/customer HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{`, status: 400, errorCode: 4000, message: /not valid JSON/ },
   { name: 'an empty JSON body', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'a body that is not JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`, status: 415, errorCode: 4150 },
   { name: 'a charset other than UTF-8 (Express: 415, Fastify: parsed)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json; charset=latin1\r\nContent-Length: 2\r\n\r\n{}`, status: 415, errorCode: 4150 },
@@ -121,6 +123,7 @@ const AUTH = 'Authorization: Bearer {key}\r\n';
 const PIPELINES: Pipeline[] = [
   { name: 'malformed JSON, read in full (Fastify: closed, the GET dropped)', requests: [jsonPost('customer', '{', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
   { name: 'malformed JSON before the token is checked', requests: [jsonPost('customer', '{"name":', KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'malformed JSON to a method no route serves', requests: [`PATCH ${B}/customer HTTP/1.1\r\n${KEEP}Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{`, HEARTBEAT], answers: [[400, true], [200, false]] },
   { name: 'a polluting key', requests: [jsonPost('customer', '{"__proto__":{}}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
   { name: 'a NUL character', requests: [jsonPost('customer', '{"name":"a\\u0000"}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
   { name: 'two byte-order marks', requests: [jsonPost('@authentication', `${BOM}${BOM}{}`, KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
