@@ -46,6 +46,13 @@ export function toApiError(error: unknown): ApiError {
       : undefined;
     return new ApiError(code, detail ?? GENERIC_MESSAGE[code] ?? 'The request failed.');
   }
+  // Reading the request failed (Fastify's body reader sets a 4xx statusCode on the stream's error, e.g. the
+  // client's abort, whose code ECONNRESET would otherwise pass for the database's): the client's doing.
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = BY_STATUS[status] ?? ErrorCode.BAD_REQUEST;
+    return new ApiError(code, GENERIC_MESSAGE[code] ?? 'The request failed.');
+  }
   return apiErrorFromDatabase(error) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
 }
 
