@@ -53,6 +53,7 @@ const INPUTS: Input[] = [
   { name: 'an absolute-form target naming another host', request: `GET http://evil.example${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.1 request without Host (Node: empty 400)', request: `GET ${B}/@heartbeat HTTP/1.1\r\nConnection: close\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.0 request without Host', request: `GET ${B}/@heartbeat HTTP/1.0\r\n\r\n`, status: 200 },
+  { name: 'an HTTP/1.0 request asking to keep the connection', request: `GET ${B}/@heartbeat HTTP/1.0\r\nConnection: keep-alive\r\n\r\n`, status: 200 },
   { name: 'a header line without a colon', request: `GET ${B}/@heartbeat HTTP/1.1\r\n${HOST}Broken header\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'two Content-Length values', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/2 preface', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400, errorCode: 4000 },
