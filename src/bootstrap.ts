@@ -11,19 +11,20 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
-import { bodyEncodingProblem } from './common/body-encoding.js';
+import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { nulInUrl } from './common/nul-character.js';
 import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
+import { applyServerTimeouts } from './common/server-timeouts.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
@@ -47,12 +48,13 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-function unsupportedMediaType(req: IncomingMessage): ApiError | undefined {
+/** Why a request's body is refused before any of it is read, or undefined. */
+function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undefined {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
-  return bodyEncodingProblem(req);
+  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
 }
 
 async function createExpressApp(parts: AppParts): Promise<INestApplication> {
@@ -67,18 +69,25 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
     logger: new PinoNestLogger(logger),
   });
   app.disable('x-powered-by');
+  // Neither adapter makes ETags of its own (Express hashed every body, errors included), nor answers 304 by
+  // itself: Express's res.send() would check req.fresh whenever an ETag is set, and call any GET with
+  // If-None-Match: * fresh. The single-object GET answers conditional requests itself, the same on both.
+  app.set('etag', false);
+  Object.defineProperty(app.getHttpAdapter().getInstance().request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
   const securityHeaders = recordSecurityHeaders();
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
-    next(nulInUrl(req.url) ?? unsupportedMediaType(req));
+    next(nulInUrl(req.url) ?? bodyRefusal(req, config.http.bodyLimitBytes));
   });
-  app.use(express.text({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
+  // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
+  // so a body with two would be read differently by the two adapters.
+  app.use(express.raw({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.body = typeof req.body === 'string' ? parseJsonBody(req.body) : undefined;
+      req.body = Buffer.isBuffer(req.body) ? parseJsonBody(req.body.toString('utf8')) : undefined;
       next();
     } catch (error) {
       next(error);
@@ -108,6 +117,8 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
       sendErrorResponse(reply.raw, refusal, frontDoorHeaders);
     },
   });
+  // Nest's not-found handler checks the body first too, as Express does (its body reader runs before routing).
+  adapter.setNotFoundHandler = (handler: RouteHandlerMethod) => adapter.getInstance().setNotFoundHandler({ preValidation: refuseUnreadableBody }, handler);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
     // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
@@ -121,7 +132,16 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw as IncomingMessage, reply.raw as ServerResponse);
     securityHeaders.applyTo(reply.raw);
-    done(nulInUrl(request.raw.url) ?? unsupportedMediaType(request.raw));
+    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, config.http.bodyLimitBytes));
+  });
+  // Fastify's own HEAD routes give a body-less answer Content-Length: 0, also a 304 (which must not claim a
+  // length the GET would not have); Express sends none.
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    if (route.method === 'HEAD') route.onSend = [...[route.onSend ?? []].flat(), withoutLengthOnNotModified];
+    // Only routes that take a body pay for the check.
+    if ([route.method].flat().some((method) => BODY_METHODS.has(method))) {
+      route.preValidation = [...[route.preValidation ?? []].flat(), refuseUnreadableBody];
+    }
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
@@ -131,11 +151,27 @@ async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
       try {
         done(null, parseJsonBody(body.toString()));
       } catch (error) {
-        done(error as Error);
+        // Fastify closes the connection after an error here, since the client may still be sending. This body
+        // was read to its end, so the connection stays usable, as on Express: the error is raised just after.
+        done(null, new UnreadableBody(error as Error));
       }
     },
   );
   return app;
+}
+
+/** A body read to its end that did not parse: Fastify's stand-in for it, until `refuseUnreadableBody`. */
+class UnreadableBody {
+  constructor(readonly error: Error) {}
+}
+
+function refuseUnreadableBody(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  done(request.body instanceof UnreadableBody ? request.body.error : undefined);
+}
+
+function withoutLengthOnNotModified(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  if (reply.statusCode === 304) reply.removeHeader('content-length');
+  done(null, payload);
 }
 
 /** The headers of answers written before any framework sees the request (see installFrontDoor). */
@@ -149,6 +185,7 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   }
+  applyServerTimeouts(app.getHttpServer(), parts.config.http);
   installFrontDoor(app.getHttpServer(), { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
   return app;
 }

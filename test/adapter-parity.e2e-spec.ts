@@ -1,6 +1,7 @@
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { loginAs } from './support/auth.js';
+import { capturedLog, type CapturedLog } from './support/captured-log.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
 import { startTestApp, testTargets, type TestApp, type TestTarget } from './support/test-app.js';
 
@@ -18,6 +19,13 @@ interface Input {
 }
 
 const gzipped = gzipSync('{"username":"demo","password":"Password1"}');
+const BOM = '\ufeff';
+
+/** A POST of a JSON text; Content-Length counts its UTF-8 bytes. */
+function jsonPost(path: string, text: string, headers = HOST): string {
+  return `POST ${B}/${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+}
+
 const INPUTS: Input[] = [
   // Both reach Tessera's own check of the key (customer names have at most 30 characters).
   { name: 'a key longer than 100 characters (Fastify: 414 FST_ERR_MAX_PARAM_LENGTH)', request: `GET ${B}/customer/${'k'.repeat(150)} HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\n\r\n`, status: 400, errorCode: 4000, message: /longer than 30/ },
@@ -45,11 +53,14 @@ const INPUTS: Input[] = [
   { name: 'an absolute-form target naming another host', request: `GET http://evil.example${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.1 request without Host (Node: empty 400)', request: `GET ${B}/@heartbeat HTTP/1.1\r\nConnection: close\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/1.0 request without Host', request: `GET ${B}/@heartbeat HTTP/1.0\r\n\r\n`, status: 200 },
+  { name: 'an HTTP/1.0 request asking to keep the connection', request: `GET ${B}/@heartbeat HTTP/1.0\r\nConnection: keep-alive\r\n\r\n`, status: 200 },
   { name: 'a header line without a colon', request: `GET ${B}/@heartbeat HTTP/1.1\r\n${HOST}Broken header\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'two Content-Length values', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, status: 400, errorCode: 4000 },
   { name: 'an HTTP/2 preface', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400, errorCode: 4000 },
   { name: 'Expect other than 100-continue (Node: empty 417)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Expect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, status: 400, errorCode: 4000 },
   { name: 'malformed JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 6\r\n\r\n{"a": `, status: 400, errorCode: 4000 },
+  { name: 'malformed JSON to a missing endpoint', request: jsonPost('no-such-thing', '{"a": '), status: 400, errorCode: 4000, message: /not valid JSON/ },
+  { name: 'malformed JSON to a method no route serves', request: `PATCH ${B}/customer HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{`, status: 400, errorCode: 4000, message: /not valid JSON/ },
   { name: 'an empty JSON body', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`, status: 400, errorCode: 4000 },
   { name: 'a body that is not JSON', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`, status: 415, errorCode: 4150 },
   { name: 'a charset other than UTF-8 (Express: 415, Fastify: parsed)', request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json; charset=latin1\r\nContent-Length: 2\r\n\r\n{}`, status: 415, errorCode: 4150 },
@@ -59,8 +70,96 @@ const INPUTS: Input[] = [
     status: 415,
     errorCode: 4150,
   },
+  // RFC 8259 §8.1: a parser may ignore one; Express's body reader dropped it, Fastify's refused it.
+  { name: 'a UTF-8 byte-order mark before the JSON (Fastify: 400)', request: jsonPost('@authentication', `${BOM}{"apikey":"no-such-key"}`), status: 401, errorCode: 4011 },
+  { name: 'two byte-order marks', request: jsonPost('@authentication', `${BOM}${BOM}{"apikey":"no-such-key"}`), status: 400, errorCode: 4000, message: /not valid JSON/ },
+  { name: 'a byte-order mark and nothing else', request: jsonPost('@authentication', BOM), status: 400, errorCode: 4000 },
+  { name: 'a byte-order mark after the first byte', request: jsonPost('@authentication', ` ${BOM}{"apikey":"no-such-key"}`), status: 400, errorCode: 4000, message: /not valid JSON/ },
   { name: 'upper-case fixed segments (Fastify: 404)', request: `GET /REST/default/demo/v1/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 200 },
 ];
+
+/** Headers that may differ between two answers to the same request: the date and the request id. */
+function comparableHeaders(res: RawResponse): Record<string, string> {
+  const { date: _date, 'x-request-id': _requestId, ...rest } = res.headers;
+  return rest;
+}
+
+interface Conditional {
+  name: string;
+  method?: 'GET' | 'HEAD';
+  path: string;
+  /** The If-None-Match value, given the ETag a plain GET of `customer/Acme%20Anchors` answers on this adapter. */
+  ifNoneMatch: (etag: string) => string;
+  status: 200 | 304;
+  /** The ETag the answer carries: the current one, or none. */
+  etag: boolean;
+}
+
+const ACME = 'customer/Acme%20Anchors';
+const OTHER_TAG = '"R:0000000000000000"';
+const CONDITIONALS: Conditional[] = [
+  { name: 'the current ETag', path: ACME, ifNoneMatch: (etag) => etag, status: 304, etag: true },
+  { name: 'the current ETag, weak', path: ACME, ifNoneMatch: (etag) => `W/${etag}`, status: 304, etag: true },
+  { name: 'a list holding the current ETag', path: ACME, ifNoneMatch: (etag) => `${OTHER_TAG}, W/"x",${etag}`, status: 304, etag: true },
+  { name: '* on an object that exists (Express: 304, Fastify: 200)', path: ACME, ifNoneMatch: () => '*', status: 304, etag: true },
+  { name: 'the current ETag on HEAD', method: 'HEAD', path: ACME, ifNoneMatch: (etag) => etag, status: 304, etag: true },
+  { name: 'another ETag', path: ACME, ifNoneMatch: () => OTHER_TAG, status: 200, etag: true },
+  { name: 'the checksum without quotes (not an entity tag)', path: ACME, ifNoneMatch: (etag) => etag.slice(1, -1), status: 200, etag: true },
+  { name: 'a prefix of the current ETag', path: ACME, ifNoneMatch: (etag) => `${etag.slice(0, -2)}"`, status: 200, etag: true },
+  { name: '* on a missing object (an empty array, no ETag)', path: 'customer/Nobody', ifNoneMatch: () => '*', status: 200, etag: false },
+  { name: '* on a collection (no ETag: not conditional)', path: 'customer?pagesize=2', ifNoneMatch: () => '*', status: 200, etag: false },
+  { name: '* on @heartbeat', path: '@heartbeat', ifNoneMatch: () => '*', status: 200, etag: false },
+];
+
+interface Pipeline {
+  name: string;
+  /** Requests sent at once on one keep-alive connection; `{key}` stands for a demo token. */
+  requests: string[];
+  /** Each answer's status and whether it keeps the connection; no answer follows one that closes it. */
+  answers: Array<[status: number, keepsConnection: boolean]>;
+}
+
+const KEEP = 'Host: tessera.test\r\n';
+const HEARTBEAT = `GET ${B}/@heartbeat HTTP/1.1\r\n${KEEP}Connection: close\r\n\r\n`;
+const AUTH = 'Authorization: Bearer {key}\r\n';
+const PIPELINES: Pipeline[] = [
+  { name: 'malformed JSON, read in full (Fastify: closed, the GET dropped)', requests: [jsonPost('customer', '{', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'malformed JSON before the token is checked', requests: [jsonPost('customer', '{"name":', KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'malformed JSON to a method no route serves', requests: [`PATCH ${B}/customer HTTP/1.1\r\n${KEEP}Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{`, HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a polluting key', requests: [jsonPost('customer', '{"__proto__":{}}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a NUL character', requests: [jsonPost('customer', '{"name":"a\\u0000"}', `${KEEP}${AUTH}`), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'two byte-order marks', requests: [jsonPost('@authentication', `${BOM}${BOM}{}`, KEEP), HEARTBEAT], answers: [[400, true], [200, false]] },
+  { name: 'a body that is not JSON', requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}Content-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello`, HEARTBEAT], answers: [[415, true], [200, false]] },
+  { name: 'a well-formed body', requests: [jsonPost('@authentication', '{"apikey":"no-such-key"}', KEEP), HEARTBEAT], answers: [[401, true], [200, false]] },
+  {
+    name: 'a body announced over BODY_LIMIT_BYTES (Express: read it all, then 413 keeping the connection)',
+    requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}${AUTH}Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{`],
+    answers: [[413, false]],
+  },
+  {
+    name: 'a chunked body that outgrows BODY_LIMIT_BYTES (Express: 413 keeping the connection)',
+    requests: [`POST ${B}/customer HTTP/1.1\r\n${KEEP}${AUTH}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n${' '.repeat(0x100000)}\r\n10\r\n${' '.repeat(16)}\r\n0\r\n\r\n`, HEARTBEAT],
+    answers: [[413, false]],
+  },
+];
+
+/** Sends the requests on one connection and reads the answers until the server closes it or `count` have come. */
+async function pipelined(port: number, bytes: string, count: number): Promise<Array<{ status: number; connection?: string; body: string }>> {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  socket.write(bytes);
+  const until = Date.now() + 3000;
+  while (!closed && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  socket.destroy();
+  return received.split(/(?=HTTP\/1\.1 \d{3} )/).filter(Boolean).slice(0, count + 1).map((text) => {
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { status: Number(head.slice(9, 12)), connection: /\r\nconnection: *([^\r]*)/i.exec(head)?.[1]?.toLowerCase(), body };
+  });
+}
 
 function withKey(request: string | Buffer, key: string): string | Buffer {
   return typeof request === 'string' ? request.replace('{key}', key) : request;
@@ -89,6 +188,8 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
     for (const [adapter, app] of Object.entries(apps)) {
       const res = await rawRequest(app.port, withKey(input.request, app.key));
       expect({ adapter, status: res.status }).toEqual({ adapter, status: input.status });
+      // No framework ETag (Express added a weak one to every answer, errors included).
+      expect({ adapter, etag: res.headers.etag }).toEqual({ adapter, etag: undefined });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -102,6 +203,77 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
       answers[adapter] = res;
     }
     expect(answers.express!.body).toEqual(answers.fastify!.body);
+    expect(comparableHeaders(answers.express!)).toEqual(comparableHeaders(answers.fastify!));
+  });
+
+  it.each(CONDITIONALS.map((c) => [c.name, c] as const))('If-None-Match: %s', async (_name, c) => {
+    const answers: Record<string, RawResponse> = {};
+    for (const [adapter, app] of Object.entries(apps)) {
+      const auth = `Authorization: Bearer ${app.key}\r\n`;
+      const plain = await rawRequest(app.port, `GET ${B}/${ACME} HTTP/1.1\r\n${HOST}${auth}\r\n`);
+      const etag = plain.headers.etag!;
+      expect(etag).toMatch(/^"R:[0-9a-f]{16}"$/);
+      const method = c.method ?? 'GET';
+      const res = await rawRequest(app.port, `${method} ${B}/${c.path} HTTP/1.1\r\n${HOST}${auth}If-None-Match: ${c.ifNoneMatch(etag)}\r\n\r\n`);
+      expect({ adapter, status: res.status, etag: res.headers.etag }).toEqual({ adapter, status: c.status, etag: c.etag ? etag : undefined });
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      if (c.status === 304) {
+        expect({ adapter, body: res.body, type: res.headers['content-type'], length: res.headers['content-length'] }).toEqual({ adapter, body: '', type: undefined, length: undefined });
+      } else if (method === 'GET') {
+        expect(res.json).toEqual(c.path === '@heartbeat' ? { status: 'OK' } : expect.any(Array));
+        if (c.path === ACME) expect(res.body).toBe(plain.body);
+      }
+      answers[adapter] = res;
+    }
+    const { etag: _e, ...express } = comparableHeaders(answers.express!);
+    const { etag: _f, ...fastify } = comparableHeaders(answers.fastify!);
+    expect(express).toEqual(fastify);
+  });
+
+  it('answers 200 with the new ETag to If-None-Match holding the ETag the object had before a change', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const auth = ['Authorization', `Bearer ${app.key}`] as const;
+      const path = `${B}/customer/${encodeURIComponent(`Changing ${adapter}`)}`;
+      const created = await app.t.http().post(`${B}/customer`).set(...auth).send({ name: `Changing ${adapter}`, credit_limit: 10 });
+      expect(created.status).toBe(201);
+      const before = (await app.t.http().get(path).set(...auth)).headers.etag as string;
+      expect((await app.t.http().get(path).set(...auth).set('If-None-Match', before)).status).toBe(304);
+      const checksum = before.slice(1, -1);
+      const updated = await app.t.http().put(path).set(...auth).send({ '@metadata': { checksum }, credit_limit: 20 });
+      expect(updated.status).toBe(200);
+      const after = await app.t.http().get(path).set(...auth).set('If-None-Match', before);
+      expect({ adapter, status: after.status, credit: after.body[0]?.credit_limit }).toEqual({ adapter, status: 200, credit: 20 });
+      expect(after.headers.etag).not.toBe(before);
+      expect((await app.t.http().get(path).set(...auth).set('If-None-Match', after.headers.etag as string)).status).toBe(304);
+    }
+  });
+
+  it.each(PIPELINES.map((p) => [p.name, p] as const))('pipelined: %s', async (_name, p) => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const answers = await pipelined(app.port, p.requests.map((r) => r.replace('{key}', app.key)).join(''), p.answers.length);
+      expect({ adapter, answers: answers.map((a) => [a.status, a.connection === 'keep-alive']) }).toEqual({ adapter, answers: p.answers });
+      expect(answers.at(-1)!.connection).toBe('close');
+    }
+  });
+
+  it('bounds requests and keeps idle connections the same way on both, by default', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const { headersTimeout, requestTimeout, keepAliveTimeout, timeout } = app.t.app.getHttpServer() as Record<string, unknown>;
+      expect({ adapter, headersTimeout, requestTimeout, keepAliveTimeout, timeout }).toEqual({ adapter, headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 65_000, timeout: 0 });
+      const res = await rawRequest(app.port, `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n\r\n`);
+      expect({ adapter, connection: res.headers.connection, keepAlive: res.headers['keep-alive'] }).toEqual({ adapter, connection: 'keep-alive', keepAlive: 'timeout=65' });
+    }
+  });
+
+  it('stores a JSON body that starts with a byte-order mark, on both adapters', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const name = `BOM ${adapter}`;
+      const created = await rawRequest(app.port, jsonPost('customer', `${BOM}{"name":"${name}","credit_limit":10}`, `${HOST}Authorization: Bearer ${app.key}\r\n`));
+      expect({ adapter, status: created.status }).toEqual({ adapter, status: 201 });
+      const read = await app.t.http().get(`${B}/customer/${encodeURIComponent(name)}`).set('Authorization', `Bearer ${app.key}`);
+      expect(read.body).toEqual([expect.objectContaining({ name, credit_limit: 10 })]);
+    }
   });
 
   it('keeps a keep-alive connection usable after a request refused before routing', async () => {
@@ -147,6 +319,112 @@ describe.each(databases)('MAX_URL_BYTES set above Node\'s 16 KiB header limit [%
       expect((ok.json as { errorMessage: string }).errorMessage).toMatch(/filter/i);
       const over = await rawRequest(port, `GET ${urlOf(32769)} HTTP/1.1\r\n${HOST}\r\n`);
       expect({ adapter, status: over.status, body: over.json }).toEqual({ adapter, status: 414, body: { statusCode: 414, errorCode: 4140, errorMessage: 'The URL is longer than 32768 bytes.' } });
+    }
+  });
+});
+
+/** Requests that stop arriving partway. */
+const STALLED: Array<{ name: string; bytes: string }> = [
+  { name: 'a connection that sends nothing', bytes: '' },
+  { name: 'a request line that never ends', bytes: `GET ${B}/@heart` },
+  { name: 'headers that never end', bytes: `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n` },
+  { name: 'a body shorter than its Content-Length', bytes: `POST ${B}/@authentication HTTP/1.1\r\nHost: tessera.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":` },
+  { name: 'a chunked body without its last chunk', bytes: `POST ${B}/@authentication HTTP/1.1\r\nHost: tessera.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{"\r\n` },
+];
+
+/** Sends bytes and waits for the server to close the connection; what it answered, and when. */
+async function untilClosed(port: number, bytes: string, limitMs: number): Promise<{ answer?: RawResponse; afterMs: number }> {
+  const started = Date.now();
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (received += d.toString('utf8')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => undefined);
+  if (bytes !== '') socket.write(bytes);
+  while (!closed && Date.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
+  socket.destroy();
+  const afterMs = closed ? Date.now() - started : Infinity;
+  if (received === '') return { afterMs };
+  const [head = '', body = ''] = received.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { answer: { status: Number(statusLine!.slice(9, 12)), headers, body, json: JSON.parse(body) }, afterMs };
+}
+
+describe.each(databases)('the same timeouts on both adapters [%s]', (database) => {
+  const ports: Record<string, number> = {};
+  const apps: TestApp[] = [];
+  const logs: Record<string, CapturedLog> = {};
+  /** What was logged as an error (level 50 and up) since the last call. */
+  const errorsLogged = (adapter: string) => {
+    const errors = logs[adapter]!.records().filter((r) => (r.level as number) >= 50).map((r) => r.msg);
+    logs[adapter]!.clear();
+    return errors;
+  };
+
+  beforeAll(async () => {
+    for (const adapter of ['express', 'fastify'] as const) {
+      logs[adapter] = capturedLog();
+      const env = { REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' };
+      const t = await startTestApp({ name: `${database}/${adapter}`, database, adapter }, { env, logger: logs[adapter]!.logger });
+      apps.push(t);
+      await t.app.listen(0, '127.0.0.1');
+      ports[adapter] = (t.app.getHttpServer().address() as AddressInfo).port;
+    }
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  it('has the configured timeouts on both servers', () => {
+    for (const t of apps) {
+      const server = t.app.getHttpServer() as Record<string, unknown>;
+      const { headersTimeout, requestTimeout, keepAliveTimeout, timeout } = server;
+      expect({ adapter: t.config.http.adapter, headersTimeout, requestTimeout, keepAliveTimeout, timeout }).toEqual({
+        adapter: t.config.http.adapter, headersTimeout: 1000, requestTimeout: 1000, keepAliveTimeout: 1000, timeout: 0,
+      });
+    }
+  });
+
+  it.each(STALLED.map((s) => [s.name, s.bytes] as const))('cuts %s with the same envelope within the timeout', async (_name, bytes) => {
+    const answers: Record<string, RawResponse> = {};
+    for (const [adapter, port] of Object.entries(ports)) {
+      const { answer, afterMs } = await untilClosed(port, bytes, 5000);
+      // Node checks every quarter of the timeout.
+      expect({ adapter, inTime: afterMs >= 900 && afterMs < 2500 }).toEqual({ adapter, inTime: true });
+      expect({ adapter, status: answer?.status, body: answer?.json }).toEqual({
+        adapter, status: 400, body: { statusCode: 400, errorCode: 4000, errorMessage: 'The request did not arrive in time.' },
+      });
+      expect(answer!.headers.connection).toBe('close');
+      // Not a database outage (Fastify's reader reported the abort as ECONNRESET, taken for the database's).
+      await new Promise((r) => setTimeout(r, 200));
+      expect({ adapter, errors: errorsLogged(adapter) }).toEqual({ adapter, errors: [] });
+      answers[adapter] = answer!;
+    }
+    expect(comparableHeaders(answers.express!)).toEqual(comparableHeaders(answers.fastify!));
+  });
+
+  it('logs no error when a client goes away in the middle of its body', async () => {
+    for (const [adapter, port] of Object.entries(ports)) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`POST ${B}/@authentication HTTP/1.1\r\nHost: tessera.test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":`);
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 300));
+      expect({ adapter, errors: errorsLogged(adapter) }).toEqual({ adapter, errors: [] });
+    }
+  });
+
+  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS, and says so in each answer', async () => {
+    for (const [adapter, port] of Object.entries(ports)) {
+      const { answer, afterMs } = await untilClosed(port, `GET ${B}/@heartbeat HTTP/1.1\r\nHost: tessera.test\r\n\r\n`, 5000);
+      expect({ adapter, status: answer?.status, keepAlive: answer?.headers['keep-alive'], connection: answer?.headers.connection }).toEqual({
+        adapter, status: 200, keepAlive: 'timeout=1', connection: 'keep-alive',
+      });
+      // Node waits a second past the advertised time, so that the client is the one to give up first.
+      expect({ adapter, inTime: afterMs >= 900 && afterMs < 3500 }).toEqual({ adapter, inTime: true });
     }
   });
 });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
 import { ApiError } from './api-error.js';
 import { isClientAbort } from './client-abort.js';
+import { bodyTooLarge } from './body-encoding.js';
 import { ErrorCode } from './error-codes.js';
 import { LOGGER } from './logger.js';
 import { rawRequestOf, redactUrl, requestIdOf } from './request-context.js';
@@ -37,12 +38,21 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
+    // Express's body reader, past the limit in a body of unannounced length.
+    if (status === 413) return bodyTooLarge();
     const code = BY_STATUS[status] ?? (status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST);
     const response = error.getResponse() as { message?: unknown } | string;
     const detail = typeof response === 'object' && Array.isArray(response.message)
       ? response.message.join('; ')
       : undefined;
     return new ApiError(code, detail ?? GENERIC_MESSAGE[code] ?? 'The request failed.');
+  }
+  // Reading the request failed (Fastify's body reader sets a 4xx statusCode on the stream's error, e.g. the
+  // client's abort, whose code ECONNRESET would otherwise pass for the database's): the client's doing.
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = BY_STATUS[status] ?? ErrorCode.BAD_REQUEST;
+    return new ApiError(code, GENERIC_MESSAGE[code] ?? 'The request failed.');
   }
   return apiErrorFromDatabase(error) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
 }

@@ -21,3 +21,18 @@ export function bodyEncodingProblem(req: IncomingMessage): ApiError | undefined 
   }
   return undefined;
 }
+
+/**
+ * The answer to a body over BODY_LIMIT_BYTES, on both adapters. The rest of the body is not
+ * read (Express's reader would read it all first, however long, and then keep the connection;
+ * Fastify's stops and closes it), so the connection closes, and the answer says so.
+ */
+export function bodyTooLarge(): ApiError {
+  return new ApiError(ErrorCode.BODY_TOO_LARGE, 'The request body is too large.', { Connection: 'close' });
+}
+
+/** A body whose Content-Length is over the limit is refused before any of it is read. */
+export function announcedBodyTooLarge(req: IncomingMessage, limitBytes: number): ApiError | undefined {
+  const length = req.headers['content-length'];
+  return length !== undefined && Number(length) > limitBytes ? bodyTooLarge() : undefined;
+}

@@ -55,3 +55,14 @@ describe('isJsonContentType', () => {
     expect(isJsonContentType(type)).toBe(expected);
   });
 });
+
+describe('parseJsonBody and the byte-order mark', () => {
+  it('ignores one leading byte-order mark', () => {
+    expect(parseJsonBody('\ufeff{"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonBody('\ufeff')).toBeUndefined();
+  });
+
+  it.each(['\ufeff\ufeff{"a":1}', ' \ufeff{"a":1}', '{"a":1}\ufeff'])('refuses one anywhere else: %j', (text) => {
+    expect(() => parseJsonBody(text)).toThrow(/not valid JSON/);
+  });
+});

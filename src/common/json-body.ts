@@ -5,12 +5,16 @@ import { nulInBody } from './nul-character.js';
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MENTIONS_FORBIDDEN_KEY = /__proto__|constructor|prototype/;
 
+const BYTE_ORDER_MARK = 0xfeff;
+
 /**
  * Parses a JSON request body. Keys that can pollute prototypes are refused outright,
  * whatever their depth, rather than silently dropped; so is the NUL character in any key or
- * string value (see nul-character.ts).
+ * string value (see nul-character.ts). One leading byte-order mark is ignored (RFC 8259 §8.1
+ * allows it), here for both adapters: the body arrives as UTF-8 decoded text with it kept.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(decoded: string): unknown {
+  const text = decoded.charCodeAt(0) === BYTE_ORDER_MARK ? decoded.slice(1) : decoded;
   if (text.trim() === '') return undefined;
   try {
     // A key can only be one of those names if the text spells it, or escapes it (\u...), and

@@ -112,6 +112,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('bounds request arrival at 30 s and keeps idle connections 65 s by default, both configurable', () => {
+    expect(loadConfig({}).http).toMatchObject({ requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', KEEP_ALIVE_TIMEOUT_MS: '5000' }).http).toMatchObject({ requestTimeoutMs: 5000, keepAliveTimeoutMs: 5000 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '999' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
+  });
+
   describe('auth providers', () => {
     it('finds the providers folder under the project root, whatever the working directory', () => {
       expect(loadConfig({}).auth.providersDir).toBe(join(PROJECT_ROOT, 'providers'));

@@ -24,6 +24,10 @@ export interface AppConfig {
     publicUrl?: string;
     /** The longest request target (path and query) in bytes. */
     maxUrlBytes: number;
+    /** The longest a request (headers and body) may take to arrive, on both adapters. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open, on both adapters. */
+    keepAliveTimeoutMs: number;
     shutdownGraceMs: number;
   };
   log: { level: LogLevel };
@@ -142,6 +146,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       trustProxy: schema.TRUST_PROXY,
       publicUrl,
       maxUrlBytes: schema.MAX_URL_BYTES,
+      requestTimeoutMs: schema.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: schema.KEEP_ALIVE_TIMEOUT_MS,
       shutdownGraceMs: schema.SHUTDOWN_GRACE_MS,
     },
     log: { level: schema.LOG_LEVEL },

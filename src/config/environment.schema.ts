@@ -86,6 +86,14 @@ export class EnvironmentSchema {
   @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
   BODY_LIMIT_BYTES: number = 1024 * 1024;
 
+  /** The longest a request (headers and body) may take to arrive; its headers get at most 10 s of it. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  REQUEST_TIMEOUT_MS: number = 30_000;
+
+  /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout (60 s on AWS). */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
+
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

@@ -10,6 +10,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { SecurityService } from '../security/security.service.js';
+import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
 import { ResourceRegistry } from './resource-registry.js';
@@ -62,13 +63,21 @@ export class ResourcesController {
     @CurrentPrincipal() principal: Principal,
     @Param('resource') name: string,
     @KeySegment() pk: string,
-  ): Promise<unknown[]> {
+    @Headers('if-none-match') ifNoneMatch?: string,
+  ): Promise<unknown[] | undefined> {
     const resource = this.registry.get(name);
     const found = await this.resources.get(resource, pk, this.security.access(principal, resource));
     if (!found) return [];
     const object = this.serializer(req).object(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
-    this.adapterHost.httpAdapter.setHeader(res, 'ETag', `"${(object['@metadata'] as { checksum: string }).checksum}"`);
+    const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
+    this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
+    // A conditional GET (RFC 9110 §13.1.2), answered here for both adapters: the client's copy is current.
+    // It tells only what the ETag it would get says already.
+    if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) {
+      this.adapterHost.httpAdapter.status(res, 304);
+      return undefined;
+    }
     return [object];
   }
 

@@ -46,6 +46,11 @@ export function queryParameters(options: ResourceOperationOptions): Record<strin
       description: 'The checksum (the ETag of a single-object GET), in place of the one in the body or query.',
       schema: { type: 'string' },
     },
+    'If-None-Match': {
+      name: 'If-None-Match', in: 'header', required: false,
+      description: 'ETags the client holds (quoted, weak or not, comma-separated), or *: 304 without a body when one is the object\'s current ETag (* : when the object exists).',
+      schema: { type: 'string' },
+    },
   };
   if (!options.allowFreeFormFilters) return parameters;
   return {
@@ -108,11 +113,16 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
       parameters: [ref('parameters', `key.${schemaName}`)],
       get: {
         tags, operationId: `get_${schemaName}`, summary: `Get one ${resource.name} by key`, ...getSecurity,
+        parameters: [ref('parameters', 'If-None-Match')],
         responses: {
           200: {
             description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
             headers: { ETag: { description: 'The object\'s checksum.', schema: { type: 'string' } } },
             content: jsonContent({ type: 'array', items: row, maxItems: 1 }),
+          },
+          304: {
+            description: 'The object is unchanged: If-None-Match holds its current ETag. No body.',
+            headers: { ETag: { description: 'The object\'s checksum.', schema: { type: 'string' } } },
           },
           ...errorRefs(400, 401, 403, 404),
         },
