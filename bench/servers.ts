@@ -74,11 +74,17 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   };
 }
 
-/** `node --cpu-prof`, the profile named after the server, e.g. tessera_fastify-1763790000000.cpuprofile. */
+/**
+ * `node --cpu-prof`, into a folder named after the server, e.g.
+ * bench/results/profiles/tessera_fastify-1763790000000/. Node names each thread's profile by its
+ * process and thread id there: a single file name would let the shutdown watchdog's thread
+ * overwrite the main thread's profile. The main thread's is the largest file.
+ */
 function profileArgs(profile: boolean | undefined, name: string): string[] {
   if (!profile) return [];
-  mkdirSync(PROFILE_DIR, { recursive: true });
-  return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name.replace(/[^a-z0-9.@_-]+/gi, '_')}-${Date.now()}.cpuprofile`];
+  const dir = join(PROFILE_DIR, `${name.replace(/[^a-z0-9.@_-]+/gi, '_')}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
 export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: boolean, loopDelayFile?: string): ServerSpec {
