@@ -48,9 +48,9 @@ export async function openDatabase(database: AppConfig['database'], project: Sch
   if (database.kind === 'mysql' || database.kind === 'mariadb') {
     limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
     reportMysqlConnectionErrors(mysqlPoolOf(dataSource), sink);
+    limitMysqlLockWait(mysqlPoolOf(dataSource), database.lockTimeoutMs);
   }
   try {
-    if (database.kind === 'mysql' || database.kind === 'mariadb') await limitMysqlLockWait(dataSource, database.lockTimeoutMs, database.poolSize);
     await dataSource.runMigrations({ transaction: database.kind === 'postgres' || database.kind === 'sqlite' ? 'each' : 'none' });
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
