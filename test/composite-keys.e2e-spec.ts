@@ -1,4 +1,4 @@
-import { API_HOST, apiAs, type Api } from './support/api.js';
+import { API_HOST, apiAs, oneRow, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -32,11 +32,7 @@ describeEachTarget('composite keys in URLs', (target) => {
 
   const url = (key: { warehouse: string; aisle: string; slot: number }): string => `/shelf_slot/${keyPath(key.warehouse, key.aisle, key.slot)}`;
 
-  async function one(path: string): Promise<Row> {
-    const res = await api.get(path).expect(200);
-    expect(res.body).toHaveLength(1);
-    return res.body[0] as Row;
-  }
+  const one = (path: string): Promise<Row> => oneRow<Row>(api, path);
 
   it('gets a row by its three key parts, "~", "/", "%" and spaces inside parts included', async () => {
     for (const key of [AWKWARD, PERCENT, PLAIN]) {

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { suiteAppAs, type Api } from './support/api.js';
+import { suiteAppAs, oneRow, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, type TestApp } from './support/test-app.js';
 
@@ -19,11 +19,7 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     api = client;
   });
 
-  async function one(path: string): Promise<Row> {
-    const res = await api.get(path).expect(200);
-    expect(res.body).toHaveLength(1);
-    return res.body[0] as Row;
-  }
+  const one = (path: string): Promise<Row> => oneRow<Row>(api, path);
 
   async function newOrder(customer: string): Promise<number> {
     const res = await api.post('/purchaseorder', { customer_name: customer, paid: false }).expect(201);

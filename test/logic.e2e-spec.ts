@@ -2,7 +2,7 @@ import { after, constraint, formula, type Rule } from '../src/logic/rule-dsl.js'
 import { Customer } from '../src/project/entities/customer.entity.js';
 import { Lineitem } from '../src/project/entities/lineitem.entity.js';
 import { demoProject } from '../src/project/project.js';
-import { suiteAppAs, type Api } from './support/api.js';
+import { suiteAppAs, oneRow, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
 
@@ -17,11 +17,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     api = client;
   });
 
-  async function one(path: string): Promise<Row> {
-    const res = await api.get(path).expect(200);
-    expect(res.body).toHaveLength(1);
-    return res.body[0] as Row;
-  }
+  const one = (path: string): Promise<Row> => oneRow<Row>(api, path);
 
   /** Every txsummary row's checksum equals what a GET of that row returns right after. */
   async function expectSummaryMatchesReads(summary: Row[]): Promise<void> {

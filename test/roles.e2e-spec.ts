@@ -1,7 +1,7 @@
 import type { ProjectDefinition } from '../src/common/project-definition.js';
 import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
-import { apiAs, apiWithKey, type Api } from './support/api.js';
+import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { adminHeader, createManualToken } from './support/auth.js';
 import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
 
@@ -46,11 +46,7 @@ describeEachTarget('roles and permissions', (target) => {
     await t?.close();
   });
 
-  async function one(api: Api, path: string): Promise<Row> {
-    const res = await api.get(path).expect(200);
-    expect(res.body).toHaveLength(1);
-    return res.body[0] as Row;
-  }
+  const one = (api: Api, path: string): Promise<Row> => oneRow<Row>(api, path);
 
   describe('access levels per verb', () => {
     it('READ alone: reads, and 403 / 4030 on insert, update and delete', async () => {

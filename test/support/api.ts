@@ -55,3 +55,10 @@ export function suiteAppAs(target: TestTarget, user: string, use: (t: TestApp, a
     await app?.close();
   });
 }
+
+/** GET of one object by its path: expects 200 and an array of exactly one object, and returns it. */
+export async function oneRow<T = Record<string, unknown>>(api: Api, path: string): Promise<T> {
+  const res = await api.get(path).expect(200);
+  expect(res.body).toHaveLength(1);
+  return res.body[0] as T;
+}
