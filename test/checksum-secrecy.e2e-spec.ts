@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config/app-config.js';
 import { CHECKSUM_SECRET_NAME, loadChecksumSecret } from '../src/database/checksum-secret.js';
 import { DatabaseGate } from '../src/database/database-gate.js';
 import { openDatabase } from '../src/database/open-database.js';
-import { hmacKey } from '../src/resources/checksum.js';
+import { hmacKey } from '../src/data/checksum.js';
 import { demoProject } from '../src/project/project.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { RowChecksum } from '../src/resources/checksum.js';
-import { ResourceRegistry } from '../src/resources/resource-registry.js';
+import { RowChecksum } from '../src/data/checksum.js';
+import { ResourceRegistry } from '../src/data/resource-registry.js';
 import { suiteAppAs, type Api } from './support/api.js';
 import { TEST_POSTGRES_URL } from './support/test-databases.js';
 import { describeEachTarget, type TestApp } from './support/test-app.js';

@@ -1,5 +1,5 @@
-import { RowChecksum } from '../../src/resources/checksum.js';
-import type { Resource } from '../../src/resources/resource-registry.js';
+import { RowChecksum } from '../../src/data/checksum.js';
+import type { Resource } from '../../src/data/resource-registry.js';
 
 /**
  * The raw server's rows: canonical values exactly as Tessera defines them (decimals as text

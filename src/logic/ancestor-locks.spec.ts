@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../resources/resource-registry.js';
-import { RowStore } from '../resources/sql/row-store.js';
+import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import { RowStore } from '../data/row-store.js';
 import { ancestorPaths, lockAncestors, type RowSource } from './ancestor-locks.js';
 import type { RuleBank } from './rule-bank.js';
 

@@ -1,7 +1,7 @@
-import type { KeyValues } from '../resources/primary-key.js';
-import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
-import { paramsFor, type Params, type RowStore } from '../resources/sql/row-store.js';
-import type { CanonicalRow } from '../resources/value-codec.js';
+import type { KeyValues } from '../data/primary-key.js';
+import type { ParentRelation, Resource, ResourceRegistry } from '../data/resource-registry.js';
+import { paramsFor, type Params, type RowStore } from '../data/row-store.js';
+import type { CanonicalRow } from '../data/value-codec.js';
 import type { RuleBank } from './rule-bank.js';
 
 /** One many-to-one step along which an aggregate flows: from a child resource to its parent. */

@@ -1,8 +1,8 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { keySegment } from '../resources/primary-key.js';
-import type { Resource } from '../resources/resource-registry.js';
-import type { CanonicalRow } from '../resources/value-codec.js';
+import { keySegment } from '../data/primary-key.js';
+import type { Resource } from '../data/resource-registry.js';
+import type { CanonicalRow } from '../data/value-codec.js';
 import { interpolate } from './rule-values.js';
 
 /**

@@ -4,14 +4,14 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { beginWriteSession } from '../database/write-session.js';
-import { ResourceRegistry } from '../resources/resource-registry.js';
-import { dialectOf, insertReturnsRow } from '../resources/sql-dialect.js';
-import { RowStore } from '../resources/sql/row-store.js';
-import { RowChecksum } from '../resources/checksum.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
+import { dialectOf, insertReturnsRow } from '../data/sql-dialect.js';
+import { RowStore } from '../data/row-store.js';
+import { RowChecksum } from '../data/checksum.js';
 import { RuleBank } from './rule-bank.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
-import type { SummaryEntry } from './transaction-summary.js';
+import type { RowChange } from '../data/row-change.js';
 import { withConflictRetries } from './write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
 
@@ -32,7 +32,7 @@ export class LogicEngine {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async run(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
+  async run(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
     // The gate is taken per attempt: a SQLite write waiting out its backoff holds nobody up.
     return withConflictRetries(() => this.gate.write(() => this.once(work)), { budgetMs: this.config.database.writeRetryBudgetMs });
   }
@@ -48,7 +48,7 @@ export class LogicEngine {
     for (const rule of this.bank.commitRules) await rule.run(event);
   }
 
-  private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<SummaryEntry[]> {
+  private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
     const session = await beginWriteSession(this.dataSource);
     try {
       const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank, this.checksums);

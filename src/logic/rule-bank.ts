@@ -1,4 +1,4 @@
-import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../resources/resource-registry.js';
+import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
 
 export interface Aggregate {

@@ -16,13 +16,15 @@
  */
 import { Decimal } from 'decimal.js';
 
+import type { Verb } from '../data/row-change.js';
+
 export type EntityClass<T = unknown> = new (...args: never[]) => T;
 type Attr<T> = Extract<keyof T, string>;
 
 /** A row as rules see it (see the module comment for value types). */
 export type RuleRow = Record<string, any>;
 
-export type Verb = 'INSERT' | 'UPDATE' | 'DELETE';
+export type { Verb };
 
 /** Decimal of a value, with null and undefined read as 0: `D(item.product_price).times(item.qty_ordered)`. */
 export function D(value: Decimal.Value | null | undefined): Decimal {

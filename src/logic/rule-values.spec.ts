@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
-import type { ResourceColumn } from '../resources/resource-registry.js';
+import type { ResourceColumn } from '../data/resource-registry.js';
 import { fromRuleValue } from './rule-values.js';
 
 function column(kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {

@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { Resource, ResourceColumn } from '../resources/resource-registry.js';
-import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
+import type { Resource, ResourceColumn } from '../data/resource-registry.js';
+import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
 import type { RuleRow } from './rule-dsl.js';
 
 /** A canonical row as rule code sees it: decimals as `Decimal`. */

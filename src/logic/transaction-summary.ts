@@ -1,21 +1,14 @@
-import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
-import type { Resource } from '../resources/resource-registry.js';
-import type { Verb } from '../resources/resource-serializer.js';
-import type { CanonicalRow } from '../resources/value-codec.js';
-
-export interface SummaryEntry {
-  resource: Resource;
-  verb: Verb;
-  /** Final values (for DELETE: the values the row had). */
-  row: CanonicalRow;
-}
+import { keyOf, rowIdentity, type KeyValues } from '../data/primary-key.js';
+import type { Resource } from '../data/resource-registry.js';
+import type { RowChange, Verb } from '../data/row-change.js';
+import type { CanonicalRow } from '../data/value-codec.js';
 
 /**
  * Every row a transaction touched, once, in first-touch order, with its final values.
  * A row inserted and then changed stays an INSERT; a row inserted and then deleted vanishes.
  */
 export class TransactionSummary {
-  private readonly entries = new Map<string, SummaryEntry>();
+  private readonly entries = new Map<string, RowChange>();
 
   record(resource: Resource, verb: Verb, row: CanonicalRow): void {
     const id = rowIdentity(resource, keyOf(resource, row));
@@ -37,7 +30,7 @@ export class TransactionSummary {
     return this.entries.get(rowIdentity(resource, key))?.row;
   }
 
-  list(): SummaryEntry[] {
+  list(): RowChange[] {
     return [...this.entries.values()];
   }
 }

@@ -1,17 +1,18 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { RowChecksum } from '../resources/checksum.js';
-import { keyOf, rowIdentity, type KeyValues } from '../resources/primary-key.js';
-import type { ParentRelation, Resource, ResourceRegistry } from '../resources/resource-registry.js';
-import type { RowLock, RowStore } from '../resources/sql/row-store.js';
-import type { ColumnKind } from '../resources/column-kind.js';
-import { sameDecimal, type CanonicalRow, type CanonicalValue } from '../resources/value-codec.js';
+import type { RowChecksum } from '../data/checksum.js';
+import { keyOf, rowIdentity, type KeyValues } from '../data/primary-key.js';
+import type { ParentRelation, Resource, ResourceRegistry } from '../data/resource-registry.js';
+import type { RowLock, RowStore } from '../data/row-store.js';
+import type { ColumnKind } from '../data/column-kind.js';
+import { sameValue, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
 import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
 import { runRowEvents } from './rules/event.js';
 import { applyFormulas } from './rules/formula.js';
+import type { RuleContext } from './rules/rule-context.js';
 import type { RuleBank, ResourceRules } from './rule-bank.js';
 import type { EntityClass, RuleRow, Verb } from './rule-dsl.js';
 import { fromRuleRow } from './rule-values.js';
@@ -33,7 +34,7 @@ const MAX_DEPTH = 64;
  * their cascade, children that read changed parent attributes, after events), and the
  * transaction summary.
  */
-export class WriteTransaction {
+export class WriteTransaction implements RuleContext {
   readonly summary = new TransactionSummary();
   /** Rows being deleted in this transaction: aggregates into them are pointless. */
   private readonly deleting = new Set<string>();
@@ -264,11 +265,4 @@ function orderedKey(parent: Resource, relation: ParentRelation, values: Canonica
     const at = relation.columns.findIndex((pair) => pair.parent === column.name);
     return at >= 0 ? values[at] ?? null : null;
   });
-}
-
-export function sameValue(kind: ColumnKind, a: CanonicalValue | undefined, b: CanonicalValue | undefined): boolean {
-  const x = a ?? null;
-  const y = b ?? null;
-  if (x === null || y === null || x === y) return x === y;
-  return kind === 'decimal' && sameDecimal(x as string, y as string);
 }

@@ -9,8 +9,8 @@ import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { RolesGuard } from '../security/roles.guard.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi-types.js';
-import type { Resource, ResourceColumn } from './resource-registry.js';
-import { ResourceRegistry } from './resource-registry.js';
+import type { Resource, ResourceColumn } from '../data/resource-registry.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
 
 function describeColumn(column: ResourceColumn): Record<string, unknown> {
   return {

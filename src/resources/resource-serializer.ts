@@ -1,9 +1,8 @@
-import type { RowChecksum } from './checksum.js';
-import { keySegment } from './primary-key.js';
-import type { Resource } from './resource-registry.js';
-import { toJson, type CanonicalRow } from './value-codec.js';
-
-export type Verb = 'INSERT' | 'UPDATE' | 'DELETE';
+import type { RowChecksum } from '../data/checksum.js';
+import { keySegment } from '../data/primary-key.js';
+import type { Resource } from '../data/resource-registry.js';
+import type { Verb } from '../data/row-change.js';
+import { toJson, type CanonicalRow } from '../data/value-codec.js';
 
 /**
  * Turns canonical rows into API objects: the columns the caller may read, then `@metadata`

@@ -13,11 +13,11 @@ import { SecurityService } from '../security/security.service.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
-import { ResourceRegistry } from './resource-registry.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
-import { RowChecksum } from './checksum.js';
+import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
-import type { VisibleEntry } from './summary-visibility.js';
+import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;

@@ -12,11 +12,11 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { TESSERA_VERSION } from '../common/version.js';
 import { MetaController } from './meta.controller.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
-import { dialectOf } from './sql-dialect.js';
-import { RowChecksum } from './checksum.js';
+import { dialectOf } from '../data/sql-dialect.js';
+import { RowChecksum } from '../data/checksum.js';
 import { DatabaseGate } from '../database/database-gate.js';
 import { loadChecksumSecret } from '../database/checksum-secret.js';
-import { ResourceRegistry } from './resource-registry.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
 

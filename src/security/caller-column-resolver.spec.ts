@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Principal } from '../auth/principal.js';
-import { parseFilter } from '../resources/query/filter-parser.js';
-import { compileFilter, positionalParams } from '../resources/query/sql-compiler.js';
-import type { Resource, ResourceColumn, ResourceRegistry } from '../resources/resource-registry.js';
+import { parseFilter } from '../data/query/filter-parser.js';
+import { compileFilter } from '../data/query/sql-compiler.js';
+import { positionalParams } from '../data/query/compile-context.js';
+import type { Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { CallerColumnResolver } from './caller-column-resolver.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';

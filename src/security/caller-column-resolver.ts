@@ -1,8 +1,8 @@
-import { parentAlias, parentRelation, parentSubquery, RegistryColumnResolver } from '../resources/column-resolver.js';
-import type { ColumnPath } from '../resources/query/ast.js';
-import type { ColumnResolver, ParameterSink, ResolvedColumn } from '../resources/query/sql-compiler.js';
-import type { Resource, ResourceRegistry } from '../resources/resource-registry.js';
-import { quoteIdentifier, type Dialect } from '../resources/sql-dialect.js';
+import { parentAlias, parentRelation, parentSubquery, RegistryColumnResolver } from '../data/column-resolver.js';
+import type { ColumnPath } from '../data/query/ast.js';
+import type { ColumnResolver, ParameterSink, ResolvedColumn } from '../data/query/compile-context.js';
+import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
+import { quoteIdentifier, type Dialect } from '../data/sql-dialect.js';
 import type { Grant } from './role-bank.js';
 import type { ResourceAccess } from './resource-access.js';
 

@@ -1,8 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import type { GlobalValue } from '../common/global-values.js';
-import { compileFilter, FALSE_PREDICATE, type ColumnResolver, type ParameterSink } from '../resources/query/sql-compiler.js';
-import type { Resource } from '../resources/resource-registry.js';
-import type { Dialect } from '../resources/sql-dialect.js';
+import { compileFilter, FALSE_PREDICATE } from '../data/query/sql-compiler.js';
+import type { ColumnResolver, ParameterSink } from '../data/query/compile-context.js';
+import type { Resource } from '../data/resource-registry.js';
+import type { Dialect } from '../data/sql-dialect.js';
 import type { Grant, RoleBank } from './role-bank.js';
 import { USER_IDENTIFIER_GLOBAL, type Operation } from './role-definition.js';
 

@@ -1,9 +1,11 @@
 import { ApiError } from '../common/api-error.js';
-import { RegistryColumnResolver } from '../resources/column-resolver.js';
-import type { FilterNode } from '../resources/query/ast.js';
-import { parseFilter } from '../resources/query/filter-parser.js';
-import { compileFilter, positionalParams } from '../resources/query/sql-compiler.js';
-import type { Resource, ResourceRegistry } from '../resources/resource-registry.js';
+import { RegistryColumnResolver } from '../data/column-resolver.js';
+import type { FilterNode } from '../data/query/ast.js';
+import { parseFilter } from '../data/query/filter-parser.js';
+import { compileFilter } from '../data/query/sql-compiler.js';
+import { positionalParams } from '../data/query/compile-context.js';
+import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
+import type { Dialect } from '../data/sql-dialect.js';
 import { OPERATIONS, USER_IDENTIFIER_GLOBAL, type Operation, type RoleDefinition, type RolesDefinition } from './role-definition.js';
 
 /** What one role grants on one resource. */
@@ -56,7 +58,7 @@ function globalsOf(node: FilterNode, into: Set<string>): void {
 export class RoleBank {
   private readonly roles = new Map<string, CompiledRole>();
 
-  constructor(registry: ResourceRegistry, definition: RolesDefinition, dialect: 'sqlite' | 'mysql' | 'postgres') {
+  constructor(registry: ResourceRegistry, definition: RolesDefinition, dialect: Dialect) {
     const problems: string[] = [];
     const knownGlobals = new Set([...definition.globals, USER_IDENTIFIER_GLOBAL]);
     for (const role of definition.roles) {
@@ -101,7 +103,7 @@ export class RoleBank {
     registry: ResourceRegistry,
     resource: Resource,
     text: string,
-    dialect: 'sqlite' | 'mysql' | 'postgres',
+    dialect: Dialect,
     knownGlobals: Set<string>,
     where: string,
     problems: string[],

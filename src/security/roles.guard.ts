@@ -7,7 +7,7 @@ import { ErrorCode } from '../common/error-codes.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { ResourceRegistry } from '../resources/resource-registry.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';

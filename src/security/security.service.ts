@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal.js';
-import type { Resource } from '../resources/resource-registry.js';
+import type { Resource } from '../data/resource-registry.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';
 

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { quoteIdentifier, dialectOf } from '../resources/sql-dialect.js';
-import { paramsFor } from '../resources/sql/row-store.js';
+import { quoteIdentifier, dialectOf } from '../data/sql-dialect.js';
+import { paramsFor } from '../data/row-store.js';
 import { loneReads, type LoneRead } from '../database/lone-reads.js';
 import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
-import type { ParentRelation, Resource } from '../../resources/resource-registry.js';
-import type { CanonicalRow, CanonicalValue } from '../../resources/value-codec.js';
+import type { ParentRelation, Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow, CanonicalValue } from '../../data/value-codec.js';
 import type { Aggregate } from '../rule-bank.js';
 import { fromRuleValue, toRuleRow } from '../rule-values.js';
-import type { WriteTransaction } from '../write-transaction.js';
+import type { RuleContext } from './rule-context.js';
 
 /** What one child change means for one parent row: the changes to make to it, computed from its locked current values. */
 export interface ParentAdjustment {
@@ -11,7 +11,7 @@ export interface ParentAdjustment {
   relation: ParentRelation;
   /** The parent's key values, in the relation's column order. */
   key: CanonicalValue[];
-  apply(parentRow: CanonicalRow, tx: WriteTransaction): Promise<CanonicalRow>;
+  apply(parentRow: CanonicalRow, tx: RuleContext): Promise<CanonicalRow>;
 }
 
 interface Contribution {
@@ -32,7 +32,7 @@ function contribution(aggregate: Aggregate, row: CanonicalRow | null): Contribut
 
 const sameKey = (a: CanonicalValue[], b: CanonicalValue[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
 
-type Step = (current: CanonicalValue, parentRow: CanonicalRow, tx: WriteTransaction) => Promise<CanonicalValue>;
+type Step = (current: CanonicalValue, parentRow: CanonicalRow, tx: RuleContext) => Promise<CanonicalValue>;
 
 /**
  * The parent adjustments one child change calls for: old parent minus the old contribution,
@@ -119,7 +119,7 @@ function extremeMoves(aggregate: Aggregate, from: Decimal | null, to: Decimal | 
 }
 
 /** The one case that reads the children: the current minimum or maximum left. */
-async function recompute(aggregate: Aggregate, parentRow: CanonicalRow, tx: WriteTransaction): Promise<CanonicalValue> {
+async function recompute(aggregate: Aggregate, parentRow: CanonicalRow, tx: RuleContext): Promise<CanonicalValue> {
   const kind = aggregate.rule.kind as 'min' | 'max';
   let best: Decimal | null = null;
   for (const child of await tx.store.findChildren(aggregate.child, aggregate.relation, parentRow, false)) {

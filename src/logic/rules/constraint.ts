@@ -1,5 +1,5 @@
-import type { Resource } from '../../resources/resource-registry.js';
-import type { CanonicalRow } from '../../resources/value-codec.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
 import type { ConstraintRule } from '../rule-dsl.js';
 import { ConstraintFailure } from '../constraint-failure.js';
 import { toRuleRow } from '../rule-values.js';

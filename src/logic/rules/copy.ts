@@ -1,11 +1,11 @@
-import type { Resource } from '../../resources/resource-registry.js';
-import type { CanonicalRow } from '../../resources/value-codec.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
 import type { ResourceRules } from '../rule-bank.js';
 import { fromRuleValue } from '../rule-values.js';
-import type { WriteTransaction } from '../write-transaction.js';
+import type { RuleContext } from './rule-context.js';
 
 /** Copies parent attributes into the row when it is inserted or re-parented (never later). */
-export async function applyCopies(tx: WriteTransaction, _resource: Resource, rules: ResourceRules, row: CanonicalRow, before: CanonicalRow | null): Promise<void> {
+export async function applyCopies(tx: RuleContext, _resource: Resource, rules: ResourceRules, row: CanonicalRow, before: CanonicalRow | null): Promise<void> {
   for (const copy of rules.copies) {
     const reparented = before === null || copy.relation.columns.some((pair) => (row[pair.child] ?? null) !== (before[pair.child] ?? null));
     if (!reparented) continue;

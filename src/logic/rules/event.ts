@@ -1,8 +1,9 @@
-import type { Resource } from '../../resources/resource-registry.js';
-import type { CanonicalRow } from '../../resources/value-codec.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
 import type { EventRule, RowEvent, Verb } from '../rule-dsl.js';
 import { fromRuleRow, toRuleRow } from '../rule-values.js';
-import { sameValue, type WriteTransaction } from '../write-transaction.js';
+import { sameValue } from '../../data/value-codec.js';
+import type { RuleContext } from './rule-context.js';
 
 /**
  * Runs the row's early or after events for the verb. Early events may change the row:
@@ -10,7 +11,7 @@ import { sameValue, type WriteTransaction } from '../write-transaction.js';
  * through the engine.
  */
 export async function runRowEvents(
-  tx: WriteTransaction,
+  tx: RuleContext,
   resource: Resource,
   events: readonly EventRule[],
   verb: Verb,

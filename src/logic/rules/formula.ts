@@ -1,16 +1,17 @@
-import type { Resource } from '../../resources/resource-registry.js';
-import type { CanonicalRow } from '../../resources/value-codec.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
 import type { Formula, ResourceRules } from '../rule-bank.js';
 import type { RuleRow } from '../rule-dsl.js';
 import { fromRuleValue, toRuleRow } from '../rule-values.js';
-import { sameValue, type WriteTransaction } from '../write-transaction.js';
+import { sameValue } from '../../data/value-codec.js';
+import type { RuleContext } from './rule-context.js';
 
 /**
  * Runs the row's formulas in dependency order: on insert all of them; on update those whose
  * inputs changed (own attributes, or the parent they read was re-parented) and the `forced` ones.
  */
 export async function applyFormulas(
-  tx: WriteTransaction,
+  tx: RuleContext,
   resource: Resource,
   rules: ResourceRules,
   row: CanonicalRow,

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../../common/error-codes.js';
-import type { Resource, ResourceColumn } from '../resource-registry.js';
+import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
 import { OpenApiDocs, buildOpenApiDocument, type OpenApiSource } from './openapi-document.js';
 
 type Json = Record<string, any>;

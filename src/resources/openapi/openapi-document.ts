@@ -1,4 +1,4 @@
-import type { Resource } from '../resource-registry.js';
+import type { Resource } from '../../data/resource-registry.js';
 import { errorResponses, errorSchema } from './error-responses.js';
 import type { JsonObject, OpenApiDocument } from './openapi-types.js';
 import { queryParameters, resourcePaths } from './resource-paths.js';

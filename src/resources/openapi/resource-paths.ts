@@ -1,4 +1,4 @@
-import type { Resource } from '../resource-registry.js';
+import type { Resource } from '../../data/resource-registry.js';
 import { errorRefs } from './error-responses.js';
 import { jsonContent, ref, type JsonObject } from './openapi-types.js';
 

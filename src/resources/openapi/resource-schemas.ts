@@ -1,6 +1,6 @@
-import type { Resource, ResourceColumn } from '../resource-registry.js';
-import { MAX_YEAR, MIN_YEAR } from '../date-values.js';
-import { integerRange } from '../value-codec.js';
+import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
+import { MAX_YEAR, MIN_YEAR } from '../../data/date-values.js';
+import { integerRange } from '../../data/value-codec.js';
 import { ref, type JsonObject } from './openapi-types.js';
 
 /**

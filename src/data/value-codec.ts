@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { MAX_YEAR, MIN_YEAR, parseDate, parseDateTime } from './date-values.js';
+import type { ColumnKind } from './column-kind.js';
 import type { Dialect } from './sql-dialect.js';
 import type { ResourceColumn } from './resource-registry.js';
 
@@ -249,4 +250,12 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
 export function toJson(column: ResourceColumn, value: CanonicalValue): unknown {
   if (value !== null && column.kind === 'decimal') return Number(value);
   return value;
+}
+
+/** Whether two canonical values of a column are the same value (decimals compared by value: 1.50 is 1.5). */
+export function sameValue(kind: ColumnKind, a: CanonicalValue | undefined, b: CanonicalValue | undefined): boolean {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === null || y === null || x === y) return x === y;
+  return kind === 'decimal' && sameDecimal(x as string, y as string);
 }

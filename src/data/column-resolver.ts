@@ -1,5 +1,5 @@
 import type { ColumnPath } from './query/ast.js';
-import type { ColumnResolver, ResolvedColumn } from './query/sql-compiler.js';
+import type { ColumnResolver, ResolvedColumn } from './query/compile-context.js';
 import type { ParentRelation, Resource, ResourceRegistry } from './resource-registry.js';
 import { quoteIdentifier, type Dialect } from './sql-dialect.js';
 

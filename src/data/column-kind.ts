@@ -1,8 +1,7 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 
-import type { ColumnKind } from './query/sql-compiler.js';
-
-export type { ColumnKind };
+/** The API kinds of column value: how a value is read, written, compared and checksummed. */
+export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime';
 
 const BY_TYPE_NAME: Record<string, ColumnKind> = {
   varchar: 'string', 'character varying': 'string', char: 'string', character: 'string', nvarchar: 'string',

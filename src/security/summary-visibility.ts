@@ -1,15 +1,15 @@
-import type { SummaryEntry } from '../logic/transaction-summary.js';
-import type { Grant } from '../security/role-bank.js';
-import type { ResourceAccess } from '../security/resource-access.js';
-import { RegistryColumnResolver } from './column-resolver.js';
-import { keyOf, rowIdentity } from './primary-key.js';
-import type { Resource, ResourceRegistry } from './resource-registry.js';
-import type { Dialect } from './sql-dialect.js';
-import { paramsFor, type RowStore } from './sql/row-store.js';
-import { ValuesColumnResolver } from './values-column-resolver.js';
+import type { RowChange } from '../data/row-change.js';
+import type { Grant } from './role-bank.js';
+import type { ResourceAccess } from './resource-access.js';
+import { RegistryColumnResolver } from '../data/column-resolver.js';
+import { keyOf, rowIdentity } from '../data/primary-key.js';
+import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
+import type { Dialect } from '../data/sql-dialect.js';
+import { paramsFor, type RowStore } from '../data/row-store.js';
+import { ValuesColumnResolver } from '../data/values-column-resolver.js';
 
 /** A txsummary row as its caller may see it: `readable` undefined means every column. */
-export interface VisibleEntry extends SummaryEntry {
+export interface VisibleEntry extends RowChange {
   readable?: ReadonlySet<string>;
 }
 
@@ -32,14 +32,14 @@ export class SummaryVisibility {
     private readonly dialect: Dialect,
   ) {}
 
-  async of(store: RowStore, entries: readonly SummaryEntry[], access: ResourceAccess): Promise<VisibleEntry[]> {
-    const byResource = new Map<Resource, SummaryEntry[]>();
+  async of(store: RowStore, entries: readonly RowChange[], access: ResourceAccess): Promise<VisibleEntry[]> {
+    const byResource = new Map<Resource, RowChange[]>();
     for (const entry of entries) {
       const list = byResource.get(entry.resource);
       if (list) list.push(entry);
       else byResource.set(entry.resource, [entry]);
     }
-    const shown = new Map<SummaryEntry, ReadonlySet<string> | undefined>();
+    const shown = new Map<RowChange, ReadonlySet<string> | undefined>();
     for (const [resource, list] of byResource) {
       const mine = access.to(resource);
       if (!mine.can('READ')) continue;
@@ -50,7 +50,7 @@ export class SummaryVisibility {
       }
       const grants = mine.grantsFor('READ');
       const filtered = grants.filter((g) => g.filter);
-      const show = (entry: SummaryEntry, admits: readonly boolean[]): void => {
+      const show = (entry: RowChange, admits: readonly boolean[]): void => {
         const admitting = grants.filter((g) => !g.filter || admits[filtered.indexOf(g)]);
         if (admitting.length > 0) shown.set(entry, mine.readableIn(admitting));
       };
@@ -68,8 +68,8 @@ export class SummaryVisibility {
     resource: Resource,
     access: ResourceAccess,
     filtered: readonly Grant[],
-    entries: readonly SummaryEntry[],
-    show: (entry: SummaryEntry, admits: readonly boolean[]) => void,
+    entries: readonly RowChange[],
+    show: (entry: RowChange, admits: readonly boolean[]) => void,
   ): Promise<void> {
     const params = paramsFor(this.dialect);
     const sql = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
@@ -89,8 +89,8 @@ export class SummaryVisibility {
     resource: Resource,
     access: ResourceAccess,
     filtered: readonly Grant[],
-    entries: readonly SummaryEntry[],
-    show: (entry: SummaryEntry, admits: readonly boolean[]) => void,
+    entries: readonly RowChange[],
+    show: (entry: RowChange, admits: readonly boolean[]) => void,
   ): Promise<void> {
     if (filtered.length === 0) {
       for (const entry of entries) show(entry, []);

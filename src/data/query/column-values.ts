@@ -1,6 +1,7 @@
 import { isCalendarDate, isTimeOfDay, zoneOffsetMinutes } from '../date-values.js';
 import type { BooleanLiteral, NumberLiteral, StringLiteral } from './ast.js';
-import type { ColumnKind, CompileContext } from './sql-compiler.js';
+import type { ColumnKind } from '../column-kind.js';
+import type { CompileContext } from './compile-context.js';
 
 /** A literal with a value of its own: what is left once nulls are handled and globals looked up. */
 export type PlainLiteral = StringLiteral | NumberLiteral | BooleanLiteral;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseFilter } from './query/filter-parser.js';
-import { compileFilter, numberedParams, positionalParams } from './query/sql-compiler.js';
+import { compileFilter } from './query/sql-compiler.js';
+import { numberedParams, positionalParams } from './query/compile-context.js';
 import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
 import type { Dialect } from './sql-dialect.js';
 import { ValuesColumnResolver } from './values-column-resolver.js';

@@ -1,6 +1,7 @@
 import { parentAlias, parentRelation } from './column-resolver.js';
 import type { ColumnPath } from './query/ast.js';
-import type { ColumnKind, ColumnResolver, ParameterSink, ResolvedColumn } from './query/sql-compiler.js';
+import type { ColumnKind } from './column-kind.js';
+import type { ColumnResolver, ParameterSink, ResolvedColumn } from './query/compile-context.js';
 import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
 import { quoteIdentifier, type Dialect } from './sql-dialect.js';
 import { toDatabase, type CanonicalRow } from './value-codec.js';

@@ -1,9 +1,9 @@
-import { comparedPlaceholder } from '../query/column-values.js';
-import { numberedParams, positionalParams, type ParameterList } from '../query/sql-compiler.js';
-import { keyOf, type KeyValues } from '../primary-key.js';
-import type { ParentRelation, Resource, ResourceColumn } from '../resource-registry.js';
-import { quoteIdentifier, type Dialect } from '../sql-dialect.js';
-import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from '../value-codec.js';
+import { comparedPlaceholder } from './query/column-values.js';
+import { numberedParams, positionalParams, type ParameterList } from './query/compile-context.js';
+import { keyOf, type KeyValues } from './primary-key.js';
+import type { ParentRelation, Resource, ResourceColumn } from './resource-registry.js';
+import { quoteIdentifier, type Dialect } from './sql-dialect.js';
+import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from './value-codec.js';
 
 export type Params = ParameterList;
 

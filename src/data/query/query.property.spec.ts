@@ -4,7 +4,8 @@ import type { ColumnRef, FilterNode, Literal, Operand, Predicate } from './ast.j
 import { FILTER_KEYWORDS, parseFilter } from './filter-parser.js';
 import { printFilter } from './filter-printer.js';
 import { parseOrder, parseSysOrder } from './order-parser.js';
-import { compileFilter, compileOrder, numberedParams, positionalParams, type CompileContext, type ParameterList, type ResolvedColumn } from './sql-compiler.js';
+import { compileFilter, compileOrder } from './sql-compiler.js';
+import { numberedParams, positionalParams, type CompileContext, type ParameterList, type ResolvedColumn } from './compile-context.js';
 import { parseSysFilter } from './sysfilter-parser.js';
 
 // ---- a resolver for the compiler ------------------------------------------------------

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Resource } from '../resource-registry.js';
+import type { Resource } from './resource-registry.js';
 import { limitLiteral, paramsFor, RowStore } from './row-store.js';
 
 const customer = {

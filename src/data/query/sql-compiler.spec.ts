@@ -2,15 +2,8 @@ import { apiErrorOf } from '../../../test/support/api-error-of.js';
 import type { FilterNode } from './ast.js';
 import { parseFilter } from './filter-parser.js';
 import { parseOrder, parseSysOrder } from './order-parser.js';
-import {
-  compileFilter,
-  compileOrder,
-  numberedParams,
-  positionalParams,
-  type CompileContext,
-  type ParameterList,
-  type ResolvedColumn,
-} from './sql-compiler.js';
+import { compileFilter, compileOrder } from './sql-compiler.js';
+import { numberedParams, positionalParams, type CompileContext, type ParameterList, type ResolvedColumn } from './compile-context.js';
 import { parseSysFilter } from './sysfilter-parser.js';
 
 const PARENT_SQL = '(SELECT "p"."salesrep_id" FROM "purchaseorder" "p" WHERE "p"."id" = "t"."order_id")';

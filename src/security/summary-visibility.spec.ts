@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Principal } from '../auth/principal.js';
-import type { SummaryEntry } from '../logic/transaction-summary.js';
-import { ResourceAccess } from '../security/resource-access.js';
-import { RoleBank } from '../security/role-bank.js';
-import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
-import type { RowStore } from './sql/row-store.js';
+import type { RowChange } from '../data/row-change.js';
+import { ResourceAccess } from './resource-access.js';
+import { RoleBank } from './role-bank.js';
+import type { Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import type { RowStore } from '../data/row-store.js';
 import { SummaryVisibility } from './summary-visibility.js';
 
 const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn =>
@@ -28,7 +28,7 @@ const accessOf = (roles: string[]): ResourceAccess => {
   const principal: Principal = { tokenId: 1, userIdentifier: null, roleNames: roles, globals: { own: 'Alpha' } };
   return ResourceAccess.of(bank, principal, customer);
 };
-const entries: SummaryEntry[] = [
+const entries: RowChange[] = [
   { resource: customer, verb: 'UPDATE', row: { name: 'Alpha', balance: '1.0000', credit_limit: '9.0000' } },
   { resource: customer, verb: 'UPDATE', row: { name: 'Bravo', balance: '2.0000', credit_limit: '8.0000' } },
 ];

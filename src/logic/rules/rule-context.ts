@@ -1,0 +1,13 @@
+import type { ParentRelation } from '../../data/resource-registry.js';
+import type { RowStore } from '../../data/row-store.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
+import type { EntityClass, RuleRow } from '../rule-dsl.js';
+
+/** What a rule may ask of the write transaction it runs in (the transaction implements it; rules never see the rest). */
+export interface RuleContext {
+  readonly store: RowStore;
+  /** The parent row a child points to through `relation`, as this transaction sees it. */
+  parentOf(relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined>;
+  /** Inserts a row from an event (with every rule of its own), `depth` events deep. */
+  insertFor(entity: EntityClass, values: RuleRow, depth: number): Promise<CanonicalRow>;
+}
