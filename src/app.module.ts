@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
 import { AdminModule } from './admin/admin.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -16,16 +14,15 @@ import { PasswordHasher } from './common/password-hasher.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
-import { DatabaseGate } from './database/database-gate.js';
+import { Database } from './database/database.js';
 import { ResourcesModule } from './resources/resources.module.js';
-import { LoginAttemptCounter } from './database/login-attempt.entity.js';
 import { SystemModule } from './system/system.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
   project: ProjectDefinition;
-  /** Already connected and migrated (see `openDatabase`). */
-  dataSource: DataSource;
+  /** The one way to the database, already connected and migrated (see `openDatabase`). */
+  database: Database;
   logger: Logger;
   /** The service's time; tests pass one they can move forward. */
   clock?: Clock;
@@ -41,11 +38,6 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(options.config),
-        TypeOrmModule.forRootAsync({
-          useFactory: () => options.dataSource.options,
-          dataSourceFactory: async () => options.dataSource,
-        }),
-        TypeOrmModule.forFeature([LoginAttemptCounter]),
         SystemModule,
         AuthModule,
         AdminModule,
@@ -56,7 +48,7 @@ export class AppModule {
         { provide: ApiSettings, useValue: settings },
         { provide: PROJECT_DEFINITION, useValue: options.project },
         { provide: LOGGER, useValue: options.logger },
-        { provide: DatabaseGate, useValue: DatabaseGate.for(options.dataSource) },
+        { provide: Database, useValue: options.database },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: Clock, useValue: options.clock ?? new Clock() },
         PasswordHasher,
@@ -65,7 +57,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiScopeGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
       ],
-      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, DatabaseGate, Clock, PasswordHasher, LoginThrottle],
+      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, Database, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

@@ -14,7 +14,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { AppModule } from './app.module.js';
+import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
@@ -28,6 +28,7 @@ import { applyServerTimeouts } from './common/server-timeouts.js';
 import type { ProjectDefinition } from './common/project-definition.js';
 import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
+import { Database } from './database/database.js';
 import { seedProjectOnce } from './database/seed-project.js';
 import type { Clock } from './common/clock.js';
 
@@ -57,7 +58,7 @@ function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undef
   return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
 }
 
-async function createExpressApp(parts: AppParts): Promise<INestApplication> {
+async function createExpressApp(parts: AppModuleOptions): Promise<INestApplication> {
   const { config, logger } = parts;
   // Each adapter's framework is loaded only when it is the one configured: the other one would
   // take about 8 MB of memory (and its modules' load time) for nothing.
@@ -96,7 +97,7 @@ async function createExpressApp(parts: AppParts): Promise<INestApplication> {
   return app;
 }
 
-async function createFastifyApp(parts: AppParts): Promise<INestApplication> {
+async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplication> {
   const { config, logger } = parts;
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const adapter = new FastifyAdapter({
@@ -179,8 +180,10 @@ const frontDoorHeaders = recordSecurityHeaders();
 
 /** Seeds an empty database, then creates and initialises the application (not yet listening). */
 export async function createApp(parts: AppParts): Promise<INestApplication> {
-  if (await seedProjectOnce(parts.dataSource, parts.project)) parts.logger.info('seeded the project\'s starting data');
-  const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(parts) : await createExpressApp(parts);
+  const { dataSource, ...rest } = parts;
+  const composed: AppModuleOptions = { ...rest, database: new Database(dataSource) };
+  if (await seedProjectOnce(composed.database, parts.project)) parts.logger.info('seeded the project\'s starting data');
+  const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(composed) : await createExpressApp(composed);
   await app.init();
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();

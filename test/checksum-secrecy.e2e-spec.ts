@@ -5,7 +5,7 @@ import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { CHECKSUM_SECRET_NAME, loadChecksumSecret } from '../src/database/checksum-secret.js';
-import { DatabaseGate } from '../src/database/database-gate.js';
+import { Database } from '../src/database/database.js';
 import { openDatabase } from '../src/database/open-database.js';
 import { hmacKey } from '../src/data/checksum.js';
 import { demoProject } from '../src/project/project.js';
@@ -156,7 +156,7 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
     await t.dataSource.query(`DELETE FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME]);
     const sources = await Promise.all([0, 1, 2].map(() => openDatabase(t.config.database, demoProject)));
     try {
-      const secrets = await Promise.all(sources.flatMap((source) => [0, 1].map(() => loadChecksumSecret(source, DatabaseGate.for(source), undefined))));
+      const secrets = await Promise.all(sources.flatMap((source) => [0, 1].map(() => loadChecksumSecret(new Database(source), undefined))));
       expect(new Set(secrets).size).toBe(1);
       expect(secrets[0]).not.toBe(kept);
       expect(await storedSecret(t)).toBe(secrets[0]);

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import type { Repository } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -12,7 +10,7 @@ import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database } from '../database/database.js';
 import { generateTokenValue, hashTokenValue } from '../tokens/token-value.js';
 import { AdminAccount } from './admin-account.entity.js';
 import { AdminToken } from './admin-token.entity.js';
@@ -23,14 +21,12 @@ const DEFAULT_ADMIN = 'admin';
 @Injectable()
 export class AdminAccountsService implements OnApplicationBootstrap {
   constructor(
-    @InjectRepository(AdminAccount) private readonly accounts: Repository<AdminAccount>,
-    @InjectRepository(AdminToken) private readonly tokens: Repository<AdminToken>,
+    private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
-    private readonly gate: DatabaseGate,
   ) {}
 
   /**
@@ -38,14 +34,14 @@ export class AdminAccountsService implements OnApplicationBootstrap {
    * or with a generated password that is printed once, here, and never stored in clear.
    */
   async onApplicationBootstrap(): Promise<void> {
-    if ((await this.gate.read(() => this.accounts.count())) > 0) return;
+    if ((await this.db.read(({ manager }) => manager.getRepository(AdminAccount).count())) > 0) return;
     const username = this.config.auth.adminUser ?? DEFAULT_ADMIN;
     const configured = this.config.auth.adminPassword;
     const problem = configured === undefined ? undefined : passwordProblem(configured);
     if (problem) throw new Error(`TESSERA_ADMIN_PASSWORD: ${problem}`);
     const password = configured ?? randomBytes(18).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
-    await this.gate.write(() => this.accounts.insert({ username, passwordHash, createdAt: this.clock.now() }));
+    await this.db.write(({ manager }) => manager.getRepository(AdminAccount).insert({ username, passwordHash, createdAt: this.clock.now() }));
     if (configured === undefined) {
       this.logger.warn(
         `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
@@ -67,7 +63,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     let outcome: LoginOutcome = 'abandoned';
     let verified: boolean;
     try {
-      const found = await this.gate.read(() => this.accounts.findOneBy({ username }));
+      const found = await this.db.read(({ manager }) => manager.getRepository(AdminAccount).findOneBy({ username }));
       const account = found?.username === username ? found : undefined;
       verified = await this.hasher.verify(password, account?.passwordHash);
       outcome = verified ? 'succeeded' : 'failed';
@@ -78,13 +74,13 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;
-    await this.gate.write(() => this.tokens.insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }));
+    await this.db.write(({ manager }) => manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }));
     return { apikey, expiration: isoTime(expiration) };
   }
 
   /** The admin behind an admin token; 401 / 4011 unknown (API tokens included), 401 / 4012 expired. */
   async verify(apikey: string): Promise<string> {
-    const token = await this.gate.read(() => this.tokens.findOneBy({ keyHash: hashTokenValue(apikey) }));
+    const token = await this.db.read(({ manager }) => manager.getRepository(AdminToken).findOneBy({ keyHash: hashTokenValue(apikey) }));
     if (!token) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
     if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
     return token.username;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database } from '../database/database.js';
 import { LoginAttemptCounter, type LoginAttemptScope } from '../database/login-attempt.entity.js';
 import { ApiError } from './api-error.js';
 import { Clock } from './clock.js';
@@ -60,10 +59,9 @@ export class LoginThrottle {
   private lastSweep = 0;
 
   constructor(
-    @InjectRepository(LoginAttemptCounter) private readonly counters: Repository<LoginAttemptCounter>,
+    private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
-    private readonly gate: DatabaseGate,
   ) {
     this.windowMs = config.auth.loginFailureWindowSeconds * 1000;
     this.limits = { account: config.auth.loginMaxFailures, address: config.auth.loginMaxFailuresPerAddress };
@@ -75,11 +73,11 @@ export class LoginThrottle {
     const giveUpAt = Date.now() + WAIT_LIMIT_MS;
     for (;;) {
       const now = this.clock.now();
-      const admitted = await this.gate.write(async () => {
-        if (!(await this.take('account', subjects.account, now))) return false;
-        if (await this.take('address', subjects.address, now)) return true;
+      const admitted = await this.db.write(async ({ manager }) => {
+        if (!(await this.take(manager, 'account', subjects.account, now))) return false;
+        if (await this.take(manager, 'address', subjects.address, now)) return true;
         // The address refused: give the account its attempt back, so only admitted attempts count.
-        await this.settle('account', subjects.account, 'gave-back');
+        await this.settle(manager, 'account', subjects.account, 'gave-back');
         return false;
       });
       await this.sweepNow(now);
@@ -101,9 +99,9 @@ export class LoginThrottle {
     reservation.finished = true;
     const { subjects } = reservation;
     try {
-      await this.gate.write(async () => {
-        await this.settle('account', subjects.account, outcome === 'abandoned' ? 'gave-back' : outcome);
-        await this.settle('address', subjects.address, outcome === 'failed' ? 'failed' : 'gave-back');
+      await this.db.write(async ({ manager }) => {
+        await this.settle(manager, 'account', subjects.account, outcome === 'abandoned' ? 'gave-back' : outcome);
+        await this.settle(manager, 'address', subjects.address, outcome === 'failed' ? 'failed' : 'gave-back');
       });
     } finally {
       for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
@@ -111,16 +109,16 @@ export class LoginThrottle {
   }
 
   /** Admits one attempt on the subject's counter, creating the counter first if it has none. */
-  private async take(scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
-    if (await this.increment(scope, subject, now)) return true;
-    await this.counters
+  private async take(manager: EntityManager, scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
+    if (await this.increment(manager, scope, subject, now)) return true;
+    await counters(manager)
       .createQueryBuilder()
       .insert()
       .into(LoginAttemptCounter)
       .values({ scope, subject, windowStart: now, failures: 0, pending: 0 })
       .orIgnore()
       .execute();
-    return this.increment(scope, subject, now);
+    return this.increment(manager, scope, subject, now);
   }
 
   /**
@@ -130,8 +128,8 @@ export class LoginThrottle {
    * order on purpose: MySQL evaluates them left to right, and the CASEs must see the old
    * window_start.
    */
-  private async increment(scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
-    const result = await this.counters
+  private async increment(manager: EntityManager, scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
+    const result = await counters(manager)
       .createQueryBuilder()
       .update(LoginAttemptCounter)
       .set({
@@ -147,9 +145,9 @@ export class LoginThrottle {
   }
 
   /** Ends one pending attempt: counted as a failure, forgetting the failures (a success on the account), or given back. */
-  private async settle(scope: LoginAttemptScope, subject: string, outcome: 'failed' | 'succeeded' | 'gave-back'): Promise<void> {
+  private async settle(manager: EntityManager, scope: LoginAttemptScope, subject: string, outcome: 'failed' | 'succeeded' | 'gave-back'): Promise<void> {
     const failures = { failed: 'failures + 1', succeeded: '0', 'gave-back': 'failures' }[outcome];
-    await this.counters
+    await counters(manager)
       .createQueryBuilder()
       .update(LoginAttemptCounter)
       .set({ failures: () => failures, pending: () => 'CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END' })
@@ -159,8 +157,8 @@ export class LoginThrottle {
 
   /** Why `take` refused: failures at the limit (refuse until the window closes), logins in progress (wait), or neither any more. */
   private async verdict(subjects: Record<LoginAttemptScope, string>, now: number): Promise<Verdict> {
-    const rows = await this.gate.read(() =>
-      this.counters.find({ where: SCOPES.map((scope) => ({ scope, subject: subjects[scope] })) }),
+    const rows = await this.db.read(({ manager }) =>
+      counters(manager).find({ where: SCOPES.map((scope) => ({ scope, subject: subjects[scope] })) }),
     );
     let retryAt = 0;
     let busy: string | undefined;
@@ -201,8 +199,8 @@ export class LoginThrottle {
     this.lastSweep = now;
     // A closed window with an attempt still in progress stays until that attempt is counted,
     // unless it is so old that the attempt must have been lost with its process.
-    await this.gate.write(() =>
-      this.counters
+    await this.db.write(({ manager }) =>
+      counters(manager)
         .createQueryBuilder()
         .delete()
         .where('window_start <= :cutoff AND (pending = 0 OR window_start <= :lost)', { cutoff: now - this.windowMs, lost: now - 2 * this.windowMs })
@@ -210,6 +208,8 @@ export class LoginThrottle {
     );
   }
 }
+
+const counters = (manager: EntityManager) => manager.getRepository(LoginAttemptCounter);
 
 function keyOf(scope: LoginAttemptScope, subject: string): string {
   return `${scope}:${subject}`;

@@ -1,7 +1,8 @@
 import type { ColumnPath } from './query/ast.js';
 import type { ColumnResolver, ResolvedColumn } from './query/compile-context.js';
 import type { ParentRelation, Resource, ResourceRegistry } from './resource-registry.js';
-import { quoteIdentifier, type Dialect } from './sql-dialect.js';
+import { quoteIdentifier } from './sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 
 /**
  * Resolves the column names of filters and orders to SQL, only from the registry. A plain

@@ -1,6 +1,6 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
-import type { DataSource } from 'typeorm';
+import type { Database } from '../database/database.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
@@ -68,8 +68,8 @@ export class ResourceRegistry {
   private readonly byLowerName = new Map<string, Resource>();
   readonly resources: readonly Resource[];
 
-  constructor(dataSource: DataSource, entities: Function[], readonly prefix: string) {
-    const metadatas = entities.map((entity) => dataSource.getMetadata(entity));
+  constructor(database: Pick<Database, 'metadata'>, entities: Function[], readonly prefix: string) {
+    const metadatas = entities.map((entity) => database.metadata(entity));
     const tableOf = new Map(metadatas.map((m) => [m.target, m.tableName]));
     this.resources = metadatas.map((m) => buildResource(m, tableOf));
     for (const resource of this.resources) {

@@ -2,7 +2,8 @@ import { comparedPlaceholder } from './query/column-values.js';
 import { numberedParams, positionalParams, type ParameterList } from './query/compile-context.js';
 import { keyOf, type KeyValues } from './primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn } from './resource-registry.js';
-import { quoteIdentifier, type Dialect } from './sql-dialect.js';
+import { quoteIdentifier } from './sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from './value-codec.js';
 
 export type Params = ParameterList;

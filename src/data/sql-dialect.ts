@@ -1,26 +1,6 @@
-import type { DataSource } from 'typeorm';
-
-export type Dialect = 'sqlite' | 'mysql' | 'postgres';
-
-export function dialectOf(dataSource: DataSource): Dialect {
-  const type = dataSource.options.type;
-  if (type === 'postgres') return 'postgres';
-  if (type === 'mysql' || type === 'mariadb') return 'mysql';
-  return 'sqlite';
-}
+import type { Dialect } from '../database/dialect.js';
 
 /** Identifier quoting for names that come from entity metadata (never from a request). */
 export function quoteIdentifier(dialect: Dialect, name: string): string {
   return dialect === 'mysql' ? `\`${name.replace(/`/g, '``')}\`` : `"${name.replace(/"/g, '""')}"`;
-}
-
-/**
- * Whether `INSERT ... RETURNING` hands back the new row: on SQLite (3.35+), PostgreSQL and
- * MariaDB from 10.5, not on MySQL. The server's version is the one TypeORM read at connect.
- */
-export function insertReturnsRow(dataSource: DataSource): boolean {
-  if (dialectOf(dataSource) !== 'mysql') return true;
-  const version = (dataSource.driver as { version?: string }).version ?? '';
-  const mariadb = /MariaDB/i.test(version) ? /^(\d+)\.(\d+)/.exec(version) : null;
-  return mariadb !== null && Number(mariadb[1]) * 1000 + Number(mariadb[2]) >= 10_005;
 }

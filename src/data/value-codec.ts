@@ -3,7 +3,7 @@ import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { MAX_YEAR, MIN_YEAR, parseDate, parseDateTime } from './date-values.js';
 import type { ColumnKind } from './column-kind.js';
-import type { Dialect } from './sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import type { ResourceColumn } from './resource-registry.js';
 
 /**

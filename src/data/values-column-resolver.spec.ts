@@ -3,7 +3,7 @@ import { parseFilter } from './query/filter-parser.js';
 import { compileFilter } from './query/sql-compiler.js';
 import { numberedParams, positionalParams } from './query/compile-context.js';
 import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
-import type { Dialect } from './sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { ValuesColumnResolver } from './values-column-resolver.js';
 
 const column = (name: string, kind: ResourceColumn['kind']): ResourceColumn =>

@@ -3,7 +3,8 @@ import type { ColumnPath } from './query/ast.js';
 import type { ColumnKind } from './column-kind.js';
 import type { ColumnResolver, ParameterSink, ResolvedColumn } from './query/compile-context.js';
 import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
-import { quoteIdentifier, type Dialect } from './sql-dialect.js';
+import { quoteIdentifier } from './sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { toDatabase, type CanonicalRow } from './value-codec.js';
 
 /**

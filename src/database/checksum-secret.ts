@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import type { DatabaseGate } from './database-gate.js';
+import type { Database } from './database.js';
 
 /** The `tessera_meta` row that keeps the generated checksum secret. */
 export const CHECKSUM_SECRET_NAME = 'checksum_secret';
@@ -31,18 +30,17 @@ const STATEMENTS = {
  * once on an empty database both try to insert a secret of their own; the primary key lets one
  * in, the other's insert does nothing, and both then use what is stored.
  */
-export async function loadChecksumSecret(dataSource: DataSource, gate: DatabaseGate, configured: string | undefined): Promise<string> {
+export async function loadChecksumSecret(db: Database, configured: string | undefined): Promise<string> {
   if (configured !== undefined) return configured;
-  const type = dataSource.options.type;
-  const sql = STATEMENTS[type === 'mysql' || type === 'mariadb' ? 'mysql' : type === 'postgres' ? 'postgres' : 'sqlite'];
+  const sql = STATEMENTS[db.dialect];
   const stored = async (): Promise<string | undefined> => {
-    const rows = (await gate.read(() => dataSource.query(sql.select, [CHECKSUM_SECRET_NAME]))) as Array<{ v: unknown }>;
+    const rows = await db.read((session) => session.query(sql.select, [CHECKSUM_SECRET_NAME]));
     const value = rows[0]?.v;
     return typeof value === 'string' && value.length >= 32 ? value : undefined;
   };
   const existing = await stored();
   if (existing) return existing;
-  await gate.write(() => dataSource.query(sql.insert, [CHECKSUM_SECRET_NAME, randomBytes(32).toString('hex')]));
+  await db.write((session) => session.query(sql.insert, [CHECKSUM_SECRET_NAME, randomBytes(32).toString('hex')]));
   const secret = await stored();
   if (!secret) throw new Error('tessera_meta holds no usable checksum secret');
   return secret;

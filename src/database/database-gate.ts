@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { usesSqlite } from './sqlite-connection.js';
 
 /**
@@ -9,12 +9,10 @@ import { usesSqlite } from './sqlite-connection.js';
  * MySQL/MariaDB and PostgreSQL have a pool and real isolation, so there it lets everything
  * through.
  *
- * The rule: every statement goes through the gate (`read`, or `write` for a write or a
- * transaction) unless it runs on the EntityManager of a transaction that already holds the
- * gate (LogicEngine.run, AdminAuditService.change). A method that takes such an optional
- * `manager` passes it on as `inside`: then the work runs at once, since the gate is not
- * re-entrant and taking it again would wait for itself. Slow work (bcrypt) stays outside
- * `write`: every other request waits while it is held.
+ * Only `Database` (database.ts) holds it: every statement goes through that facade, which
+ * takes the gate's read side for reads and its write side for writes and transactions. The
+ * gate is not re-entrant: work inside a transaction runs on the transaction's scope, never
+ * through the facade again (it would wait for itself).
  */
 export class DatabaseGate {
   private readers = 0;
@@ -27,9 +25,8 @@ export class DatabaseGate {
     return new DatabaseGate(usesSqlite(dataSource));
   }
 
-  /** `inside`: the manager of a transaction the caller already runs through the gate; `work` then runs at once. */
-  async read<T>(work: () => Promise<T>, inside?: EntityManager): Promise<T> {
-    if (!this.enabled || inside) return work();
+  async read<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return work();
     if (this.writing || this.waiting.some((w) => w.write)) await this.wait(false);
     else this.readers += 1;
     try {
@@ -40,9 +37,8 @@ export class DatabaseGate {
     }
   }
 
-  /** `inside`: the manager of a transaction the caller already runs through the gate; `work` then runs at once. */
-  async write<T>(work: () => Promise<T>, inside?: EntityManager): Promise<T> {
-    if (!this.enabled || inside) return work();
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return work();
     if (this.writing || this.readers > 0 || this.waiting.length > 0) await this.wait(true);
     else this.writing = true;
     try {

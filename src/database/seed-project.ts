@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { ProjectDefinition } from '../common/project-definition.js';
+import type { Database } from './database.js';
 import { TesseraMeta } from './tessera-meta.entity.js';
 
 const SEEDED = 'project_seeded_at';
@@ -9,10 +9,9 @@ const SEEDED = 'project_seeded_at';
  * is empty. Either way the start is recorded, so a seed never runs twice (not even after an
  * operator empties the tables).
  */
-export async function seedProjectOnce(dataSource: DataSource, project: ProjectDefinition): Promise<boolean> {
-  const meta = dataSource.getRepository(TesseraMeta);
-  if (!project.seed || (await meta.findOneBy({ name: SEEDED }))) return false;
-  return dataSource.transaction(async (manager) => {
+export async function seedProjectOnce(db: Database, project: ProjectDefinition): Promise<boolean> {
+  if (!project.seed || (await db.read(({ manager }) => manager.getRepository(TesseraMeta).findOneBy({ name: SEEDED })))) return false;
+  return db.transaction((tx) => tx.write(async ({ manager }) => {
     let empty = true;
     for (const entity of project.entities) {
       if ((await manager.getRepository(entity).count({ take: 1 })) > 0) empty = false;
@@ -20,5 +19,5 @@ export async function seedProjectOnce(dataSource: DataSource, project: ProjectDe
     if (empty) await project.seed!(manager);
     await manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() });
     return empty;
-  });
+  }));
 }

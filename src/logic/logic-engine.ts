@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { DatabaseGate } from '../database/database-gate.js';
-import { beginWriteSession } from '../database/write-session.js';
+import { Database } from '../database/database.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
-import { dialectOf, insertReturnsRow } from '../data/sql-dialect.js';
 import { RowStore } from '../data/row-store.js';
 import { RowChecksum } from '../data/checksum.js';
 import { RuleBank } from './rule-bank.js';
@@ -24,17 +21,16 @@ import { WriteTransaction } from './write-transaction.js';
 @Injectable()
 export class LogicEngine {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly registry: ResourceRegistry,
     readonly bank: RuleBank,
-    @Inject(DatabaseGate) private readonly gate: DatabaseGate,
     private readonly checksums: RowChecksum,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
-    // The gate is taken per attempt: a SQLite write waiting out its backoff holds nobody up.
-    return withConflictRetries(() => this.gate.write(() => this.once(work)), { budgetMs: this.config.database.writeRetryBudgetMs });
+    // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
+    return withConflictRetries(() => this.once(work), { budgetMs: this.config.database.writeRetryBudgetMs });
   }
 
   /** Commit constraints on the final values of every touched row, then commit events. */
@@ -48,18 +44,14 @@ export class LogicEngine {
     for (const rule of this.bank.commitRules) await rule.run(event);
   }
 
-  private async once(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
-    const session = await beginWriteSession(this.dataSource);
-    try {
-      const tx = new WriteTransaction(new RowStore(session, dialectOf(this.dataSource), insertReturnsRow(this.dataSource)), this.registry, this.bank, this.checksums);
+  private once(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
+    return this.database.writeTransaction(async (session) => {
+      const store = new RowStore(session, this.database.dialect, this.database.insertReturnsRow);
+      const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums);
       await work(tx);
       await this.beforeCommit(tx);
       await tx.lastReads?.();
-      await session.commit();
       return tx.summary.list();
-    } catch (error) {
-      await session.abandon();
-      throw error;
-    }
+    });
   }
 }

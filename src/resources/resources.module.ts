@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiSettings, PROJECT_DEFINITION } from '../common/api-settings.js';
 import type { ProjectDefinition } from '../common/project-definition.js';
 import { LogicEngine } from '../logic/logic-engine.js';
@@ -12,9 +11,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { TESSERA_VERSION } from '../common/version.js';
 import { MetaController } from './meta.controller.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
-import { dialectOf } from '../data/sql-dialect.js';
 import { RowChecksum } from '../data/checksum.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database } from '../database/database.js';
 import { loadChecksumSecret } from '../database/checksum-secret.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { ResourcesController } from './resources.controller.js';
@@ -26,9 +24,9 @@ import { ResourcesService } from './resources.service.js';
   providers: [
     {
       provide: ResourceRegistry,
-      useFactory: (dataSource: DataSource, project: ProjectDefinition, settings: ApiSettings) =>
-        new ResourceRegistry(dataSource, project.entities, settings.resourcePrefix),
-      inject: [DataSource, PROJECT_DEFINITION, ApiSettings],
+      useFactory: (database: Database, project: ProjectDefinition, settings: ApiSettings) =>
+        new ResourceRegistry(database, project.entities, settings.resourcePrefix),
+      inject: [Database, PROJECT_DEFINITION, ApiSettings],
     },
     {
       provide: RuleBank,
@@ -37,9 +35,9 @@ import { ResourcesService } from './resources.service.js';
     },
     {
       provide: RoleBank,
-      useFactory: (registry: ResourceRegistry, project: ProjectDefinition, dataSource: DataSource) =>
-        new RoleBank(registry, project.roles, dialectOf(dataSource)),
-      inject: [ResourceRegistry, PROJECT_DEFINITION, DataSource],
+      useFactory: (registry: ResourceRegistry, project: ProjectDefinition, database: Database) =>
+        new RoleBank(registry, project.roles, database.dialect),
+      inject: [ResourceRegistry, PROJECT_DEFINITION, Database],
     },
     {
       provide: OpenApiDocs,
@@ -62,9 +60,9 @@ import { ResourcesService } from './resources.service.js';
     {
       // The key is read (or generated) and derived once, at boot; the request path only computes HMACs.
       provide: RowChecksum,
-      useFactory: async (dataSource: DataSource, gate: DatabaseGate, config: AppConfig) =>
-        await RowChecksum.fromSecret(await loadChecksumSecret(dataSource, gate, config.api.checksumSecret)),
-      inject: [DataSource, DatabaseGate, APP_CONFIG],
+      useFactory: async (database: Database, config: AppConfig) =>
+        await RowChecksum.fromSecret(await loadChecksumSecret(database, config.api.checksumSecret)),
+      inject: [Database, APP_CONFIG],
     },
     LogicEngine,
     ResourcesService,

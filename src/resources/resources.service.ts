@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { DatabaseGate } from '../database/database-gate.js';
-import { loneReads, type LoneRead } from '../database/lone-reads.js';
+import { Database, type DatabaseSession } from '../database/database.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import { ConstraintFailure } from '../logic/constraint-failure.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../logic/write-transaction.js';
@@ -21,7 +19,7 @@ import { parseSysFilter } from '../data/query/sysfilter-parser.js';
 import type { ReadQuery } from './read-query.js';
 import { bodyItems, columnValues, metadataOf, missingRequired } from './request-body.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
-import { dialectOf, type Dialect } from '../data/sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { paramsFor, RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
 import { SummaryVisibility, type VisibleEntry } from '../security/summary-visibility.js';
@@ -48,17 +46,14 @@ export interface ReadResult {
 @Injectable()
 export class ResourcesService {
   private readonly dialect: Dialect;
-  private readonly loneRead: LoneRead;
   private readonly summaryVisibility: SummaryVisibility;
 
   constructor(
-    dataSource: DataSource,
+    private readonly database: Database,
     readonly registry: ResourceRegistry,
     private readonly engine: LogicEngine,
-    @Inject(DatabaseGate) private readonly gate: DatabaseGate,
   ) {
-    this.dialect = dialectOf(dataSource);
-    this.loneRead = loneReads(dataSource);
+    this.dialect = database.dialect;
     this.summaryVisibility = new SummaryVisibility(registry, this.dialect);
   }
 
@@ -81,7 +76,7 @@ export class ResourcesService {
       .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
       .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
     const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, this.roleSql(resource, params))];
-    const page = await this.gate.read(() => this.reader().page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset));
+    const page = await this.database.read((session) => this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset));
     return { rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })), hasMore: page.length > query.pageSize };
   }
 
@@ -89,11 +84,13 @@ export class ResourcesService {
     const key = parseKeySegment(resource, keySegment);
     const params = paramsFor(this.dialect);
     const extra = this.visibilityFlags(resource, access, params);
-    const store = this.reader();
-    const where = [store.keyPredicate(resource, key, params, 't')];
-    const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
-    if (rowFilter) where.push(rowFilter);
-    const [found] = await this.gate.read(() => store.page(resource, { where, orderBy: [], extra: extra.select }, params, 1, 0));
+    const [found] = await this.database.read((session) => {
+      const store = this.reader(session);
+      const where = [store.keyPredicate(resource, key, params, 't')];
+      const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
+      if (rowFilter) where.push(rowFilter);
+      return store.page(resource, { where, orderBy: [], extra: extra.select }, params, 1, 0);
+    });
     return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
@@ -207,11 +204,10 @@ export class ResourcesService {
       const onValues = filtered.map((g) => (params: Params) =>
         access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, row), params, dialect: this.dialect }));
       const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
-      const store = this.reader();
-      const [admits, committed] = await this.gate.read(async () => [
-        await store.testValues(onValues),
-        await store.test(resource, keyOf(resource, row), onCommitted),
-      ] as const);
+      const [admits, committed] = await this.database.read(async (session) => {
+        const store = this.reader(session);
+        return [await store.testValues(onValues), await store.test(resource, keyOf(resource, row), onCommitted)] as const;
+      });
       const admitting = reads.filter((g) => {
         const i = filtered.indexOf(g);
         return i < 0 || (admits[i] && (!committed || committed[i]));
@@ -304,8 +300,8 @@ export class ResourcesService {
   }
 
   /** Reads outside a transaction: the pool, or SQLite's prepared statements (see `loneReads`). */
-  private reader(): RowStore {
-    return new RowStore({ query: this.loneRead }, this.dialect);
+  private reader(session: DatabaseSession): RowStore {
+    return new RowStore(session, this.dialect);
   }
 
   private keyOfItem(resource: Resource, item: Record<string, unknown>, href: string | undefined): KeyValues {

@@ -2,7 +2,8 @@ import { parentAlias, parentRelation, parentSubquery, RegistryColumnResolver } f
 import type { ColumnPath } from '../data/query/ast.js';
 import type { ColumnResolver, ParameterSink, ResolvedColumn } from '../data/query/compile-context.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
-import { quoteIdentifier, type Dialect } from '../data/sql-dialect.js';
+import { quoteIdentifier } from '../data/sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import type { Grant } from './role-bank.js';
 import type { ResourceAccess } from './resource-access.js';
 

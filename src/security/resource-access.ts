@@ -3,7 +3,7 @@ import type { GlobalValue } from '../common/global-values.js';
 import { compileFilter, FALSE_PREDICATE } from '../data/query/sql-compiler.js';
 import type { ColumnResolver, ParameterSink } from '../data/query/compile-context.js';
 import type { Resource } from '../data/resource-registry.js';
-import type { Dialect } from '../data/sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import type { Grant, RoleBank } from './role-bank.js';
 import { USER_IDENTIFIER_GLOBAL, type Operation } from './role-definition.js';
 

@@ -5,7 +5,7 @@ import { parseFilter } from '../data/query/filter-parser.js';
 import { compileFilter } from '../data/query/sql-compiler.js';
 import { positionalParams } from '../data/query/compile-context.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
-import type { Dialect } from '../data/sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { OPERATIONS, USER_IDENTIFIER_GLOBAL, type Operation, type RoleDefinition, type RolesDefinition } from './role-definition.js';
 
 /** What one role grants on one resource. */

@@ -4,7 +4,7 @@ import type { ResourceAccess } from './resource-access.js';
 import { RegistryColumnResolver } from '../data/column-resolver.js';
 import { keyOf, rowIdentity } from '../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
-import type { Dialect } from '../data/sql-dialect.js';
+import type { Dialect } from '../database/dialect.js';
 import { paramsFor, type RowStore } from '../data/row-store.js';
 import { ValuesColumnResolver } from '../data/values-column-resolver.js';
 

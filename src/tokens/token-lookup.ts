@@ -1,8 +1,7 @@
-import type { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { quoteIdentifier, dialectOf } from '../data/sql-dialect.js';
+import { quoteIdentifier } from '../data/sql-dialect.js';
 import { paramsFor } from '../data/row-store.js';
-import { loneReads, type LoneRead } from '../database/lone-reads.js';
+import type { Database } from '../database/database.js';
 import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
 
@@ -29,14 +28,12 @@ export class TokenLookup {
   private readonly columns: ColumnMetadata[];
   /** The user's columns a login token takes over, by the alias they are selected as. */
   private readonly userColumns: Array<{ alias: string; column: ColumnMetadata; property: 'roles' | 'globals' }>;
-  private readonly read: LoneRead;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.read = loneReads(dataSource);
-    const dialect = dialectOf(dataSource);
+  constructor(private readonly db: Database) {
+    const dialect = db.dialect;
     const q = (name: string) => quoteIdentifier(dialect, name);
-    const token = dataSource.getMetadata(ApiToken);
-    const user = dataSource.getMetadata(User);
+    const token = db.metadata(ApiToken);
+    const user = db.metadata(User);
     const column = (metadata: typeof token, property: string) => q(metadata.findColumnWithPropertyName(property)!.databaseName);
     this.columns = token.columns;
     this.userColumns = (['roles', 'globals'] as const).map((property) => ({
@@ -59,19 +56,18 @@ export class TokenLookup {
   }
 
   async find(keyHash: string): Promise<TokenRow | undefined> {
-    const rows = await this.read(this.sql, [LOGIN_ORIGIN, keyHash]);
+    const rows = await this.db.read((session) => session.query(this.sql, [LOGIN_ORIGIN, keyHash]));
     const raw = rows[0];
     if (!raw) return undefined;
-    const driver = this.dataSource.driver;
     const token = new ApiToken();
     for (const column of this.columns) {
-      (token as unknown as Record<string, unknown>)[column.propertyName] = driver.prepareHydratedValue(raw[column.databaseName], column);
+      (token as unknown as Record<string, unknown>)[column.propertyName] = this.db.hydrate(raw[column.databaseName], column);
     }
     if (token.origin !== LOGIN_ORIGIN) return { token, userInactive: false };
     // The join found no user: deleted (its tokens were disabled then) or never there; either way no roles to follow.
     if (raw['user_login'] === null || raw['user_login'] === undefined) return { token, userInactive: true };
     for (const { alias, column, property } of this.userColumns) {
-      (token as unknown as Record<string, unknown>)[property] = driver.prepareHydratedValue(raw[alias], column);
+      (token as unknown as Record<string, unknown>)[property] = this.db.hydrate(raw[alias], column);
     }
     const userActive = raw['user_active'];
     return { token, userInactive: userActive === false || userActive === 0 || userActive === '0' };

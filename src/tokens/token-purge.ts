@@ -1,12 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import type { Repository } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { LOGGER } from '../common/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database } from '../database/database.js';
 import { ApiToken } from './api-token.entity.js';
 
 /** How often the purge runs after the one at boot. */
@@ -36,9 +34,8 @@ export class TokenPurge implements OnApplicationBootstrap, OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
+    private readonly db: Database,
     private readonly clock: Clock,
-    private readonly gate: DatabaseGate,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -69,14 +66,14 @@ export class TokenPurge implements OnApplicationBootstrap, OnModuleDestroy {
     const cutoff = this.clock.now() - this.retentionMs;
     let purged = 0;
     while (!this.stopped) {
-      const rows = await this.gate.read(() =>
-        this.tokens.createQueryBuilder('t').select('t.id', 'id').where(PURGEABLE, { cutoff }).orderBy('t.id').limit(PURGE_BATCH).getRawMany<{ id: number | string }>(),
+      const rows = await this.db.read(({ manager }) =>
+        manager.getRepository(ApiToken).createQueryBuilder('t').select('t.id', 'id').where(PURGEABLE, { cutoff }).orderBy('t.id').limit(PURGE_BATCH).getRawMany<{ id: number | string }>(),
       );
       if (rows.length === 0) break;
       const ids = rows.map((r) => Number(r.id));
       // The condition again: a row is only ever deleted while it is still past its retention.
-      const result = await this.gate.write(() =>
-        this.tokens.createQueryBuilder().delete().where('id IN (:...ids)', { ids }).andWhere(PURGEABLE, { cutoff }).execute(),
+      const result = await this.db.write(({ manager }) =>
+        manager.getRepository(ApiToken).createQueryBuilder().delete().where('id IN (:...ids)', { ids }).andWhere(PURGEABLE, { cutoff }).execute(),
       );
       purged += result.affected ?? 0;
       if (rows.length < PURGE_BATCH) break;

@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager, type Repository, type UpdateQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database, type DatabaseScope } from '../database/database.js';
 import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
 import { TokenCache } from './token-cache.js';
@@ -45,24 +44,20 @@ export interface FoundToken {
 export class TokensService {
   private readonly lookup: TokenLookup;
   private readonly cache: TokenCache;
-  private readonly users: Repository<User>;
 
   constructor(
-    @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
+    private readonly db: Database,
     private readonly clock: Clock,
-    dataSource: DataSource,
-    private readonly gate: DatabaseGate,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.lookup = new TokenLookup(dataSource);
-    this.users = dataSource.getRepository(User);
+    this.lookup = new TokenLookup(db);
     this.cache = new TokenCache(config.auth.tokenCacheSeconds * 1000);
   }
 
   /** Stores a new token; the key is returned here and never again. */
-  async issue(input: IssueTokenInput, manager?: EntityManager): Promise<{ token: ApiToken; apikey: string }> {
+  async issue(input: IssueTokenInput, scope: DatabaseScope = this.db): Promise<{ token: ApiToken; apikey: string }> {
     const apikey = input.key ?? generateTokenValue();
-    const token = this.repo(manager).create({
+    const token = Object.assign(new ApiToken(), {
       keyHash: hashTokenValue(apikey),
       label: input.label,
       userIdentifier: input.userIdentifier,
@@ -76,7 +71,7 @@ export class TokensService {
       createdAt: this.clock.now(),
       lastUsedAt: null,
     });
-    await this.gate.write(() => this.repo(manager).insert(token), manager);
+    await scope.write(({ manager }) => tokens(manager).insert(token));
     return { token, apikey };
   }
 
@@ -108,7 +103,7 @@ export class TokensService {
     const cached = this.cache.get(keyHash, this.clock.now());
     if (cached) return cached;
     const version = this.cache.version();
-    const found = await this.gate.read(() => this.lookup.find(keyHash));
+    const found = await this.lookup.find(keyHash);
     if (found) this.cache.set(keyHash, found, this.clock.now(), version);
     return found;
   }
@@ -129,8 +124,8 @@ export class TokensService {
   async markUsed(token: ApiToken): Promise<void> {
     const now = this.clock.now();
     if (token.lastUsedAt !== null && now - token.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
-    await this.gate.write(() =>
-      this.tokens
+    await this.db.write(({ manager }) =>
+      tokens(manager)
         .createQueryBuilder()
         .update(ApiToken)
         .set({ lastUsedAt: now })
@@ -143,8 +138,8 @@ export class TokensService {
   }
 
   /** Disables the token if it is active; a disabled or expired one stays as it is (spec §3). */
-  async disable(id: number, manager?: EntityManager): Promise<void> {
-    await this.disableActive(manager, (q) => q.andWhere('id = :id', { id }));
+  async disable(id: number, scope: DatabaseScope = this.db): Promise<void> {
+    await this.disableActive(scope, (q) => q.andWhere('id = :id', { id }));
     this.forgetCachedTokens();
   }
 
@@ -153,8 +148,8 @@ export class TokensService {
    * user's tokens and those of a custom provider's user of the same name are kept apart:
    * `custom` touches only tokens made by provider logins, `built-in` all others.
    */
-  async disableForUser(userIdentifier: string, manager?: EntityManager, users: 'built-in' | 'custom' = 'built-in'): Promise<void> {
-    await this.disableActive(manager, (q) =>
+  async disableForUser(userIdentifier: string, scope: DatabaseScope = this.db, users: 'built-in' | 'custom' = 'built-in'): Promise<void> {
+    await this.disableActive(scope, (q) =>
       q
         .andWhere('user_identifier = :user', { user: userIdentifier })
         .andWhere(users === 'custom' ? 'origin = :provider' : 'origin <> :provider', { provider: 'provider' }),
@@ -168,21 +163,21 @@ export class TokensService {
 
   /** A page of tokens as the token check sees them: login tokens with their user's roles, globals and state. */
   async list(offset: number, limit: number): Promise<[FoundToken[], number]> {
-    const [tokens, total] = await this.gate.read(() => this.tokens.findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
-    return [await this.followUsers(tokens), total];
+    const [page, total] = await this.db.read(({ manager }) => tokens(manager).findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
+    return [await this.followUsers(page), total];
   }
 
   async findById(id: number): Promise<FoundToken | undefined> {
-    const token = await this.gate.read(() => this.tokens.findOneBy({ id }));
+    const token = await this.db.read(({ manager }) => tokens(manager).findOneBy({ id }));
     return token ? (await this.followUsers([token]))[0] : undefined;
   }
 
   /** What TokenLookup does for one token, for a page of them (one query for their users). */
-  private async followUsers(tokens: ApiToken[]): Promise<FoundToken[]> {
-    const logins = [...new Set(tokens.flatMap((t) => (t.origin === 'login' && t.userIdentifier !== null ? [t.userIdentifier] : [])))];
-    const users = logins.length === 0 ? [] : await this.gate.read(() => this.users.findBy({ login: In(logins) }));
+  private async followUsers(page: ApiToken[]): Promise<FoundToken[]> {
+    const logins = [...new Set(page.flatMap((t) => (t.origin === 'login' && t.userIdentifier !== null ? [t.userIdentifier] : [])))];
+    const users = logins.length === 0 ? [] : await this.db.read(({ manager }) => manager.getRepository(User).findBy({ login: In(logins) }));
     const byLogin = new Map(users.map((u) => [u.login, u]));
-    return tokens.map((token) => {
+    return page.map((token) => {
       if (token.origin !== 'login') return { token, status: this.status(token) };
       const user = token.userIdentifier === null ? undefined : byLogin.get(token.userIdentifier);
       if (!user) return { token, status: 'disabled' };
@@ -192,26 +187,26 @@ export class TokensService {
   }
 
   async existsWithKey(apikey: string): Promise<boolean> {
-    return (await this.gate.read(() => this.tokens.countBy({ keyHash: hashTokenValue(apikey) }))) > 0;
+    return (await this.db.read(({ manager }) => tokens(manager).countBy({ keyHash: hashTokenValue(apikey) }))) > 0;
   }
 
-  async delete(id: number, manager?: EntityManager): Promise<void> {
-    await this.gate.write(() => this.repo(manager).delete({ id }), manager);
+  async delete(id: number, scope: DatabaseScope = this.db): Promise<void> {
+    await scope.write(({ manager }) => tokens(manager).delete({ id }));
     this.forgetCachedTokens();
   }
 
-  private async disableActive(manager: EntityManager | undefined, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
+  private async disableActive(scope: DatabaseScope, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
     const now = this.clock.now();
-    const update = this.repo(manager)
-      .createQueryBuilder()
-      .update(ApiToken)
-      .set({ disabled: true, disabledAt: now })
-      .where('disabled = :no', { no: false })
-      .andWhere('(expiration IS NULL OR expiration > :now)', { now });
-    await this.gate.write(() => which(update).execute(), manager);
-  }
-
-  private repo(manager?: EntityManager): Repository<ApiToken> {
-    return manager ? manager.getRepository(ApiToken) : this.tokens;
+    await scope.write(({ manager }) => {
+      const update = tokens(manager)
+        .createQueryBuilder()
+        .update(ApiToken)
+        .set({ disabled: true, disabledAt: now })
+        .where('disabled = :no', { no: false })
+        .andWhere('(expiration IS NULL OR expiration > :now)', { now });
+      return which(update).execute();
+    });
   }
 }
+
+const tokens = (manager: EntityManager) => manager.getRepository(ApiToken);

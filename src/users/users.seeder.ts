@@ -1,9 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { PROJECT_DEFINITION } from '../common/api-settings.js';
 import type { ProjectDefinition } from '../common/project-definition.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database } from '../database/database.js';
 import { TesseraMeta } from '../database/tessera-meta.entity.js';
 import { UsersService } from './users.service.js';
 
@@ -15,17 +13,16 @@ const SEEDED = 'users_seeded_at';
 export class UsersSeeder implements OnApplicationBootstrap {
   constructor(
     private readonly users: UsersService,
-    @InjectRepository(TesseraMeta) private readonly meta: Repository<TesseraMeta>,
     @Inject(PROJECT_DEFINITION) private readonly project: ProjectDefinition,
-    private readonly gate: DatabaseGate,
+    private readonly db: Database,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const seeds = this.project.seedUsers ?? [];
-    if (seeds.length === 0 || (await this.gate.read(() => this.meta.existsBy({ name: SEEDED }))) || (await this.users.count()) > 0) return;
+    if (seeds.length === 0 || (await this.db.read(({ manager }) => manager.getRepository(TesseraMeta).existsBy({ name: SEEDED }))) || (await this.users.count()) > 0) return;
     for (const { password, ...seed } of seeds) {
       await this.users.create({ ...seed, passwordHash: await this.users.hashNewPassword(password) });
     }
-    await this.gate.write(() => this.meta.insert({ name: SEEDED, value: new Date().toISOString() }));
+    await this.db.write(({ manager }) => manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() }));
   }
 }

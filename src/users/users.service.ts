@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValues } from '../common/global-values.js';
 import { PasswordHasher } from '../common/password-hasher.js';
 import { passwordProblem } from '../common/password-policy.js';
-import { DatabaseGate } from '../database/database-gate.js';
+import { Database, type DatabaseScope } from '../database/database.js';
 import { User } from './user.entity.js';
 
 /** A new user, its password already hashed by `hashNewPassword`. */
@@ -28,18 +27,17 @@ export type UserChanges = Partial<Pick<User, 'roles' | 'globals' | 'email' | 'ke
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly db: Database,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
-    private readonly gate: DatabaseGate,
   ) {}
 
   /**
    * The user with exactly this login name. MySQL's collation compares case-insensitively;
    * the extra check keeps login names case-sensitive on every database.
    */
-  async findByLogin(login: string, manager?: EntityManager): Promise<User | undefined> {
-    const user = await this.gate.read(() => this.repo(manager).findOneBy({ login }), manager);
+  async findByLogin(login: string, scope: DatabaseScope = this.db): Promise<User | undefined> {
+    const user = await scope.read(({ manager }) => users(manager).findOneBy({ login }));
     return user && user.login === login ? user : undefined;
   }
 
@@ -51,7 +49,7 @@ export class UsersService {
   }
 
   async recordLogin(user: User, address: string): Promise<void> {
-    await this.gate.write(() => this.users.update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address }));
+    await this.db.write(({ manager }) => users(manager).update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address }));
   }
 
   /**
@@ -66,10 +64,10 @@ export class UsersService {
   }
 
   /** Creates a user; a taken login is 409 / 4091. */
-  async create(input: NewUser, manager?: EntityManager): Promise<User> {
-    if (await this.findByLogin(input.login, manager)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
+  async create(input: NewUser, scope: DatabaseScope = this.db): Promise<User> {
+    if (await this.findByLogin(input.login, scope)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
     const now = this.clock.now();
-    const user = this.repo(manager).create({
+    const user = Object.assign(new User(), {
       login: input.login,
       passwordHash: input.passwordHash,
       roles: input.roles,
@@ -82,19 +80,19 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.gate.write(() => this.repo(manager).insert(user), manager);
+    await scope.write(({ manager }) => users(manager).insert(user));
     return user;
   }
 
-  async update(user: User, changes: UserChanges, manager?: EntityManager): Promise<User> {
+  async update(user: User, changes: UserChanges, scope: DatabaseScope = this.db): Promise<User> {
     const updated = { ...changes, updatedAt: this.clock.now() };
-    await this.gate.write(() => this.repo(manager).update({ login: user.login }, updated), manager);
+    await scope.write(({ manager }) => users(manager).update({ login: user.login }, updated));
     return Object.assign(user, updated);
   }
 
   /** Sets a password hash from `hashNewPassword` (an operator's reset: no old password needed). */
-  async setPasswordHash(user: User, passwordHash: string, manager?: EntityManager): Promise<void> {
-    await this.gate.write(() => this.repo(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() }), manager);
+  async setPasswordHash(user: User, passwordHash: string, scope: DatabaseScope = this.db): Promise<void> {
+    await scope.write(({ manager }) => users(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() }));
   }
 
   /**
@@ -111,18 +109,16 @@ export class UsersService {
   }
 
   list(offset: number, limit: number): Promise<[User[], number]> {
-    return this.gate.read(() => this.users.findAndCount({ order: { login: 'ASC' }, skip: offset, take: limit }));
+    return this.db.read(({ manager }) => users(manager).findAndCount({ order: { login: 'ASC' }, skip: offset, take: limit }));
   }
 
   async count(): Promise<number> {
-    return this.gate.read(() => this.users.count());
+    return this.db.read(({ manager }) => users(manager).count());
   }
 
-  async delete(user: User, manager?: EntityManager): Promise<void> {
-    await this.gate.write(() => this.repo(manager).delete({ login: user.login }), manager);
-  }
-
-  private repo(manager?: EntityManager): Repository<User> {
-    return manager ? manager.getRepository(User) : this.users;
+  async delete(user: User, scope: DatabaseScope = this.db): Promise<void> {
+    await scope.write(({ manager }) => users(manager).delete({ login: user.login }));
   }
 }
+
+const users = (manager: EntityManager) => manager.getRepository(User);

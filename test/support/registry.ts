@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ResourceRegistry } from '../../src/data/resource-registry.js';
+import { Database } from '../../src/database/database.js';
 
 /**
  * A resource registry built from entity classes, for unit specs: TypeORM builds the entity
@@ -12,7 +13,7 @@ export async function registryOf(entities: Function[], prefix = 'main'): Promise
   const dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:', entities, synchronize: false });
   await dataSource.initialize();
   try {
-    return new ResourceRegistry(dataSource, entities, prefix);
+    return new ResourceRegistry(new Database(dataSource), entities, prefix);
   } finally {
     await dataSource.destroy();
   }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DatabaseGate } from '../../src/database/database-gate.js';
+import { Database } from '../../src/database/database.js';
 import type { TestApp } from './test-app.js';
 
 /** Long enough for a login (one bcrypt at the test cost) to finish when nothing holds it back. */
@@ -8,7 +8,7 @@ const SETTLE_MS = 1000;
 class RolledBack extends Error {}
 
 /**
- * Sends `request` while another write transaction is open, taken through the DatabaseGate as a
+ * Sends `request` while another write transaction is open, taken through the Database facade as a
  * resource write takes it, with `work` done in it; then rolls that transaction back and answers
  * the request's result. On SQLite (one connection) anything the request reads or writes outside
  * the gate would see `work` and be rolled back with it. The transaction stays open until the
@@ -23,8 +23,8 @@ export async function duringRolledBackWrite<T>(
   let release!: () => void;
   const isOpen = new Promise<void>((resolve) => (opened = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
-  const transaction = t.app.get(DatabaseGate).write(() =>
-    t.dataSource.transaction(async (manager) => {
+  const transaction = t.app.get(Database).transaction((tx) =>
+    tx.write(async ({ manager }) => {
       await work(manager);
       opened();
       await released;

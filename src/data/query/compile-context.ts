@@ -1,5 +1,5 @@
 import type { ColumnKind } from '../column-kind.js';
-import type { Dialect } from '../sql-dialect.js';
+import type { Dialect } from '../../database/dialect.js';
 import type { ColumnPath } from './ast.js';
 
 export interface ResolvedColumn {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { insertReturnsRow } from './sql-dialect.js';
+import { insertReturnsRow } from './dialect.js';
 
 const server = (type: string, version?: string) => ({ options: { type }, driver: { version } }) as unknown as DataSource;
 

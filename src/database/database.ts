@@ -1,0 +1,110 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import { DatabaseGate } from './database-gate.js';
+import { dialectOf, insertReturnsRow, type Dialect } from './dialect.js';
+import { loneReads } from './lone-reads.js';
+import { beginWriteSession, type WriteSession } from './write-session.js';
+
+/** Rows of a SELECT, as the driver answers them. */
+export type Rows = Array<Record<string, unknown>>;
+
+/**
+ * The connection a piece of work runs its statements on: TypeORM's manager (repositories,
+ * query builders) and raw SQL on the same connection. Outside a transaction, `query` is a lone
+ * statement (a pooled connection; on SQLite a prepared statement on its one connection).
+ */
+export interface DatabaseSession {
+  readonly manager: EntityManager;
+  query(sql: string, values?: unknown[]): Promise<Rows>;
+}
+
+/**
+ * Where work reaches the database: the database itself, or one transaction of it (see
+ * `Database.transaction`). Services that may run inside a caller's transaction take a scope
+ * and default to the database, so the same code is right in both places.
+ */
+export interface DatabaseScope {
+  /** Statements that only read. */
+  read<T>(work: (session: DatabaseSession) => Promise<T>): Promise<T>;
+  /** Statements that write (each its own transaction unless the scope is one). */
+  write<T>(work: (session: DatabaseSession) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The one way to the database: every statement Tessera runs goes through `read`, `write`,
+ * `transaction` or `writeTransaction`, and so through SQLite's read/write gate (see
+ * `DatabaseGate`: SQLite through TypeORM is one connection, and a statement outside the gate
+ * could join, or see, another request's open transaction). No service holds the DataSource, a
+ * repository or the gate: a new one cannot forget the gate and have a SQLite-only bug.
+ *
+ * Slow work (bcrypt) stays outside `write` and `transaction`: on SQLite every other request
+ * waits while either runs.
+ */
+export class Database implements DatabaseScope {
+  readonly dialect: Dialect;
+  /** Whether `INSERT ... RETURNING` hands back the new row (see `insertReturnsRow`). */
+  readonly insertReturnsRow: boolean;
+  private readonly gate: DatabaseGate;
+  private readonly lone: DatabaseSession;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+    this.insertReturnsRow = insertReturnsRow(dataSource);
+    this.gate = DatabaseGate.for(dataSource);
+    this.lone = { manager: dataSource.manager, query: loneReads(dataSource) };
+  }
+
+  read<T>(work: (session: DatabaseSession) => Promise<T>): Promise<T> {
+    return this.gate.read(() => work(this.lone));
+  }
+
+  write<T>(work: (session: DatabaseSession) => Promise<T>): Promise<T> {
+    return this.gate.write(() => work(this.lone));
+  }
+
+  /**
+   * One transaction through TypeORM: `work` reads and writes through the scope it is given,
+   * whose statements run at once on the transaction's connection (the gate is held for the
+   * whole transaction and is not re-entrant). It commits when `work` resolves and rolls back
+   * when it throws.
+   */
+  transaction<T>(work: (tx: DatabaseScope) => Promise<T>): Promise<T> {
+    return this.gate.write(() =>
+      this.dataSource.transaction(async (manager) => {
+        const session: DatabaseSession = { manager, query: async (sql, values) => (await manager.query(sql, values)) as Rows };
+        const run = <R>(inner: (s: DatabaseSession) => Promise<R>): Promise<R> => inner(session);
+        return work({ read: run, write: run });
+      }),
+    );
+  }
+
+  /**
+   * One transaction in raw SQL, for the write engine (READ COMMITTED on MySQL/MariaDB and
+   * PostgreSQL; on SQLite its statements run directly on the one connection, see
+   * `beginWriteSession`). Commits when `work` resolves; rolls back when it throws.
+   */
+  writeTransaction<T>(work: (session: WriteSession) => Promise<T>): Promise<T> {
+    return this.gate.write(async () => {
+      const session = await beginWriteSession(this.dataSource);
+      try {
+        const result = await work(session);
+        await session.commit();
+        return result;
+      } catch (error) {
+        await session.abandon();
+        throw error;
+      }
+    });
+  }
+
+  /** An entity's TypeORM metadata: table and column names for SQL written from it. */
+  metadata(entity: Function): EntityMetadata {
+    return this.dataSource.getMetadata(entity);
+  }
+
+  /** A raw column value as a repository would hydrate it (JSON, booleans, transformers). */
+  hydrate(value: unknown, column: ColumnMetadata): unknown {
+    return this.dataSource.driver.prepareHydratedValue(value, column);
+  }
+}
