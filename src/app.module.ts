@@ -1,22 +1,29 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { AdminGuard } from './admin/admin.guard.js';
 import { AdminModule } from './admin/admin.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
-import { ApiSettings, PROJECT_DEFINITION } from './common/api-settings.js';
+import { ApiSettings } from './common/api-settings.js';
 import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
-import { LoginThrottle } from './common/login-throttle.js';
-import { PasswordHasher } from './common/password-hasher.js';
-import type { ProjectDefinition } from './common/project-definition.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { DataModule } from './data/data.module.js';
 import { Database } from './database/database.js';
+import { LogicModule } from './logic/logic.module.js';
+import { LoginThrottle } from './login/login-throttle.js';
+import { PasswordHasher } from './login/password-hasher.js';
+import type { ProjectDefinition } from './project-definition.js';
 import { ResourcesModule } from './resources/resources.module.js';
+import { RolesGuard } from './security/roles.guard.js';
+import { SecurityModule } from './security/security.module.js';
 import { SystemModule } from './system/system.module.js';
+import { TokensModule } from './tokens/tokens.module.js';
+import { UsersModule } from './users/users.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -28,7 +35,11 @@ export interface AppModuleOptions {
   clock?: Clock;
 }
 
-/** Composes the engine with one API project. */
+/**
+ * The composition root: composes the engine with one API project. Each module takes the part
+ * of the project it needs (`forRoot(project)`); what every module shares (configuration,
+ * settings, logger, clock, the database, bcrypt and the login throttle) is provided here.
+ */
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
@@ -38,6 +49,11 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(options.config),
+        DataModule.forRoot(options.project),
+        SecurityModule.forRoot(options.project),
+        LogicModule.forRoot(options.project),
+        UsersModule.forRoot(options.project),
+        TokensModule,
         SystemModule,
         AuthModule,
         AdminModule,
@@ -46,18 +62,20 @@ export class AppModule {
       ],
       providers: [
         { provide: ApiSettings, useValue: settings },
-        { provide: PROJECT_DEFINITION, useValue: options.project },
         { provide: LOGGER, useValue: options.logger },
         { provide: Database, useValue: options.database },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: Clock, useValue: options.clock ?? new Clock() },
         PasswordHasher,
         LoginThrottle,
-        // Global guards run in this order: an unknown API is a 404 before any token is asked for.
+        // Global guards run in this order: an unknown API is a 404 before any token is asked for,
+        // and roles are judged once the token (an API token, or an admin token) is known.
         { provide: APP_GUARD, useClass: ApiScopeGuard },
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_GUARD, useExisting: AdminGuard },
+        { provide: APP_GUARD, useExisting: RolesGuard },
       ],
-      exports: [ApiSettings, PROJECT_DEFINITION, LOGGER, Database, Clock, PasswordHasher, LoginThrottle],
+      exports: [ApiSettings, LOGGER, Database, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

@@ -25,7 +25,7 @@ import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import { applyServerTimeouts } from './common/server-timeouts.js';
-import type { ProjectDefinition } from './common/project-definition.js';
+import type { ProjectDefinition } from './project-definition.js';
 import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
 import { Database } from './database/database.js';

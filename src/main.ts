@@ -6,6 +6,7 @@ import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
 import { DatabaseBootError, openDatabase } from './database/open-database.js';
 import { demoProject } from './project/project.js';
+import { schemaOf } from './schema.js';
 
 function loadConfigOrExit(): AppConfig {
   try {
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.log.level);
   let dataSource;
   try {
-    dataSource = await openDatabase(config.database, demoProject, logger);
+    dataSource = await openDatabase(config.database, schemaOf(demoProject), logger);
   } catch (error) {
     if (error instanceof DatabaseBootError) {
       logger.fatal(error.message);

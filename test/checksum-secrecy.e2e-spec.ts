@@ -9,6 +9,7 @@ import { Database } from '../src/database/database.js';
 import { openDatabase } from '../src/database/open-database.js';
 import { hmacKey } from '../src/data/checksum.js';
 import { demoProject } from '../src/project/project.js';
+import { schemaOf } from '../src/schema.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
 import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
@@ -49,7 +50,7 @@ async function storedSecret(t: TestApp): Promise<string> {
 /** Another instance of the service on the same database (a connection of its own), optionally with a CHECKSUM_SECRET. */
 async function otherInstance(t: TestApp, checksumSecret?: string): Promise<INestApplication> {
   const config = checksumSecret === undefined ? t.config : { ...t.config, api: { ...t.config.api, checksumSecret: loadConfig({ CHECKSUM_SECRET: checksumSecret }).api.checksumSecret } };
-  const dataSource = await openDatabase(config.database, demoProject);
+  const dataSource = await openDatabase(config.database, schemaOf(demoProject));
   return createApp({ config, project: demoProject, dataSource, logger: createLogger('silent') });
 }
 
@@ -154,7 +155,7 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
     const kept = await storedSecret(t);
     const placeholder = t.dataSource.options.type === 'postgres' ? '$1' : '?';
     await t.dataSource.query(`DELETE FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME]);
-    const sources = await Promise.all([0, 1, 2].map(() => openDatabase(t.config.database, demoProject)));
+    const sources = await Promise.all([0, 1, 2].map(() => openDatabase(t.config.database, schemaOf(demoProject))));
     try {
       const secrets = await Promise.all(sources.flatMap((source) => [0, 1].map(() => loadChecksumSecret(new Database(source), undefined))));
       expect(new Set(secrets).size).toBe(1);

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
-import { PasswordHasher } from '../src/common/password-hasher.js';
+import { PasswordHasher } from '../src/login/password-hasher.js';
 import { demoProject } from '../src/project/project.js';
 import { ManualClock } from './support/manual-clock.js';
 import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';

@@ -1,4 +1,4 @@
-import type { ProjectDefinition } from '../src/common/project-definition.js';
+import type { ProjectDefinition } from '../src/project-definition.js';
 import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';

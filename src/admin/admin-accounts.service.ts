@@ -5,12 +5,13 @@ import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
-import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
-import { PasswordHasher } from '../common/password-hasher.js';
-import { passwordProblem } from '../common/password-policy.js';
+import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
+import { PasswordHasher } from '../login/password-hasher.js';
+import { passwordProblem } from '../login/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
+import type { AdminPrincipal } from '../admin-api/admin-principal.js';
 import { generateTokenValue, hashTokenValue } from '../tokens/token-value.js';
 import { AdminAccount } from './admin-account.entity.js';
 import { AdminToken } from './admin-token.entity.js';
@@ -41,7 +42,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     if (problem) throw new Error(`TESSERA_ADMIN_PASSWORD: ${problem}`);
     const password = configured ?? randomBytes(18).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
-    await this.db.write(({ manager }) => manager.getRepository(AdminAccount).insert({ username, passwordHash, createdAt: this.clock.now() }));
+    await this.db.write(({ manager }) => manager.getRepository(AdminAccount).insert({ username, passwordHash, role: 'admin', createdAt: this.clock.now() }));
     if (configured === undefined) {
       this.logger.warn(
         `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
@@ -78,11 +79,19 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     return { apikey, expiration: isoTime(expiration) };
   }
 
-  /** The admin behind an admin token; 401 / 4011 unknown (API tokens included), 401 / 4012 expired. */
-  async verify(apikey: string): Promise<string> {
-    const token = await this.db.read(({ manager }) => manager.getRepository(AdminToken).findOneBy({ keyHash: hashTokenValue(apikey) }));
-    if (!token) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
+  /**
+   * The admin behind an admin token, with the account's role as it is now; 401 / 4011 unknown
+   * (API tokens included) or its account gone, 401 / 4012 expired.
+   */
+  async verify(apikey: string): Promise<AdminPrincipal> {
+    const found = await this.db.read(async ({ manager }) => {
+      const token = await manager.getRepository(AdminToken).findOneBy({ keyHash: hashTokenValue(apikey) });
+      const account = token ? await manager.getRepository(AdminAccount).findOneBy({ username: token.username }) : null;
+      return { token, account };
+    });
+    const { token, account } = found;
+    if (!token || !account || account.username !== token.username) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
     if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
-    return token.username;
+    return { username: account.username, role: account.role };
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { pageWindow, type Page } from '../admin-api/page.js';
+import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { isoTime } from '../common/clock.js';
 import { AdminAuditService } from './admin-audit.service.js';
-import { AdminEndpoint } from './admin-endpoint.decorator.js';
-import { pageWindow, type Page } from './admin-views.js';
-import { PageQueryDto } from './dto/page-query.dto.js';
 
 export interface AuditView {
   id: number;
@@ -25,6 +25,7 @@ export class AdminAuditController {
   ) {}
 
   @Get()
+  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<AuditView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [entries, total] = await this.audit.list(offset, pagesize);

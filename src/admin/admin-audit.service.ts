@@ -1,28 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditedChange, AuditTrail } from '../admin-api/audit-trail.js';
 import { Clock } from '../common/clock.js';
 import { Database, type DatabaseScope } from '../database/database.js';
 import { AdminAuditEntry } from './admin-audit-entry.entity.js';
 
-/** What an admin change reports for the audit trail, beside its result. */
-export interface AuditedChange<T> {
-  result: T;
-  action: string;
-  target: string;
-  detail?: Record<string, unknown>;
-}
-
-/** The audit trail of the admin API. */
+/** The audit trail of the admin API (offered to other modules as `AUDIT_TRAIL`). */
 @Injectable()
-export class AdminAuditService {
+export class AdminAuditService implements AuditTrail {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * Runs one admin change and writes its audit entry in the same transaction: a change is
-   * never made without its entry. Slow work (bcrypt) belongs before the call, not in `work`.
-   */
   change<T>(username: string, work: (tx: DatabaseScope) => Promise<AuditedChange<T>>): Promise<T> {
     return this.db.transaction(async (tx) => {
       const { result, action, target, detail } = await work(tx);

@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { AdminEndpoint } from '../admin-api/admin-endpoint.decorator.js';
 import { clientAddressOf } from '../common/client-address.js';
 import { Public } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminAccountsService } from './admin-accounts.service.js';
-import { AdminEndpoint } from './admin-endpoint.decorator.js';
 import { AdminLoginDto } from './dto/admin-login.dto.js';
 
 /** The admin API's own login. */

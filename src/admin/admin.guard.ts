@@ -1,7 +1,10 @@
-import { createParamDecorator, Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { IS_ADMIN_API } from '../admin-api/admin-endpoint.decorator.js';
+import { setAdmin } from '../admin-api/admin-principal.js';
 import { ApiError } from '../common/api-error.js';
 import { keyFromAuthorizationHeader } from '../common/authorization-header.js';
+import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
@@ -9,13 +12,11 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminAccountsService } from './admin-accounts.service.js';
 
-const ADMIN = Symbol('tesseraAdmin');
-
-type WithAdmin = { [ADMIN]?: string };
-
 /**
- * Guards the admin API with admin tokens (header only: never in a URL). API tokens live in
- * another table and so are unknown here.
+ * Global guard of the admin API (every `@AdminEndpoint()` controller, whichever module it is
+ * in): admin tokens, in the header only, never in a URL. API tokens live in another table and
+ * so are unknown here. Resolves the token to the request's admin (user name and role, as the
+ * account is now); RolesGuard then checks the role the endpoint needs.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -26,16 +27,12 @@ export class AdminGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http' || !endpointMetadata<boolean>(this.reflector, IS_ADMIN_API, context)) return true;
     if (isPublicEndpoint(this.reflector, context, this.config)) return true;
-    const raw = rawRequestOf(context.switchToHttp().getRequest());
-    const apikey = keyFromAuthorizationHeader(raw.headers.authorization);
+    const request = context.switchToHttp().getRequest<unknown>();
+    const apikey = keyFromAuthorizationHeader(rawRequestOf(request).headers.authorization);
     if (!apikey) throw new ApiError(ErrorCode.NO_TOKEN, 'An admin token is required: Authorization: Bearer <key>');
-    (raw as WithAdmin)[ADMIN] = await this.accounts.verify(apikey);
+    setAdmin(request, await this.accounts.verify(apikey));
     return true;
   }
 }
-
-/** The admin account behind the request's admin token, for the audit trail. */
-export const CurrentAdmin = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): string => (rawRequestOf(context.switchToHttp().getRequest()) as WithAdmin)[ADMIN]!,
-);

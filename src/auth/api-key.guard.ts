@@ -1,6 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { IS_ADMIN_API } from '../common/admin-api.decorator.js';
+import { IS_ADMIN_API } from '../admin-api/admin-endpoint.decorator.js';
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { endpointMetadata } from '../common/endpoint-metadata.js';
@@ -10,7 +10,7 @@ import { rawRequestOf } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import { setPrincipal } from './principal.js';
+import { setPrincipal } from '../common/principal.js';
 import { apiKeyOfRequest } from './request-api-key.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Clock } from '../common/clock.js';
-import type { LoginAttempt, LoginThrottle } from '../common/login-throttle.js';
-import type { PasswordHasher } from '../common/password-hasher.js';
+import type { LoginAttempt, LoginThrottle } from '../login/login-throttle.js';
+import type { PasswordHasher } from '../login/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { AuthProvider, AuthResult } from '../provider/auth-provider.js';
 import type { ApiToken } from '../tokens/api-token.entity.js';

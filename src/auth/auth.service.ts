@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LoginThrottle, type LoginOutcome } from '../common/login-throttle.js';
-import { PasswordHasher } from '../common/password-hasher.js';
+import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
+import { PasswordHasher } from '../login/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import {

@@ -1,5 +1,12 @@
 import type { AppConfig } from '../config/app-config.js';
-import type { ProjectDefinition } from './project-definition.js';
+
+/** What the project says of the API it serves (see `ProjectDefinition`). */
+export interface ApiIdentity {
+  account: string;
+  name: string;
+  versions: string[];
+  options: { permitAuthInUrl?: boolean; allowFreeFormFilters?: boolean };
+}
 
 /** The API project's settings after the environment's overrides: what the engine obeys. */
 export class ApiSettings {
@@ -12,7 +19,7 @@ export class ApiSettings {
   readonly pageSizeDefault: number;
   readonly pageSizeMax: number;
 
-  constructor(config: AppConfig, project: ProjectDefinition) {
+  constructor(config: AppConfig, project: ApiIdentity) {
     this.account = config.api.account ?? project.account;
     this.project = config.api.project ?? project.name;
     this.versions = config.api.versions ?? project.versions;
@@ -28,6 +35,3 @@ export class ApiSettings {
     return account === this.account && project === this.project && this.versions.includes(version);
   }
 }
-
-/** Injection token of the `ProjectDefinition`. */
-export const PROJECT_DEFINITION = Symbol('PROJECT_DEFINITION');

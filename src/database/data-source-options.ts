@@ -1,9 +1,8 @@
 import type { DataSourceOptions, MixedList } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { prepareSqliteFile } from './sqlite-file.js';
-import { systemEntities } from './system-entities.js';
-import { systemMigrations } from './system-migrations.js';
 
+/** The tables a data source knows: entities and the migrations that make them (see `schemaOf`). */
 export interface SchemaParts {
   entities: Function[];
   migrations: MixedList<Function>;
@@ -15,11 +14,11 @@ export interface SchemaParts {
  */
 export function buildDataSourceOptions(
   database: AppConfig['database'],
-  project: SchemaParts,
+  schema: SchemaParts,
 ): DataSourceOptions {
   const common = {
-    entities: [...systemEntities, ...project.entities],
-    migrations: [...systemMigrations, ...(project.migrations as Function[])],
+    entities: schema.entities,
+    migrations: schema.migrations,
     migrationsTableName: 'tessera_migrations',
     synchronize: false,
     logging: false,

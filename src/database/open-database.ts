@@ -34,9 +34,9 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
  * Connects, applies pending migrations, and returns the ready data source.
  * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
  */
-export async function openDatabase(database: AppConfig['database'], project: SchemaParts, logger?: Logger): Promise<DataSource> {
+export async function openDatabase(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): Promise<DataSource> {
   const sink = connectionErrorSink(logger);
-  let options: DataSourceOptions = buildDataSourceOptions(database, project);
+  let options: DataSourceOptions = buildDataSourceOptions(database, schema);
   if (options.type === 'postgres') options = { ...options, extra: { ...options.extra, Client: pgClientReportingErrors(sink) } };
   const dataSource = new DataSource(options);
   try {

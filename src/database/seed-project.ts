@@ -1,4 +1,4 @@
-import type { ProjectDefinition } from '../common/project-definition.js';
+import type { ProjectDefinition } from '../project-definition.js';
 import type { Database } from './database.js';
 import { TesseraMeta } from './tessera-meta.entity.js';
 

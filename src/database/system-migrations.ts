@@ -2,6 +2,7 @@ import { CreateTesseraMeta1763800000000 } from './migrations/1763800000000-creat
 import { CreateAuthTables1763800001000 } from './migrations/1763800001000-create-auth-tables.js';
 import { LoginAttemptCounters1763800007000 } from './migrations/1763800007000-login-attempt-counters.js';
 import { TokenDisabledAt1763800012000 } from './migrations/1763800012000-token-disabled-at.js';
+import { AdminRoles1763800014000 } from './migrations/1763800014000-admin-roles.js';
 
 /** Migrations of Tessera's own tables, in timestamp order. Project migrations come after. */
 export const systemMigrations: Function[] = [
@@ -9,4 +10,5 @@ export const systemMigrations: Function[] = [
   CreateAuthTables1763800001000,
   LoginAttemptCounters1763800007000,
   TokenDisabledAt1763800012000,
+  AdminRoles1763800014000,
 ];

@@ -1,14 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { Database } from '../database/database.js';
-import { ResourceRegistry } from '../data/resource-registry.js';
-import { RowStore } from '../data/row-store.js';
 import { RowChecksum } from '../data/checksum.js';
+import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
+import { RowStore } from '../data/row-store.js';
+import { Database } from '../database/database.js';
+import { ConstraintFailure } from './constraint-failure.js';
+import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
-import type { RowChange } from '../data/row-change.js';
 import { withConflictRetries } from './write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
 
@@ -23,14 +26,29 @@ export class LogicEngine {
   constructor(
     private readonly database: Database,
     private readonly registry: ResourceRegistry,
-    readonly bank: RuleBank,
+    private readonly bank: RuleBank,
     private readonly checksums: RowChecksum,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async run(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
-    // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
-    return withConflictRetries(() => this.once(work), { budgetMs: this.config.database.writeRetryBudgetMs });
+  /**
+   * Runs `work` (a client's inserts, updates and deletes on `tx`) with every rule, under the
+   * caller's `policy`, and answers the summary as the policy shows it to the caller. A failed
+   * constraint is 422 / 4220 with its message as the policy renders it for the caller.
+   */
+  async run<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
+    try {
+      // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
+      return await withConflictRetries(() => this.once(policy, work), { budgetMs: this.config.database.writeRetryBudgetMs });
+    } catch (error) {
+      if (error instanceof ConstraintFailure) throw new ApiError(ErrorCode.RULE_CONSTRAINT, await policy.explain(error));
+      throw error;
+    }
+  }
+
+  /** Attributes rules derive: clients may not write them. */
+  derivedAttributes(resource: Resource): ReadonlySet<string> {
+    return this.bank.for(resource).derived;
   }
 
   /** Commit constraints on the final values of every touched row, then commit events. */
@@ -44,14 +62,13 @@ export class LogicEngine {
     for (const rule of this.bank.commitRules) await rule.run(event);
   }
 
-  private once(work: (tx: WriteTransaction) => Promise<void>): Promise<RowChange[]> {
+  private once<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
     return this.database.writeTransaction(async (session) => {
       const store = new RowStore(session, this.database.dialect, this.database.insertReturnsRow);
-      const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums);
+      const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums, policy);
       await work(tx);
       await this.beforeCommit(tx);
-      await tx.lastReads?.();
-      return tx.summary.list();
+      return policy.summary(store, tx.summary.list());
     });
   }
 }

@@ -15,6 +15,7 @@ import { applyFormulas } from './rules/formula.js';
 import type { RuleContext } from './rules/rule-context.js';
 import type { RuleBank, ResourceRules } from './rule-bank.js';
 import type { EntityClass, RuleRow, Verb } from './rule-dsl.js';
+import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
 import { TransactionSummary } from './transaction-summary.js';
 
@@ -38,17 +39,6 @@ export class WriteTransaction implements RuleContext {
   readonly summary = new TransactionSummary();
   /** Rows being deleted in this transaction: aggregates into them are pointless. */
   private readonly deleting = new Set<string>();
-  /**
-   * Asked with the final values of a row the client inserts or updates, just before its
-   * statement (so before the database's foreign keys can answer); may refuse it by throwing.
-   * Rows written by rules are not asked: rules run with the system's rights.
-   */
-  clientRowCheck?: (resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE') => Promise<void>;
-  /**
-   * Run by the engine after the commit rules, just before the commit, with the values being
-   * committed: the last reads a caller needs of this transaction (what its summary may show).
-   */
-  lastReads?: () => Promise<void>;
   /** Rows this transaction holds an update lock on, with their current values: read once, then kept up to date here. */
   private readonly locked = new Map<string, CanonicalRow>();
   /** Resources whose client writes had their ancestors locked for the whole request up front (a body of several rows). */
@@ -59,6 +49,8 @@ export class WriteTransaction implements RuleContext {
     readonly registry: ResourceRegistry,
     readonly bank: RuleBank,
     private readonly checksums: RowChecksum,
+    /** The caller's rights, asked about every row the client names (rules run with the system's). */
+    private readonly policy: RowPolicy<unknown>,
   ) {}
 
   async insert(resource: Resource, values: CanonicalRow, depth = 0): Promise<CanonicalRow> {
@@ -67,7 +59,7 @@ export class WriteTransaction implements RuleContext {
     const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
-    if (depth === 0) await this.clientRowCheck?.(resource, row, 'INSERT');
+    if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'INSERT');
     // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
     // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
     // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
@@ -80,6 +72,7 @@ export class WriteTransaction implements RuleContext {
     checkConstraints(resource, rules.constraints, stored);
     await this.adjustParents(resource, rules, null, stored, depth);
     await this.after(resource, rules, 'INSERT', stored, null, depth);
+    if (depth === 0) await this.policy.mayKeep(this.store, resource, keyOf(resource, stored), 'INSERT');
     return this.current(resource, stored);
   }
 
@@ -98,15 +91,18 @@ export class WriteTransaction implements RuleContext {
 
   /** A client's update: locks the row, checks the checksum, applies the changed columns. */
   async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
+    await this.policy.mayChange(this.store, resource, key, 'UPDATE');
     if (!this.ancestorsLockedFor.has(resource)) await this.lockAncestorsOf(resource, (path) => updateSources(path, key, changes));
     const before = await this.lockAndCheck(resource, key, checksum, 'update');
     const after = await this.change(resource, before, changes, 0);
     if (after === before) this.summary.record(resource, 'UPDATE', before);
+    await this.policy.mayKeep(this.store, resource, key, 'UPDATE');
     return after;
   }
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */
   async delete(resource: Resource, key: KeyValues, checksum: string): Promise<CanonicalRow> {
+    await this.policy.mayChange(this.store, resource, key, 'DELETE');
     await this.lockAncestorsOf(resource, () => [{ key }]);
     const row = await this.lockAndCheck(resource, key, checksum, 'delete');
     await this.deleteRow(resource, row, 0);
@@ -144,7 +140,7 @@ export class WriteTransaction implements RuleContext {
       if (!sameValue(column.kind, row[column.name], before[column.name])) changed[column.name] = row[column.name] ?? null;
     }
     if (Object.keys(changed).length === 0) return before;
-    if (depth === 0) await this.clientRowCheck?.(resource, row, 'UPDATE');
+    if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
     const key = keyOf(resource, before);
     await this.store.update(resource, key, changed);
     this.locked.set(rowIdentity(resource, key), row);

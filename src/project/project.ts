@@ -1,4 +1,4 @@
-import type { ProjectDefinition } from '../common/project-definition.js';
+import type { ProjectDefinition } from '../project-definition.js';
 import { Customer } from './entities/customer.entity.js';
 import { Employee } from './entities/employee.entity.js';
 import { Lineitem } from './entities/lineitem.entity.js';

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Public } from '../common/public.decorator.js';
@@ -6,7 +6,6 @@ import { apiBaseUrl } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
-import { RolesGuard } from '../security/roles.guard.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi-types.js';
 import type { Resource, ResourceColumn } from '../data/resource-registry.js';
@@ -27,7 +26,6 @@ function describeColumn(column: ResourceColumn): Record<string, unknown> {
 
 /** `@resources`, `@tables`, `@tables/<name>` and `@docs`: what this API serves (api-contract §1). */
 @Controller('rest/:account/:project/:version')
-@UseGuards(RolesGuard)
 export class MetaController {
   constructor(
     private readonly registry: ResourceRegistry,

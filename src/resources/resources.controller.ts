@@ -1,19 +1,16 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
 import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { CallerAccess } from '../security/caller-access.decorator.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
-import { RolesGuard } from '../security/roles.guard.js';
-import { SecurityService } from '../security/security.service.js';
+import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
-import { ResourceRegistry } from '../data/resource-registry.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
@@ -31,12 +28,9 @@ function unquote(value: string | undefined): string | undefined {
 
 /** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§7). */
 @Controller('rest/:account/:project/:version')
-@UseGuards(RolesGuard)
 export class ResourcesController {
   constructor(
     private readonly resources: ResourcesService,
-    private readonly registry: ResourceRegistry,
-    private readonly security: SecurityService,
     private readonly settings: ApiSettings,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,10 +39,10 @@ export class ResourcesController {
 
   @Get(':resource')
   @RequiresAccess('READ')
-  async list(@Req() req: unknown, @CurrentPrincipal() principal: Principal, @Param('resource') name: string, @Query() query: Record<string, unknown>): Promise<unknown[]> {
-    const resource = this.registry.get(name);
+  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+    const resource = access.resource;
     const read = readQueryOf(query, this.settings);
-    const { rows, hasMore } = await this.resources.list(resource, read, this.security.access(principal, resource));
+    const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
     const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
@@ -60,13 +54,12 @@ export class ResourcesController {
   async get(
     @Req() req: unknown,
     @Res({ passthrough: true }) res: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Param('resource') name: string,
+    @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
-    const resource = this.registry.get(name);
-    const found = await this.resources.get(resource, pk, this.security.access(principal, resource));
+    const resource = access.resource;
+    const found = await this.resources.get(access, pk);
     if (!found) return [];
     const object = this.serializer(req).object(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
@@ -84,51 +77,44 @@ export class ResourcesController {
   @Post(':resource')
   @HttpCode(201)
   @RequiresAccess('INSERT')
-  async insert(@Req() req: unknown, @CurrentPrincipal() principal: Principal, @Param('resource') name: string, @Body() body: unknown): Promise<WriteResult> {
-    const resource = this.registry.get(name);
-    return this.result(req, 201, await this.resources.insert(resource, body, this.security.access(principal, resource)));
+  async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
+    return this.result(req, 201, await this.resources.insert(access, body));
   }
 
   @Put(':resource')
   @RequiresAccess('UPDATE')
   async updateMany(
     @Req() req: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Param('resource') name: string,
+    @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const resource = this.registry.get(name);
-    return this.result(req, 200, await this.resources.update(resource, body, this.security.access(principal, resource), undefined, unquote(ifMatch)));
+    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
   }
 
   @Put(':resource/:pk')
   @RequiresAccess('UPDATE')
   async update(
     @Req() req: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Param('resource') name: string,
+    @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const resource = this.registry.get(name);
-    return this.result(req, 200, await this.resources.update(resource, body, this.security.access(principal, resource), pk, unquote(ifMatch)));
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
   }
 
   @Delete(':resource/:pk')
   @RequiresAccess('DELETE')
   async delete(
     @Req() req: unknown,
-    @CurrentPrincipal() principal: Principal,
-    @Param('resource') name: string,
+    @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const resource = this.registry.get(name);
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(resource, pk, given, this.security.access(principal, resource)));
+    return this.result(req, 200, await this.resources.delete(access, pk, given));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import { compileFilter } from '../data/query/sql-compiler.js';
 import { positionalParams } from '../data/query/compile-context.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import type { GlobalValue } from '../common/global-values.js';
 import { compileFilter, FALSE_PREDICATE } from '../data/query/sql-compiler.js';
 import type { ColumnResolver, ParameterSink } from '../data/query/compile-context.js';

@@ -1,22 +1,34 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { principalOf } from '../auth/principal.js';
+import { IS_ADMIN_API, REQUIRED_ADMIN_ROLE } from '../admin-api/admin-endpoint.decorator.js';
+import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
 import { ApiError } from '../common/api-error.js';
 import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { principalOf } from '../common/principal.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
+import { setCallerAccess } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';
 
+/** What each admin role may open: an auditor reads, an admin does everything. */
+const ADMIN_RANK: Record<AdminRole, number> = { auditor: 0, admin: 1 };
+
 /**
- * Runs after ApiKeyGuard on resource and meta endpoints: 403 / 4030 when none of the
- * token's roles grants the endpoint's operation on the resource (or the meta endpoints).
+ * Global guard, after the token guards (ApiKeyGuard, AdminGuard), deciding by role what the
+ * authenticated caller may do:
+ * - resource endpoints (`@RequiresAccess(operation)`): an unknown resource is 404 / 4040; a
+ *   token none of whose roles grants the operation on the resource is 403 / 4030. The access
+ *   computed here is handed to the handler (`@CallerAccess()`), which makes the row-level
+ *   decisions where the rows are;
+ * - meta endpoints (`@RequiresAccess('META')`): 403 / 4030 without a role with meta access;
+ * - admin endpoints: 403 / 4030 when the admin's role is below the endpoint's (`admin` unless
+ *   `@AdminRoleRequired('auditor')` says otherwise).
  * An endpoint the configuration makes public (`@docs` with DOCS_PUBLIC) asks for no roles.
- * Row-level decisions are made where the rows are: in ResourcesService.
  */
 @Injectable()
 export class RolesGuard implements CanActivate {
@@ -28,8 +40,10 @@ export class RolesGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http' || isPublicEndpoint(this.reflector, context, this.config)) return true;
+    if (endpointMetadata<boolean>(this.reflector, IS_ADMIN_API, context)) return this.admitAdmin(context);
     const required = endpointMetadata<Operation | 'META'>(this.reflector, REQUIRED_ACCESS, context);
-    if (!required || isPublicEndpoint(this.reflector, context, this.config)) return true;
+    if (!required) return true;
     const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
     const principal = principalOf(request);
     if (!principal) throw new ApiError(ErrorCode.NO_TOKEN, 'An auth token is required.');
@@ -37,10 +51,18 @@ export class RolesGuard implements CanActivate {
       if (!this.security.mayUseMeta(principal)) throw new ApiError(ErrorCode.FORBIDDEN, 'Your roles do not permit the meta endpoints.');
       return true;
     }
-    const resource = this.registry.find(request.params?.resource ?? '');
-    if (!resource) return true; // the controller answers 404 for an unknown resource
-    if (!this.security.access(principal, resource).can(required)) {
-      throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${resource.name}.`);
+    const access = this.security.access(principal, this.registry.get(request.params?.resource ?? ''));
+    if (!access.can(required)) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${access.resource.name}.`);
+    setCallerAccess(request, access);
+    return true;
+  }
+
+  private admitAdmin(context: ExecutionContext): boolean {
+    const admin = adminOf(context.switchToHttp().getRequest());
+    if (!admin) throw new ApiError(ErrorCode.NO_TOKEN, 'An admin token is required: Authorization: Bearer <key>');
+    const required = endpointMetadata<AdminRole>(this.reflector, REQUIRED_ADMIN_ROLE, context) ?? 'admin';
+    if ((ADMIN_RANK[admin.role] ?? -1) < ADMIN_RANK[required]) {
+      throw new ApiError(ErrorCode.FORBIDDEN, `This needs an admin account with the role "${required}"; yours is "${admin.role}".`);
     }
     return true;
   }

@@ -1,16 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal.js';
-import type { Resource } from '../data/resource-registry.js';
+import type { Principal } from '../common/principal.js';
+import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
+import { Database } from '../database/database.js';
+import { CallerRowPolicy } from './caller-row-policy.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';
+import { SummaryVisibility } from './summary-visibility.js';
 
-/** Answers what a principal may do (resources, meta endpoints) from the project's roles. */
+/** Answers what a principal may do (resources, their rows, meta endpoints) from the project's roles. */
 @Injectable()
 export class SecurityService {
-  constructor(readonly roles: RoleBank) {}
+  private readonly visibility: SummaryVisibility;
+
+  constructor(
+    private readonly roles: RoleBank,
+    private readonly registry: ResourceRegistry,
+    private readonly database: Database,
+  ) {
+    this.visibility = new SummaryVisibility(registry, database.dialect);
+  }
 
   access(principal: Principal, resource: Resource): ResourceAccess {
     return ResourceAccess.of(this.roles, principal, resource);
+  }
+
+  /** The caller's rights over the rows of a write, for the logic engine. */
+  rowPolicy(access: ResourceAccess): CallerRowPolicy {
+    return new CallerRowPolicy(access, this.registry, this.database, this.visibility);
   }
 
   mayUseMeta(principal: Principal): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../common/principal.js';
 import type { RowChange } from '../data/row-change.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';

@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { PROJECT_DEFINITION } from '../common/api-settings.js';
-import type { ProjectDefinition } from '../common/project-definition.js';
 import { Database } from '../database/database.js';
 import { TesseraMeta } from '../database/tessera-meta.entity.js';
+import { SEED_USERS, type SeedUser } from './seed-user.js';
 import { UsersService } from './users.service.js';
 
 /** Remembers in tessera_meta that seeding happened, so deleting every user later never brings the demo passwords back. */
@@ -13,12 +12,12 @@ const SEEDED = 'users_seeded_at';
 export class UsersSeeder implements OnApplicationBootstrap {
   constructor(
     private readonly users: UsersService,
-    @Inject(PROJECT_DEFINITION) private readonly project: ProjectDefinition,
+    @Inject(SEED_USERS) private readonly seedUsers: readonly SeedUser[],
     private readonly db: Database,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const seeds = this.project.seedUsers ?? [];
+    const seeds = this.seedUsers;
     if (seeds.length === 0 || (await this.db.read(({ manager }) => manager.getRepository(TesseraMeta).existsBy({ name: SEEDED }))) || (await this.users.count()) > 0) return;
     for (const { password, ...seed } of seeds) {
       await this.users.create({ ...seed, passwordHash: await this.users.hashNewPassword(password) });

@@ -4,8 +4,8 @@ import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { GlobalValues } from '../common/global-values.js';
-import { PasswordHasher } from '../common/password-hasher.js';
-import { passwordProblem } from '../common/password-policy.js';
+import { PasswordHasher } from '../login/password-hasher.js';
+import { passwordProblem } from '../login/password-policy.js';
 import { Database, type DatabaseScope } from '../database/database.js';
 import { User } from './user.entity.js';
 

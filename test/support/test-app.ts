@@ -6,10 +6,11 @@ import request from 'supertest';
 import { createApp } from '../../src/bootstrap.js';
 import { createLogger } from '../../src/common/logger.js';
 import type { Clock } from '../../src/common/clock.js';
-import type { ProjectDefinition } from '../../src/common/project-definition.js';
+import type { ProjectDefinition } from '../../src/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
 import { openDatabase } from '../../src/database/open-database.js';
 import { demoProject } from '../../src/project/project.js';
+import { schemaOf } from '../../src/schema.js';
 import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './test-databases.js';
 
 export interface TestTarget {
@@ -75,7 +76,7 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     ...options.env,
   });
   const logger = options.logger ?? createLogger(config.log.level);
-  const dataSource = await openDatabase(config.database, project, logger);
+  const dataSource = await openDatabase(config.database, schemaOf(project), logger);
   let app: INestApplication;
   try {
     app = await createApp({ config, project, dataSource, logger, clock: options.clock });

@@ -1,17 +1,7 @@
 import type { EntityManager, MixedList } from 'typeorm';
-import type { Rule } from '../logic/rule-dsl.js';
-import type { RolesDefinition } from '../security/role-definition.js';
-import type { GlobalValues } from './global-values.js';
-
-/** A built-in user created on first start (see `ProjectDefinition.seedUsers`). */
-export interface SeedUser {
-  login: string;
-  /** Plain text in the project definition: for demos and first logins only. */
-  password: string;
-  roles: string[];
-  globals?: GlobalValues;
-  email?: string;
-}
+import type { Rule } from './logic/rule-dsl.js';
+import type { RolesDefinition } from './security/role-definition.js';
+import type { SeedUser } from './users/seed-user.js';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).

@@ -1,30 +1,32 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { CurrentAdmin } from '../admin-api/admin-principal.js';
+import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
+import { pageWindow, type Page } from '../admin-api/page.js';
+import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { TokensService, type FoundToken, type IssueTokenInput } from '../tokens/tokens.service.js';
+import { KnownRoles } from '../security/known-roles.js';
 import { UsersService } from '../users/users.service.js';
-import { AdminAuditService } from './admin-audit.service.js';
-import { AdminEndpoint } from './admin-endpoint.decorator.js';
-import { CurrentAdmin } from './admin.guard.js';
-import { KnownRoles } from './known-roles.js';
-import { pageWindow, tokenView, type Page, type TokenView } from './admin-views.js';
 import { CreateTokenDto } from './dto/create-token.dto.js';
-import { PageQueryDto } from './dto/page-query.dto.js';
+import { tokenView, type TokenView } from './token-view.js';
+import { TokensService, type FoundToken, type IssueTokenInput } from './tokens.service.js';
 
-/** API tokens: hand-made ones created here, login ones listed, both disabled or deleted here. */
+/** The admin API's API tokens: hand-made ones created here, login ones listed, both disabled or deleted here. */
 @Controller('admin/v1/tokens')
 @AdminEndpoint()
-export class AdminTokensController {
+export class TokensController {
   constructor(
     private readonly tokens: TokensService,
     private readonly users: UsersService,
-    private readonly audit: AdminAuditService,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
     private readonly settings: ApiSettings,
     private readonly knownRoles: KnownRoles,
   ) {}
 
   @Get()
+  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<TokenView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [tokens, total] = await this.tokens.list(offset, pagesize);
@@ -50,8 +52,8 @@ export class AdminTokensController {
       expiration: body.expiration ? Date.parse(body.expiration) : null,
       origin: 'manual',
     };
-    return this.audit.change(admin, async (manager) => {
-      const { token, apikey } = await this.tokens.issue(input, manager);
+    return this.audit.change(admin, async (tx) => {
+      const { token, apikey } = await this.tokens.issue(input, tx);
       const { label, userIdentifier, roles, expiration } = body;
       return {
         result: { ...tokenView(token, this.tokens.status(token)), apikey },
@@ -63,6 +65,7 @@ export class AdminTokensController {
   }
 
   @Get(':id')
+  @AdminRoleRequired('auditor')
   async get(@Param('id', ParseIntPipe) id: number): Promise<TokenView> {
     const { token, status } = await this.find(id);
     return tokenView(token, status);
@@ -73,8 +76,8 @@ export class AdminTokensController {
   @HttpCode(200)
   async disable(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<TokenView> {
     await this.find(id);
-    await this.audit.change(admin, async (manager) => {
-      await this.tokens.disable(id, manager);
+    await this.audit.change(admin, async (tx) => {
+      await this.tokens.disable(id, tx);
       return { result: undefined, action: 'token.disable', target: `token:${id}` };
     });
     const { token, status } = await this.find(id);
@@ -85,8 +88,8 @@ export class AdminTokensController {
   @HttpCode(204)
   async delete(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<void> {
     await this.find(id);
-    await this.audit.change(admin, async (manager) => {
-      await this.tokens.delete(id, manager);
+    await this.audit.change(admin, async (tx) => {
+      await this.tokens.delete(id, tx);
       return { result: undefined, action: 'token.delete', target: `token:${id}` };
     });
   }

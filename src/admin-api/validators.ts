@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
-import { globalValuesProblem } from '../../common/global-values.js';
+import { globalValuesProblem } from '../common/global-values.js';
 
 /** A list of role names. */
 export const IsRoleNames = (): PropertyDecorator =>

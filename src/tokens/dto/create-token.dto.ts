@@ -1,7 +1,7 @@
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import type { GlobalValues } from '../../common/global-values.js';
-import { MANUAL_KEY_PATTERN } from '../../tokens/token-value.js';
-import { IsGlobalValues, IsRoleNames } from './validators.js';
+import { MANUAL_KEY_PATTERN } from '../token-value.js';
+import { IsGlobalValues, IsRoleNames } from '../../admin-api/validators.js';
 
 /** A hand-made token (spec §2.1): label, optional key, user identifier, roles, globals, expiration. */
 export class CreateTokenDto {

@@ -1,21 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { PROJECT_DEFINITION } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { ProjectDefinition } from '../common/project-definition.js';
-import type { RoleDefinition } from '../security/role-definition.js';
+import type { RoleDefinition, RolesDefinition } from './role-definition.js';
 
 /** The project's role names, for the admin API: it lists them and refuses any other name. */
-@Injectable()
 export class KnownRoles {
   private readonly names: ReadonlySet<string>;
 
-  constructor(@Inject(PROJECT_DEFINITION) private readonly project: ProjectDefinition) {
-    this.names = new Set(project.roles.roles.map((r) => r.name));
+  constructor(private readonly definition: RolesDefinition) {
+    this.names = new Set(definition.roles.map((r) => r.name));
   }
 
   list(): readonly RoleDefinition[] {
-    return this.project.roles.roles;
+    return this.definition.roles;
   }
 
   /** 400 / 4000 naming every role the project does not define. */

@@ -1,6 +1,6 @@
 import { IsBoolean, IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import type { GlobalValues } from '../../common/global-values.js';
-import { IsGlobalValues, IsRoleNames } from './validators.js';
+import { IsGlobalValues, IsRoleNames } from '../../admin-api/validators.js';
 
 const MAX_LIFETIME = 10 * 365 * 86400;
 

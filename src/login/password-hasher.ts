@@ -3,10 +3,10 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import bcrypt from 'bcrypt';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { AdmissionLimit } from './admission-limit.js';
-import { ApiError } from './api-error.js';
-import { ConcurrencyLimit } from './concurrency-limit.js';
-import { ErrorCode } from './error-codes.js';
+import { AdmissionLimit } from '../common/admission-limit.js';
+import { ApiError } from '../common/api-error.js';
+import { ConcurrencyLimit } from '../common/concurrency-limit.js';
+import { ErrorCode } from '../common/error-codes.js';
 import { fitsBcrypt } from './password-policy.js';
 
 /**

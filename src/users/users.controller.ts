@@ -1,31 +1,33 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { CurrentAdmin } from '../admin-api/admin-principal.js';
+import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
+import { pageWindow, type Page } from '../admin-api/page.js';
+import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiError } from '../common/api-error.js';
 import { ApiSettings } from '../common/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { TokensService } from '../tokens/tokens.service.js';
-import type { User } from '../users/user.entity.js';
-import { UsersService } from '../users/users.service.js';
-import { AdminAuditService } from './admin-audit.service.js';
-import { AdminEndpoint } from './admin-endpoint.decorator.js';
-import { CurrentAdmin } from './admin.guard.js';
-import { KnownRoles } from './known-roles.js';
-import { pageWindow, userView, type Page, type UserView } from './admin-views.js';
-import { PageQueryDto } from './dto/page-query.dto.js';
+import { KnownRoles } from '../security/known-roles.js';
 import { CreateUserDto, SetPasswordDto, UpdateUserDto } from './dto/user.dto.js';
+import { USER_TOKENS, type UserTokens } from './user-tokens.js';
+import { userView, type UserView } from './user-view.js';
+import type { User } from './user.entity.js';
+import { UsersService } from './users.service.js';
 
-/** Users of the built-in provider. Password hashes never leave; every change is audited. */
+/** The admin API's users of the built-in provider. Password hashes never leave; every change is audited. */
 @Controller('admin/v1/users')
 @AdminEndpoint()
-export class AdminUsersController {
+export class UsersController {
   constructor(
     private readonly users: UsersService,
-    private readonly tokens: TokensService,
-    private readonly audit: AdminAuditService,
+    @Inject(USER_TOKENS) private readonly tokens: UserTokens,
+    @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
     private readonly settings: ApiSettings,
     private readonly knownRoles: KnownRoles,
   ) {}
 
   @Get()
+  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<UserView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [users, total] = await this.users.list(offset, pagesize);
@@ -37,13 +39,14 @@ export class AdminUsersController {
     const { password, ...fields } = body;
     this.knownRoles.assertKnown(fields.roles);
     const passwordHash = await this.users.hashNewPassword(password);
-    return this.audit.change(admin, async (manager) => {
-      const user = await this.users.create({ ...fields, roles: fields.roles ?? [], passwordHash }, manager);
+    return this.audit.change(admin, async (tx) => {
+      const user = await this.users.create({ ...fields, roles: fields.roles ?? [], passwordHash }, tx);
       return { result: userView(user), action: 'user.create', target: `user:${user.login}`, detail: { ...fields } };
     });
   }
 
   @Get(':login')
+  @AdminRoleRequired('auditor')
   async get(@Param('login') login: string): Promise<UserView> {
     return userView(await this.find(login));
   }
@@ -56,9 +59,9 @@ export class AdminUsersController {
   async update(@Param('login') login: string, @Body() body: UpdateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     this.knownRoles.assertKnown(body.roles);
     const user = await this.find(login);
-    const view = await this.audit.change(admin, async (manager) => {
-      const updated = await this.users.update(user, { ...body }, manager);
-      if (body.active === false) await this.tokens.disableForUser(login, manager);
+    const view = await this.audit.change(admin, async (tx) => {
+      const updated = await this.users.update(user, { ...body }, tx);
+      if (body.active === false) await this.tokens.disableForUser(login, tx);
       return { result: userView(updated), action: 'user.update', target: `user:${login}`, detail: { ...body } };
     });
     this.tokens.forgetCachedTokens();
@@ -71,9 +74,9 @@ export class AdminUsersController {
   async setPassword(@Param('login') login: string, @Body() body: SetPasswordDto, @CurrentAdmin() admin: string): Promise<void> {
     const user = await this.find(login);
     const passwordHash = await this.users.hashNewPassword(body.password);
-    await this.audit.change(admin, async (manager) => {
-      await this.users.setPasswordHash(user, passwordHash, manager);
-      await this.tokens.disableForUser(login, manager);
+    await this.audit.change(admin, async (tx) => {
+      await this.users.setPasswordHash(user, passwordHash, tx);
+      await this.tokens.disableForUser(login, tx);
       return { result: undefined, action: 'user.password', target: `user:${login}` };
     });
     this.tokens.forgetCachedTokens();
@@ -84,9 +87,9 @@ export class AdminUsersController {
   @HttpCode(204)
   async delete(@Param('login') login: string, @CurrentAdmin() admin: string): Promise<void> {
     const user = await this.find(login);
-    await this.audit.change(admin, async (manager) => {
-      await this.users.delete(user, manager);
-      await this.tokens.disableForUser(login, manager);
+    await this.audit.change(admin, async (tx) => {
+      await this.users.delete(user, tx);
+      await this.tokens.disableForUser(login, tx);
       return { result: undefined, action: 'user.delete', target: `user:${login}` };
     });
     this.tokens.forgetCachedTokens();

@@ -4,9 +4,9 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
 import { LoginAttemptCounter, type LoginAttemptScope } from '../database/login-attempt.entity.js';
-import { ApiError } from './api-error.js';
-import { Clock } from './clock.js';
-import { ErrorCode } from './error-codes.js';
+import { ApiError } from '../common/api-error.js';
+import { Clock } from '../common/clock.js';
+import { ErrorCode } from '../common/error-codes.js';
 
 /** Closed windows are swept at most this often, not on every login. */
 const SWEEP_INTERVAL_MS = 60_000;

@@ -1,0 +1,132 @@
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { RegistryColumnResolver } from '../data/column-resolver.js';
+import { keyOf, type KeyValues } from '../data/primary-key.js';
+import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
+import type { RowChange } from '../data/row-change.js';
+import { RowStore, type Params } from '../data/row-store.js';
+import type { CanonicalRow } from '../data/value-codec.js';
+import { ValuesColumnResolver } from '../data/values-column-resolver.js';
+import type { Database } from '../database/database.js';
+import type { ConstraintFailure } from '../logic/constraint-failure.js';
+import type { RowPolicy } from '../logic/row-policy.js';
+import type { ResourceAccess, SqlContext } from './resource-access.js';
+import type { Operation } from './role-definition.js';
+import type { SummaryVisibility, VisibleEntry } from './summary-visibility.js';
+
+/**
+ * One caller's rights over the rows of one write (see `RowPolicy`): the roles' row filters of
+ * `access` decide which rows the client may change, where it may put them, and what of the
+ * summary and of a failed constraint's message it may see. A grant without a row filter admits
+ * every row: nothing is asked of the database then.
+ */
+export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
+  constructor(
+    private readonly access: ResourceAccess,
+    private readonly registry: ResourceRegistry,
+    private readonly database: Database,
+    private readonly visibility: SummaryVisibility,
+  ) {}
+
+  /**
+   * An update or delete acts only on rows a granting role's filter admits. A row the caller
+   * cannot see at all answers 404 (its existence is not revealed); one it can read but not
+   * change answers 403. A missing row answers 404 too, from the write's own locked read.
+   */
+  async mayChange(store: RowStore, resource: Resource, key: KeyValues, verb: 'UPDATE' | 'DELETE'): Promise<void> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow(verb)) return;
+    const result = await store.test(resource, key, [
+      (p) => this.predicate(access, verb, p),
+      (p) => this.predicate(access, 'READ', p),
+    ]);
+    if (!result) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
+    const [permitted, visible] = result;
+    if (permitted) return;
+    if (visible) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${verb} on this ${resource.name}.`);
+    throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
+  }
+
+  /**
+   * A row the caller inserts, or moves by an update, must land inside a granting role's
+   * filter: judged on its final values just before its statement, so that a row outside
+   * every filter is 403 whether or not its parent exists (the database's foreign key would
+   * otherwise answer 422 for a missing parent only, telling which parents exist). A filter on
+   * a column the database fills cannot be judged yet: `mayKeep` decides then.
+   */
+  async mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE'): Promise<void> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow(verb)) return;
+    const dialect = this.database.dialect;
+    const values = new ValuesColumnResolver(resource, this.registry, dialect, row);
+    const [inside] = await store.testValues([(params) => access.rowPredicate(verb, { columns: values, params, dialect }) ?? '(1=1)']);
+    if (inside || values.incomplete) return;
+    throw refusal(resource, verb);
+  }
+
+  /** The row as written (database defaults, and what later rules changed, included) must still be inside a granting filter. */
+  async mayKeep(store: RowStore, resource: Resource, key: KeyValues, verb: 'INSERT' | 'UPDATE'): Promise<void> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow(verb)) return;
+    const [inside] = (await store.test(resource, key, [(p) => this.predicate(access, verb, p)])) ?? [false];
+    if (!inside) throw refusal(resource, verb);
+  }
+
+  summary(store: RowStore, changes: readonly RowChange[]): Promise<VisibleEntry[]> {
+    return this.visibility.of(store, changes, this.access);
+  }
+
+  async explain(failure: ConstraintFailure): Promise<string> {
+    return failure.messageFor(await this.visibleColumns(failure.resource, failure.row, this.access.to(failure.resource)));
+  }
+
+  /**
+   * The columns of a row a rule refused that the caller may read. A grant counts only if it
+   * admits the row both as committed (the transaction is rolled back by now; a row not in the
+   * table yet has no committed state) and with the values the rule saw: uncommitted values alone
+   * (a balance the refused line item would have raised) must not open a row no committed state
+   * shows. No READ grant admitting it: nothing is visible.
+   */
+  private async visibleColumns(resource: Resource, row: CanonicalRow, access: ResourceAccess): Promise<(column: string) => boolean> {
+    const reads = access.grantsFor('READ');
+    if (reads.length === 0) return () => false;
+    let readable: ReadonlySet<string> | undefined;
+    if (access.coversEveryRow('READ') && !access.columnsVaryByRow) {
+      readable = access.readable();
+    } else {
+      const dialect = this.database.dialect;
+      const filtered = reads.filter((g) => g.filter);
+      const onValues = filtered.map((g) => (params: Params) =>
+        access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, dialect, row), params, dialect }));
+      const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
+      const [admits, committed] = await this.database.read(async (session) => {
+        const store = new RowStore(session, dialect);
+        return [await store.testValues(onValues), await store.test(resource, keyOf(resource, row), onCommitted)] as const;
+      });
+      const admitting = reads.filter((g) => {
+        const i = filtered.indexOf(g);
+        return i < 0 || (admits[i] && (!committed || committed[i]));
+      });
+      if (admitting.length === 0) return () => false;
+      readable = access.readableIn(admitting);
+    }
+    return (column) => !readable || readable.has(column);
+  }
+
+  private predicate(access: ResourceAccess, operation: Operation, params: Params): string {
+    return access.rowPredicate(operation, this.roleSql(access.resource, params)) ?? '(1=1)';
+  }
+
+  /** Role filters may name any column (they are the project's, not the caller's). */
+  private roleSql(resource: Resource, params: Params): SqlContext {
+    const dialect = this.database.dialect;
+    return { columns: new RegistryColumnResolver(resource, this.registry, dialect), params, dialect };
+  }
+}
+
+function refusal(resource: Resource, verb: 'INSERT' | 'UPDATE'): ApiError {
+  return new ApiError(
+    ErrorCode.FORBIDDEN,
+    verb === 'INSERT' ? `Your roles do not permit inserting this ${resource.name}.` : `Your roles do not permit this change: the ${resource.name} would leave the rows you may update.`,
+  );
+}
