@@ -204,7 +204,7 @@ describe('logic engine: the rule bank at boot', () => {
   it('lists every problem at once: unknown attribute, unknown relation, derived key', async () => {
     const message = await bootWith([
       formula({ entity: Customer, attr: 'nickname' as never, uses: [], compute: () => 1 }),
-      formula({ entity: Lineitem, attr: 'amount', uses: ['supplier.discount'], compute: () => 1 }),
+      formula({ entity: Lineitem, attr: 'amount', uses: ['supplier.discount'] as never, compute: () => 1 }),
       formula({ entity: Customer, attr: 'name', uses: [], compute: () => 'x' }),
     ]);
     expect(message).toMatch(/customer has no attribute "nickname"/);
