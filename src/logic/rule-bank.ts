@@ -1,4 +1,5 @@
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import { undeclaredReads } from './formula-dry-run.js';
 import { orderFormulas } from './formula-order.js';
 import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
 
@@ -66,8 +67,8 @@ export class RuleBankError extends Error {
 /**
  * The project's rules checked against the resource registry at boot: every problem is
  * collected (unknown entities, attributes or relations, a `via` left out where none or several
- * relations lead to the parent, formula cycles, derived keys) and reported in one
- * `RuleBankError`.
+ * relations lead to the parent, formula cycles, derived keys, a formula that reads what its
+ * `uses` do not list) and reported in one `RuleBankError`.
  */
 export class RuleBank {
   private readonly byResource = new Map<string, ResourceRules>();
@@ -179,6 +180,11 @@ export class RuleBank {
           parentUses.push({ relation, parent, attr: this.column(parent, second).name });
         }
         const formula: Formula = { rule, resource, attr, ownUses, parentUses };
+        const undeclared = undeclaredReads(formula);
+        if (undeclared.length > 0) {
+          const they = undeclared.length === 1 ? 'which is' : 'which are';
+          throw new Error(`formula ${resource.name}.${attr.name} reads ${undeclared.map((n) => `"${n}"`).join(' and ')}, ${they} not in its uses: ${JSON.stringify(rule.uses)}`);
+        }
         this.for(resource).derived.add(attr.name);
         this.for(resource).formulas.push(formula);
         for (const use of parentUses) this.for(use.parent).readByChildren.push(formula);

@@ -17,7 +17,12 @@
  * several.
  *
  * A formula's `compute` sees only what its `uses` list (the compiler holds it to that), and it
- * must be a pure function of them: the engine recomputes it only when one of them changes.
+ * must be a pure function of them: the engine recomputes it only when one of them changes. At
+ * boot the bank also runs each `compute` on sample rows (typical values, zeros, nulls, parents
+ * present and absent) that record what it reads; a read of anything its `uses` do not list
+ * stops the boot, naming the formula and the attribute. Exceptions thrown on the sample values
+ * are ignored (the reads before them count), and so are `toString`, `valueOf`, `then`,
+ * `toJSON` and symbol keys, which JavaScript and decimal.js look up on any object.
  *
  * ```ts
  * sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total',
@@ -148,7 +153,7 @@ export function max<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C>
 
 /**
  * row.attr = compute(row), re-derived whenever an attribute in `uses` changes. `compute` sees
- * only the `uses` attributes and must read nothing else.
+ * only the `uses` attributes and must read nothing else (checked at boot, see the module comment).
  */
 export function formula<T, const U extends readonly Use<T>[]>(spec: {
   entity: EntityClass<T>;
