@@ -1,3 +1,4 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Decimal } from 'decimal.js';
 import { registryOf } from '../../test/support/registry.js';
 import { Customer } from '../project/entities/customer.entity.js';
