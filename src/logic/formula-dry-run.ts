@@ -54,7 +54,8 @@ export interface DryRunFormula {
 export function undeclaredReads(formula: DryRunFormula): string[] {
   const { resource } = formula;
   const parentsUsed = new Map(formula.parentUses.map((use) => [use.relation.name, use.parent]));
-  const allowed = new Set([...formula.ownUses, ...parentsUsed.keys(), ...formula.parentUses.map((use) => `${use.relation.name}.${use.attr}`)]);
+  const parentAttrs = formula.parentUses.map((use) => `${use.relation.name}.${use.attr}`);
+  const allowed = new Set([...formula.ownUses, ...parentsUsed.keys(), ...parentAttrs]);
   const known = new Set([...resource.columns.map((c) => c.name), ...resource.parents.map((p) => p.name)]);
   const reads = new Set<string>();
   for (const values of RUNS) {

@@ -142,7 +142,8 @@ export class RuleBank {
       const others = child.parents.map((p) => `${p.name} -> ${p.parent}`).join(', ') || 'none';
       throw new Error(`${child.name} has no many-to-one relation to ${parent.name} (it has: ${others})`);
     }
-    throw new Error(`${child.name} has ${links.length} many-to-one relations to ${parent.name} (${links.map((p) => p.name).join(', ')}): name one with via`);
+    const names = links.map((p) => p.name).join(', ');
+    throw new Error(`${child.name} has ${links.length} many-to-one relations to ${parent.name} (${names}): name one with via`);
   }
 
   private add(rule: Rule): void {
@@ -182,8 +183,9 @@ export class RuleBank {
         const formula: Formula = { rule, resource, attr, ownUses, parentUses };
         const undeclared = undeclaredReads(formula);
         if (undeclared.length > 0) {
-          const they = undeclared.length === 1 ? 'which is' : 'which are';
-          throw new Error(`formula ${resource.name}.${attr.name} reads ${undeclared.map((n) => `"${n}"`).join(' and ')}, ${they} not in its uses: ${JSON.stringify(rule.uses)}`);
+          const reads = undeclared.map((name) => `"${name}"`).join(' and ');
+          const which = undeclared.length === 1 ? 'which is' : 'which are';
+          throw new Error(`formula ${resource.name}.${attr.name} reads ${reads}, ${which} not in its uses: ${JSON.stringify(rule.uses)}`);
         }
         this.for(resource).derived.add(attr.name);
         this.for(resource).formulas.push(formula);
