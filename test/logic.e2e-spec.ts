@@ -1,10 +1,6 @@
-import { after, constraint, formula, type Rule } from '../src/logic/rule-dsl.js';
-import { Customer } from '../src/project/entities/customer.entity.js';
-import { Lineitem } from '../src/project/entities/lineitem.entity.js';
-import { demoProject } from '../src/project/project.js';
 import { suiteAppAs, oneRow, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
-import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum?: string; resource?: string; verb?: string } };
 
@@ -177,48 +173,5 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
     expect((await one(`/purchaseorder/${orderNumber}`)).amount_total).toBe(10 * results.length);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
-  });
-});
-
-describe('logic engine: the rule bank at boot', () => {
-  const target = testTargets()[0]!;
-
-  async function bootWith(rules: Rule[]): Promise<string> {
-    try {
-      const t = await startTestApp(target, { project: { ...demoProject, rules } });
-      await t.close();
-      return 'booted';
-    } catch (error) {
-      return (error as Error).message;
-    }
-  }
-
-  it('refuses a formula cycle, naming it', async () => {
-    const message = await bootWith([
-      formula({ entity: Lineitem, attr: 'amount', uses: ['product_price'], compute: (r) => r.product_price }),
-      formula({ entity: Lineitem, attr: 'product_price', uses: ['amount'], compute: (r) => r.amount }),
-    ]);
-    expect(message).toMatch(/formula cycle/);
-  });
-
-  it('lists every problem at once: unknown attribute, unknown relation, derived key', async () => {
-    const message = await bootWith([
-      formula({ entity: Customer, attr: 'nickname' as never, uses: [], compute: () => 1 }),
-      formula({ entity: Lineitem, attr: 'amount', uses: ['supplier.discount'], compute: () => 1 }),
-      formula({ entity: Customer, attr: 'name', uses: [], compute: () => 'x' }),
-    ]);
-    expect(message).toMatch(/customer has no attribute "nickname"/);
-    expect(message).toMatch(/lineitem has no many-to-one relation "supplier"/);
-    expect(message).toMatch(/customer\.name is a primary key column/);
-  });
-
-  it('refuses a rule on a class that is not an entity of the project', async () => {
-    class Stranger {}
-    const message = await bootWith([constraint({ entity: Stranger, check: () => true, message: 'x' })]);
-    expect(message).toMatch(/Stranger is not an entity of this project/);
-  });
-
-  it('boots with a valid extra rule', async () => {
-    expect(await bootWith([...demoProject.rules!, after({ entity: Customer, run: () => undefined })])).toBe('booted');
   });
 });

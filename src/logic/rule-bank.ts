@@ -1,4 +1,6 @@
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import { undeclaredReads } from './formula-dry-run.js';
+import { orderFormulas } from './formula-order.js';
 import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
 
 export interface Aggregate {
@@ -64,8 +66,9 @@ export class RuleBankError extends Error {
 
 /**
  * The project's rules checked against the resource registry at boot: every problem is
- * collected (unknown entities, attributes or relations, formula cycles, derived keys) and
- * reported in one `RuleBankError`.
+ * collected (unknown entities, attributes or relations, a `via` left out where none or several
+ * relations lead to the parent, formula cycles, derived keys, a formula that reads what its
+ * `uses` do not list) and reported in one `RuleBankError`.
  */
 export class RuleBank {
   private readonly byResource = new Map<string, ResourceRules>();
@@ -126,6 +129,23 @@ export class RuleBank {
     return relation;
   }
 
+  /** The child's relation to the parent: `via`, which must lead there, or else the only one that does. */
+  private link(child: Resource, parent: Resource, via: string | undefined): ParentRelation {
+    if (via !== undefined) {
+      const relation = this.relation(child, via);
+      if (relation.parent !== parent.name) throw new Error(`relation ${child.name}.${via} leads to ${relation.parent}, not ${parent.name}`);
+      return relation;
+    }
+    const links = child.parents.filter((p) => p.parent === parent.name);
+    if (links.length === 1) return links[0]!;
+    if (links.length === 0) {
+      const others = child.parents.map((p) => `${p.name} -> ${p.parent}`).join(', ') || 'none';
+      throw new Error(`${child.name} has no many-to-one relation to ${parent.name} (it has: ${others})`);
+    }
+    const names = links.map((p) => p.name).join(', ');
+    throw new Error(`${child.name} has ${links.length} many-to-one relations to ${parent.name} (${names}): name one with via`);
+  }
+
   private add(rule: Rule): void {
     switch (rule.kind) {
       case 'sum':
@@ -135,8 +155,7 @@ export class RuleBank {
         const parent = this.resourceOf(rule.parent);
         const child = this.resourceOf(rule.children);
         const attr = this.derivable(parent, rule.attr);
-        const relation = this.relation(child, rule.via);
-        if (relation.parent !== parent.name) throw new Error(`relation ${child.name}.${rule.via} leads to ${relation.parent}, not ${parent.name}`);
+        const relation = this.link(child, parent, rule.via);
         if (rule.kind !== 'count' && !rule.childAttr) throw new Error(`${rule.kind} needs childAttr`);
         const childAttr = rule.childAttr ? this.column(child, rule.childAttr) : undefined;
         if (rule.kind === 'sum' && childAttr && childAttr.kind !== 'decimal' && childAttr.kind !== 'integer') {
@@ -162,6 +181,12 @@ export class RuleBank {
           parentUses.push({ relation, parent, attr: this.column(parent, second).name });
         }
         const formula: Formula = { rule, resource, attr, ownUses, parentUses };
+        const undeclared = undeclaredReads(formula);
+        if (undeclared.length > 0) {
+          const reads = undeclared.map((name) => `"${name}"`).join(' and ');
+          const which = undeclared.length === 1 ? 'which is' : 'which are';
+          throw new Error(`formula ${resource.name}.${attr.name} reads ${reads}, ${which} not in its uses: ${JSON.stringify(rule.uses)}`);
+        }
         this.for(resource).derived.add(attr.name);
         this.for(resource).formulas.push(formula);
         for (const use of parentUses) this.for(use.parent).readByChildren.push(formula);
@@ -170,7 +195,8 @@ export class RuleBank {
       case 'copy': {
         const resource = this.resourceOf(rule.entity);
         const attr = this.derivable(resource, rule.attr);
-        const relation = this.relation(resource, rule.via);
+        if (rule.via === undefined && rule.parent === undefined) throw new Error('copy needs via or parent');
+        const relation = rule.parent ? this.link(resource, this.resourceOf(rule.parent), rule.via) : this.relation(resource, rule.via!);
         const parent = this.registry.get(relation.parent);
         this.for(resource).derived.add(attr.name);
         this.for(resource).copies.push({ rule, resource, attr, relation, parent, from: this.column(parent, rule.from) });
@@ -193,26 +219,4 @@ export class RuleBank {
         return;
     }
   }
-}
-
-/** Orders formulas so that each runs after the formulas whose attributes it reads; a cycle is an error. */
-function orderFormulas(formulas: Formula[]): Formula[] {
-  const byAttr = new Map(formulas.map((f) => [f.attr.name, f]));
-  const ordered: Formula[] = [];
-  const state = new Map<Formula, 'visiting' | 'done'>();
-  const visit = (formula: Formula, path: string[]): void => {
-    if (state.get(formula) === 'done') return;
-    if (state.get(formula) === 'visiting') {
-      throw new Error(`formula cycle: ${[...path, formula.attr.name].join(' -> ')}`);
-    }
-    state.set(formula, 'visiting');
-    for (const use of formula.ownUses) {
-      const dependency = byAttr.get(use);
-      if (dependency) visit(dependency, [...path, formula.attr.name]);
-    }
-    state.set(formula, 'done');
-    ordered.push(formula);
-  };
-  for (const formula of formulas) visit(formula, []);
-  return ordered;
 }

@@ -2,14 +2,31 @@
  * The rule DSL: declarative business logic for the project's tables, declared in
  * `src/project/rules.ts` and run by the logic engine inside every write transaction.
  *
- * Attribute names are the entity's column names (type-checked against the entity class);
- * `via` names a many-to-one relation property of the child entity. In `where`, `compute`
- * and `check`, a row's decimal attributes are `Decimal` objects (decimal.js, exact), integers
- * are numbers, booleans booleans, dates and date-times ISO strings, and NULL is `null`.
+ * Names are checked by the compiler against the entity classes: attributes are the entity's
+ * column properties (which the API names after the columns), `via` a many-to-one relation
+ * property of the child that leads to the parent, `uses` own attributes or
+ * `<relation>.<parentAttribute>`, `copy.from` an attribute of the parent. The rule bank checks
+ * them again against the entity metadata at boot (see `RuleBank`).
+ *
+ * Rule code gets rows typed from the entity (`RuleRow<Customer>`, see `rule-row.ts`): decimal
+ * columns (declared `DecimalString`) are `Decimal` objects (decimal.js, exact), integers
+ * numbers, booleans booleans, dates and date-times ISO strings, and NULL is `null`.
+ *
+ * `via` may be left out when exactly one many-to-one relation of the child leads to the parent;
+ * the bank finds it at boot, and stops the boot naming the candidates when there are none or
+ * several.
+ *
+ * A formula's `compute` sees only what its `uses` list (the compiler holds it to that), and it
+ * must be a pure function of them: the engine recomputes it only when one of them changes. At
+ * boot the bank also runs each `compute` on sample rows (typical values, zeros, nulls, parents
+ * present and absent) that record what it reads; a read of anything its `uses` do not list
+ * stops the boot, naming the formula and the attribute. Exceptions thrown on the sample values
+ * are ignored (the reads before them count), and so are `toString`, `valueOf`, `then`,
+ * `toJSON` and symbol keys, which JavaScript and decimal.js look up on any object.
  *
  * ```ts
- * sum({ parent: Customer, attr: 'balance', children: Purchaseorder, via: 'customer',
- *       childAttr: 'amount_total', where: (order) => order.paid === false })
+ * sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total',
+ *       where: (order) => order.paid === false })
  * formula({ entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'product_price'],
  *           compute: (item) => D(item.product_price).times(item.qty_ordered) })
  * ```
@@ -17,14 +34,11 @@
 import { Decimal } from 'decimal.js';
 
 import type { Verb } from '../data/row-change.js';
+import type {
+  ColumnKey, EntityClass, FormulaRow, NumericKey, ParentKey, ParentKeyTo, ParentOf, RuleRow, RuleValues, Use,
+} from './rule-row.js';
 
-export type EntityClass<T = unknown> = new (...args: never[]) => T;
-type Attr<T> = Extract<keyof T, string>;
-
-/** A row as rules see it (see the module comment for value types). */
-export type RuleRow = Record<string, any>;
-
-export type { Verb };
+export type { EntityClass, RuleRow, RuleValues, Verb };
 
 /** Decimal of a value, with null and undefined read as 0: `D(item.product_price).times(item.qty_ordered)`. */
 export function D(value: Decimal.Value | null | undefined): Decimal {
@@ -36,7 +50,8 @@ export interface AggregateRule {
   parent: EntityClass;
   attr: string;
   children: EntityClass;
-  via: string;
+  /** The child's relation to the parent; absent: the only one there is (resolved by the bank). */
+  via?: string;
   /** The summed (min, max) child attribute; absent for count. */
   childAttr?: string;
   /** Only children for which this is true take part. */
@@ -48,7 +63,7 @@ export interface FormulaRule {
   entity: EntityClass;
   attr: string;
   /** Attributes the formula reads: its own (`qty_ordered`) or a parent's (`purchaseorder.paid`). */
-  uses: string[];
+  uses: readonly string[];
   compute: (row: RuleRow) => unknown;
 }
 
@@ -56,7 +71,9 @@ export interface CopyRule {
   kind: 'copy';
   entity: EntityClass;
   attr: string;
-  via: string;
+  /** The relation to copy through; absent: the only one that leads to `parent`. */
+  via?: string;
+  parent?: EntityClass;
   from: string;
 }
 
@@ -69,16 +86,16 @@ export interface ConstraintRule {
 }
 
 /** What an event handler gets. */
-export interface RowEvent {
+export interface RowEvent<T = any> {
   verb: Verb;
   /** The row's values; an `early` handler may change them. */
-  row: RuleRow;
+  row: RuleRow<T>;
   /** The values before this change (null on INSERT). */
-  old: RuleRow | null;
+  old: RuleRow<T> | null;
   /** True when the attribute's value differs from `old` (always true on INSERT). */
-  changed(attr: string): boolean;
-  /** Inserts a row of another (or the same) entity through the engine, with all its rules. */
-  insert<T>(entity: EntityClass<T>, values: Partial<Record<Attr<T>, unknown>>): Promise<RuleRow>;
+  changed(attr: ColumnKey<T>): boolean;
+  /** Inserts a row of another (or the same) entity through the engine, with all its rules; resolves to the row as written. */
+  insert<E>(entity: EntityClass<E>, values: RuleValues<E>): Promise<RuleRow<E>>;
 }
 
 export interface EventRule {
@@ -89,7 +106,7 @@ export interface EventRule {
 }
 
 export interface CommitEvent {
-  /** Every row the transaction touched so far. */
+  /** Every row the transaction touched so far (rows of any resource: untyped). */
   touched: Array<{ resource: string; verb: Verb; row: RuleRow }>;
 }
 
@@ -102,60 +119,85 @@ export type Rule = AggregateRule | FormulaRule | CopyRule | ConstraintRule | Eve
 
 interface AggregateSpec<P, C> {
   parent: EntityClass<P>;
-  attr: Attr<P>;
+  attr: ColumnKey<P>;
   children: EntityClass<C>;
-  via: Attr<C>;
-  where?: (child: RuleRow) => boolean;
+  /** The child's many-to-one relation property that leads to the parent; may be left out when there is only one. */
+  via?: ParentKeyTo<C, P>;
+  where?: (child: RuleRow<C>) => boolean;
+}
+
+// The typed callbacks are stored untyped: the engine calls them with rows of the right entity.
+const untyped = <F>(callback: unknown): F => callback as F;
+
+function aggregate<P, C>(kind: AggregateRule['kind'], spec: AggregateSpec<P, C> & { childAttr?: string }): AggregateRule {
+  return { kind, ...spec, where: untyped<AggregateRule['where']>(spec.where) };
 }
 
 /** parent.attr = Σ child.childAttr over the children that pass `where`. */
-export function sum<P, C>(spec: AggregateSpec<P, C> & { childAttr: Attr<C> }): AggregateRule {
-  return { kind: 'sum', ...spec };
+export function sum<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C> }): AggregateRule {
+  return aggregate('sum', spec);
 }
 
 /** parent.attr = the number of children that pass `where`. */
 export function count<P, C>(spec: AggregateSpec<P, C>): AggregateRule {
-  return { kind: 'count', ...spec };
+  return aggregate('count', spec);
 }
 
 /** parent.attr = the smallest child.childAttr (null without children). */
-export function min<P, C>(spec: AggregateSpec<P, C> & { childAttr: Attr<C> }): AggregateRule {
-  return { kind: 'min', ...spec };
+export function min<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C> }): AggregateRule {
+  return aggregate('min', spec);
 }
 
 /** parent.attr = the largest child.childAttr (null without children). */
-export function max<P, C>(spec: AggregateSpec<P, C> & { childAttr: Attr<C> }): AggregateRule {
-  return { kind: 'max', ...spec };
+export function max<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C> }): AggregateRule {
+  return aggregate('max', spec);
 }
 
-/** row.attr = compute(row), re-derived whenever an attribute in `uses` changes. */
-export function formula<T>(spec: { entity: EntityClass<T>; attr: Attr<T>; uses: string[]; compute: (row: RuleRow) => unknown }): FormulaRule {
-  return { kind: 'formula', ...spec };
+/**
+ * row.attr = compute(row), re-derived whenever an attribute in `uses` changes. `compute` sees
+ * only the `uses` attributes and must read nothing else (checked at boot, see the module comment).
+ */
+export function formula<T, const U extends readonly Use<T>[]>(spec: {
+  entity: EntityClass<T>;
+  attr: ColumnKey<T>;
+  uses: U;
+  compute: (row: FormulaRow<T, U[number]>) => unknown;
+}): FormulaRule {
+  return { kind: 'formula', ...spec, compute: untyped<FormulaRule['compute']>(spec.compute) };
 }
 
-/** row.attr = parent.from, copied when the row is inserted or re-parented (not later). */
-export function copy<T>(spec: { entity: EntityClass<T>; attr: Attr<T>; via: Attr<T>; from: string }): CopyRule {
+/** row.attr = parent.from through the relation `via`, copied when the row is inserted or re-parented (not later). */
+export function copy<T, const V extends ParentKey<T>>(spec: {
+  entity: EntityClass<T>; attr: ColumnKey<T>; via: V; from: ColumnKey<ParentOf<T, V>>;
+}): CopyRule;
+/** row.attr = parent.from, through the only relation of the row that leads to `parent` (or `via`, when there are several). */
+export function copy<T, P>(spec: {
+  entity: EntityClass<T>; attr: ColumnKey<T>; parent: EntityClass<P>; via?: ParentKeyTo<T, P>; from: ColumnKey<P>;
+}): CopyRule;
+export function copy(spec: Omit<CopyRule, 'kind'>): CopyRule {
   return { kind: 'copy', ...spec };
 }
 
 /** Checked after the row's derivations; failure rolls back the transaction (422 / 4220). */
-export function constraint<T>(spec: { entity: EntityClass<T>; check: (row: RuleRow) => boolean; message: string }): ConstraintRule {
-  return { kind: 'constraint', ...spec };
+export function constraint<T>(spec: { entity: EntityClass<T>; check: (row: RuleRow<T>) => boolean; message: string }): ConstraintRule {
+  return { kind: 'constraint', ...spec, check: untyped<ConstraintRule['check']>(spec.check) };
 }
 
 /** Checked once at the end of the transaction, on the final values of every touched row of the entity. */
-export function commitConstraint<T>(spec: { entity: EntityClass<T>; check: (row: RuleRow) => boolean; message: string }): ConstraintRule {
-  return { kind: 'commitConstraint', ...spec };
+export function commitConstraint<T>(spec: {
+  entity: EntityClass<T>; check: (row: RuleRow<T>) => boolean; message: string;
+}): ConstraintRule {
+  return { kind: 'commitConstraint', ...spec, check: untyped<ConstraintRule['check']>(spec.check) };
 }
 
 /** Runs before derivations; may change `event.row`. */
-export function early<T>(spec: { entity: EntityClass<T>; on?: Verb[]; run: (event: RowEvent) => void | Promise<void> }): EventRule {
-  return { kind: 'early', on: spec.on ?? ['INSERT', 'UPDATE', 'DELETE'], entity: spec.entity, run: spec.run };
+export function early<T>(spec: { entity: EntityClass<T>; on?: Verb[]; run: (event: RowEvent<T>) => void | Promise<void> }): EventRule {
+  return { kind: 'early', on: spec.on ?? ['INSERT', 'UPDATE', 'DELETE'], entity: spec.entity, run: untyped<EventRule['run']>(spec.run) };
 }
 
 /** Runs after the row is written; may write other rows through `event.insert`. */
-export function after<T>(spec: { entity: EntityClass<T>; on?: Verb[]; run: (event: RowEvent) => void | Promise<void> }): EventRule {
-  return { kind: 'after', on: spec.on ?? ['INSERT', 'UPDATE', 'DELETE'], entity: spec.entity, run: spec.run };
+export function after<T>(spec: { entity: EntityClass<T>; on?: Verb[]; run: (event: RowEvent<T>) => void | Promise<void> }): EventRule {
+  return { kind: 'after', on: spec.on ?? ['INSERT', 'UPDATE', 'DELETE'], entity: spec.entity, run: untyped<EventRule['run']>(spec.run) };
 }
 
 /** Runs once per transaction, before commit. */

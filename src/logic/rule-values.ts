@@ -5,14 +5,14 @@ import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
 import type { RuleRow } from './rule-dsl.js';
 
-/** A canonical row as rule code sees it: decimals as `Decimal`. */
-export function toRuleRow(resource: Resource, row: CanonicalRow): RuleRow {
+/** A canonical row as rule code sees it: decimals as `Decimal`; typed as a row of `T` when the caller knows `resource` is `T`'s. */
+export function toRuleRow<T = any>(resource: Resource, row: CanonicalRow): RuleRow<T> {
   const view: RuleRow = {};
   for (const column of resource.columns) {
     const value = row[column.name] ?? null;
     view[column.name] = column.kind === 'decimal' && value !== null ? new Decimal(value as string) : value;
   }
-  return view;
+  return view as RuleRow<T>;
 }
 
 /**

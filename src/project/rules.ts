@@ -4,11 +4,15 @@ import { Lineitem } from './entities/lineitem.entity.js';
 import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 
-/** The demo's business logic: the classic "check credit". */
+/**
+ * The demo's business logic: the classic "check credit". The sums leave `via` out: one
+ * relation leads from an order to its customer (`customer`; `salesrep` leads to an employee)
+ * and one from a line item to its order; the copy names `product`, the relation it copies through.
+ */
 export const demoRules: Rule[] = [
   sum({
     parent: Customer, attr: 'balance',
-    children: Purchaseorder, via: 'customer', childAttr: 'amount_total',
+    children: Purchaseorder, childAttr: 'amount_total',
     where: (order) => order.paid === false,
   }),
   constraint({
@@ -18,7 +22,7 @@ export const demoRules: Rule[] = [
   }),
   sum({
     parent: Purchaseorder, attr: 'amount_total',
-    children: Lineitem, via: 'purchaseorder', childAttr: 'amount',
+    children: Lineitem, childAttr: 'amount',
   }),
   copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
   formula({

@@ -1,6 +1,6 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { EventRule, RowEvent, Verb } from '../rule-dsl.js';
+import type { EntityClass, EventRule, RowEvent, RuleRow, RuleValues, Verb } from '../rule-dsl.js';
 import { fromRuleRow, toRuleRow } from '../rule-values.js';
 import { sameValue } from '../../data/value-codec.js';
 import type { RuleContext } from './rule-context.js';
@@ -31,7 +31,10 @@ export async function runRowEvents(
       if (!column) throw new Error(`${resource.name} has no attribute "${attr}"`);
       return before === null || !sameValue(column.kind, row[attr], before[attr]);
     },
-    insert: (entity, values) => tx.insertFor(entity, values as Record<string, unknown>, depth),
+    insert: async <E>(entity: EntityClass<E>, values: RuleValues<E>): Promise<RuleRow<E>> => {
+      const written = await tx.insertFor(entity, values, depth);
+      return toRuleRow<E>(tx.registry.resources.find((r) => r.target === entity)!, written);
+    },
   };
   for (const rule of events) {
     if (rule.on.includes(verb)) await rule.run(event);

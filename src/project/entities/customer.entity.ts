@@ -1,4 +1,5 @@
 import { Column, Entity, OneToMany, PrimaryColumn } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
 import type { Purchaseorder } from './purchaseorder.entity.js';
 import { decimalColumn } from './decimal-column.js';
 
@@ -8,10 +9,10 @@ export class Customer {
   name!: string;
 
   @Column({ ...decimalColumn, default: 0 })
-  balance!: string;
+  balance!: DecimalString;
 
   @Column({ ...decimalColumn })
-  credit_limit!: string;
+  credit_limit!: DecimalString;
 
   @OneToMany('Purchaseorder', (order: Purchaseorder) => order.customer)
   purchaseorders?: Purchaseorder[];

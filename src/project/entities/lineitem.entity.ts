@@ -1,4 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
 import type { Product } from './product.entity.js';
 import type { Purchaseorder } from './purchaseorder.entity.js';
 import { decimalColumn } from './decimal-column.js';
@@ -18,10 +19,10 @@ export class Lineitem {
   qty_ordered!: number;
 
   @Column({ ...decimalColumn, nullable: true })
-  product_price!: string | null;
+  product_price!: DecimalString | null;
 
   @Column({ ...decimalColumn, nullable: true })
-  amount!: string | null;
+  amount!: DecimalString | null;
 
   @ManyToOne('Purchaseorder', (order: Purchaseorder) => order.lineitems, { nullable: false, onDelete: 'CASCADE' })
   @JoinColumn({ name: 'order_number' })

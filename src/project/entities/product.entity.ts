@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
 import { decimalColumn } from './decimal-column.js';
 
 @Entity({ name: 'product' })
@@ -10,5 +11,5 @@ export class Product {
   name!: string;
 
   @Column({ ...decimalColumn })
-  price!: string;
+  price!: DecimalString;
 }

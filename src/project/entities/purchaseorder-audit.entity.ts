@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
 import { decimalColumn } from './decimal-column.js';
 
 @Entity({ name: 'purchaseorder_audit' })
@@ -10,7 +11,7 @@ export class PurchaseorderAudit {
   order_number!: number | null;
 
   @Column({ ...decimalColumn, nullable: true })
-  amount_total!: string | null;
+  amount_total!: DecimalString | null;
 
   @Column({ type: 'boolean', nullable: true })
   paid!: boolean | null;

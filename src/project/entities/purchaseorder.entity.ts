@@ -1,4 +1,5 @@
 import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
 import type { Customer } from './customer.entity.js';
 import type { Employee } from './employee.entity.js';
 import type { Lineitem } from './lineitem.entity.js';
@@ -16,7 +17,7 @@ export class Purchaseorder {
   salesrep_id!: number | null;
 
   @Column({ ...decimalColumn, default: 0 })
-  amount_total!: string;
+  amount_total!: DecimalString;
 
   @Column({ type: 'boolean', default: false })
   paid!: boolean;
