@@ -3,7 +3,7 @@ import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { adminHeader, createManualToken } from './support/auth.js';
-import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
+import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string } };
 
@@ -232,30 +232,5 @@ describeEachTarget('roles and permissions', (target) => {
       expect(token.status).toBe(400);
       expect(token.body.errorMessage).toMatch(/Root/);
     });
-  });
-});
-
-describe('roles: boot checks', () => {
-  const target = testTargets()[0]!;
-
-  it('stops the boot with one message listing every problem in the role definitions', async () => {
-    const broken: ProjectDefinition = {
-      ...demoProject,
-      roles: {
-        globals: ['employee_id'],
-        roles: [
-          { name: 'Broken', defaultAccess: 'NONE', resources: {
-            nothing: { access: ['READ'] },
-            customer: { access: ['READ'], readColumns: ['shoe_size'], rowFilter: 'name = @{tenant}' },
-            product: { access: ['READ'], rowFilter: 'price >' },
-          } },
-        ],
-      },
-    };
-    await expect(startTestApp(target, { project: broken })).rejects.toThrow(
-      expect.objectContaining({
-        message: expect.stringMatching(/resource "nothing": no such resource[\s\S]*no column "shoe_size"[\s\S]*unknown global\(s\) @\{tenant\}[\s\S]*resource "product": row filter "price >"/),
-      }),
-    );
   });
 });
