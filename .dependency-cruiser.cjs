@@ -1,0 +1,253 @@
+/**
+ * Dependency rules: the layers of the architecture notes (shared/design/architecture.md,
+ * "Dependencies point one way"), checked on the real import graph by `npm run lint:deps` (and
+ * `npm run lint`). The same picture is in the README ("Code checks"):
+ *
+ *   main.ts ──> project/                      (and ormconfig.ts; nothing else imports project/)
+ *   main.ts ──> bootstrap.ts ──> app.module.ts ──> auth, admin, resources, system
+ *   auth      ──> tokens, users, provider
+ *   admin     ──> tokens, users, provider, security
+ *   resources ──> security, logic             (HTTP stops here)
+ *   security, logic ──> data                  (siblings: neither imports the other)
+ *   tokens, users, provider ──> data          (they may import each other)
+ *   data, system ──> database, common, config (the base: imports only itself)
+ *
+ * A folder may import its own files and whatever its arrows reach, nothing else. Specs
+ * (`*.spec.ts`), test/ and bench/ may import whatever they test: the layer rules do not apply to
+ * them, the cycle rules do. Each rule's `comment` is the message a developer reads when an
+ * import breaks it (`--output-type err-long`): why the arrow points that way, and what to do.
+ *
+ * Type-only imports count (`tsPreCompilationDeps`): a type shared across a layer boundary
+ * couples the layers as much as a value does.
+ */
+
+/** Files of the engine that run in production: src/ without the specs. */
+const PRODUCTION = '^src/.+(?<!\\.spec\\.ts)$';
+const SPEC = '\\.spec\\.ts$';
+
+/**
+ * One "may import only" rule: files under `src/<folder>/` may import within `src/` only the
+ * folders in `allowed` (their own always). Imports into src/project/, src/auth/ and
+ * src/resources/, and into the root files (src/*.ts), are left to the rules of their own, so
+ * each broken import is reported once, with the message that explains it best.
+ *
+ * @param {string} name
+ * @param {string[]} folders
+ * @param {string[]} allowed
+ * @param {string} comment
+ * @returns {import('dependency-cruiser').IForbiddenRuleType}
+ */
+function mayImportOnly(name, folders, allowed, comment) {
+  const own = folders.join('|');
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: `^src/(${own})/`, pathNot: SPEC },
+    to: {
+      path: '^src/',
+      pathNot: [`^src/(${[own, ...allowed].join('|')})/`, '^src/(project|auth|resources)/', '^src/[^/]+\\.ts$'],
+    },
+  };
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'Import cycle. Modules in a cycle cannot be understood, tested or loaded on their own, and ES module ' +
+        'cycles give `undefined` (or a TDZ error) for whichever side loads second. Move what both sides need into ' +
+        'a third file below them (e.g. a value helper into src/data/), or pass it in.',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-circular-through-types',
+      comment:
+        'Import cycle through `import type`. It is erased at compile time, so nothing breaks at run time, but the ' +
+        'two modules still know each other: neither can be read or changed alone. Move the shared type into a ' +
+        'third file below both. Only entities may name each other this way: the two ends of a TypeORM relation ' +
+        "do (`@ManyToOne('Customer', (c: Customer) => …)`).",
+      severity: 'error',
+      from: { pathNot: '\\.entity\\.ts$' },
+      to: { circular: true, via: { dependencyTypes: ['type-only'] } },
+    },
+    {
+      name: 'engine-does-not-import-the-project',
+      comment:
+        'Only the composition root (src/main.ts; ormconfig.ts outside src/) may import src/project/. The engine ' +
+        'receives the project definition through AppModule / forRoot(project), so tests can boot it with a small ' +
+        'project of their own and teams can change their project without touching the engine. Take what you need ' +
+        'from the ProjectDefinition that is injected (PROJECT_DEFINITION), not from the demo project.',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^src/main\\.ts$', '^src/project/'] },
+      to: { path: '^src/project/' },
+    },
+    {
+      name: 'engine-knows-no-http',
+      comment:
+        'src/logic/ and src/security/ work on rows (src/data/), never on HTTP: src/resources/ is the HTTP surface ' +
+        'that calls them. Move the shared piece (a type, a parser, a value helper) down into src/data/, or have ' +
+        'resources pass it in.',
+      severity: 'error',
+      from: { path: '^src/(logic|security)/', pathNot: SPEC },
+      to: { path: '^src/resources/' },
+    },
+    {
+      name: 'only-the-app-imports-resources',
+      comment:
+        'src/resources/ is the HTTP surface at the top of the engine: only the composition root mounts it. Nothing ' +
+        'else may depend on controllers, request parsing or the serializer; move the piece you need down into ' +
+        'src/data/ (rows) or src/common/ (shared plumbing).',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security)/', '^src/[^/]+\\.ts$'] },
+      to: { path: '^src/resources/' },
+    },
+    {
+      name: 'no-feature-imports-auth',
+      comment:
+        'src/auth/ sits under the App only: its guard is global (APP_GUARD) and hands the principal to the request. ' +
+        'A feature module that imports auth/ couples itself to login and token checking. Types every module shares ' +
+        '(the principal) belong below: src/common/ (or src/security/ for role data); read the principal through ' +
+        'the request, not through auth internals.',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^src/auth/', '^src/[^/]+\\.ts$', '^src/project/'] },
+      to: { path: '^src/auth/' },
+    },
+    mayImportOnly(
+      'base-stays-at-the-bottom',
+      ['common', 'config', 'database'],
+      [],
+      'src/common/, src/config/ and src/database/ are the bottom of the engine: every layer uses them, so they may ' +
+        'import only each other. An import from here upwards (an entity of a feature, a rule or role type) makes ' +
+        'the whole engine depend on that feature. Pass the thing in from the composition root (e.g. entity lists ' +
+        'from app.module.ts / ormconfig.ts), or move the type down.',
+    ),
+    mayImportOnly(
+      'data-imports-only-the-base',
+      ['data'],
+      ['common', 'config', 'database'],
+      'src/data/ (registry, codec, checksum, keys, row store, query) is the layer under logic, security and ' +
+        'resources: it knows rows and SQL, not rules, roles or HTTP. It may import only src/database/, ' +
+        'src/common/ and src/config/. Move the piece you need down into data/, or take it as a parameter.',
+    ),
+    mayImportOnly(
+      'logic-and-security-are-siblings-over-data',
+      ['logic'],
+      ['data', 'common', 'config', 'database'],
+      'src/logic/ (the rule engine) may import src/data/ and the base only. It does not know src/security/: it takes ' +
+        'a row policy (mayWrite) that security implements and resources wires in. Put a contract both need in ' +
+        'src/data/.',
+    ),
+    mayImportOnly(
+      'security-and-logic-are-siblings-over-data',
+      ['security'],
+      ['data', 'common', 'config', 'database'],
+      'src/security/ (roles, grants, row and column permissions) may import src/data/ and the base only. It does ' +
+        'not call the rule engine (src/logic/): the engine asks security through the row policy it is given. Put a ' +
+        'contract both need in src/data/.',
+    ),
+    mayImportOnly(
+      'resources-imports-the-engine-not-the-features',
+      ['resources'],
+      ['security', 'logic', 'data', 'common', 'config', 'database'],
+      'src/resources/ (HTTP for the REST resources) may import security, logic, data and the base. Users, tokens, ' +
+        'admin and the provider are separate feature modules: take what you need through an injection token, not ' +
+        "by importing another module's internals.",
+    ),
+    mayImportOnly(
+      'identity-modules-stay-beside-each-other',
+      ['tokens', 'users', 'provider'],
+      ['data', 'common', 'config', 'database'],
+      'src/tokens/, src/users/ and src/provider/ sit under auth (App -> Auth -> {Tokens, Users, Provider}): they ' +
+        'may import each other, src/data/ and the base, never the REST engine (logic, security), admin or system.',
+    ),
+    mayImportOnly(
+      'admin-imports-identity-and-roles-only',
+      ['admin'],
+      ['tokens', 'users', 'provider', 'security', 'data', 'common', 'config', 'database'],
+      'src/admin/ (admin accounts, their sign-in, the audit trail, the admin guard) may import tokens, users, the ' +
+        'provider, security (roles) and the layers below; not the rule engine (logic) or system.',
+    ),
+    mayImportOnly(
+      'system-imports-only-the-base',
+      ['system'],
+      ['common', 'config', 'database'],
+      'src/system/ (heartbeat, license, server info) answers without touching features: it may import only the base.',
+    ),
+    {
+      name: 'only-the-root-imports-the-root',
+      comment:
+        'src/main.ts, src/bootstrap.ts and src/app.module.ts compose the engine; nothing inside it may import them ' +
+        '(that is a cycle through the whole application). Take what you need by injection.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: [SPEC, '^src/project/'] },
+      to: { path: '^src/(main|bootstrap|app\\.module)\\.ts$' },
+    },
+    {
+      name: 'production-code-does-not-import-tests',
+      comment:
+        'Code that ships (src/ without the specs, ormconfig.ts, providers/) must not import test/, bench/ or a ' +
+        'spec file: test helpers are not built into dist and may do things no server should (in-memory ' +
+        'databases, fake clocks).',
+      severity: 'error',
+      from: { path: [PRODUCTION, '^ormconfig\\.ts$', '^providers/'] },
+      to: { path: ['^test/', '^bench/', SPEC] },
+    },
+    {
+      name: 'production-code-uses-runtime-dependencies',
+      comment:
+        'This package is in devDependencies, which `npm ci --omit=dev` (a production install) leaves out: the ' +
+        'service would fail at start. Move it to dependencies, or import it from a spec or test/ only. ' +
+        '(`import type` is fine: it is erased.)',
+      severity: 'error',
+      from: { path: [PRODUCTION, '^ormconfig\\.ts$', '^providers/'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'providers-use-their-contract-only',
+      comment:
+        'A custom auth provider (providers/) gets a narrow host object (config, logger, fetch) and its types from ' +
+        'providers/types.d.ts; it never imports the engine (src/), whose internals would then be its API.',
+      severity: 'error',
+      from: { path: '^providers/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'no-barrel-files',
+      comment:
+        'No barrel index.ts inside features (house style): import the file that defines the thing, so the graph ' +
+        'says who really depends on what and a barrel cannot hide a cycle.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/.*/index[.][cm]?[jt]s$' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment:
+        'This import resolves to no file or package: a typo, a file moved without its importers, or a package ' +
+        'missing from package.json.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^dist/', '^coverage/', '^node_modules/'] },
+    // Follow `import type` too (see above), and resolve the `./x.js` specifiers of NodeNext to `./x.ts`.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.d.ts', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
