@@ -126,7 +126,7 @@ export default function create() {
       if (lifetime !== undefined && (typeof lifetime !== 'number' || !Number.isInteger(lifetime) || lifetime < 1)) problems.push('"keyLifetimeSeconds": whole seconds');
       if (problems.length > 0) throw new Error(`oidc needs ${problems.join('; ')}`);
 
-      const algs = /** @type {string[]} */ (algorithms);
+      const algs = /** @type {[string, ...string[]]} */ (algorithms);
       if (typeof config.jwksUri === 'string') {
         key = createRemoteJWKSet(new URL(config.jwksUri), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
         source = config.jwksUri;
@@ -175,7 +175,7 @@ export default function create() {
         return { errorMessage: `Login failed: the token has no "${userClaim}" claim.` };
       }
       const values = listOf(claimAt(claims, rolesClaim));
-      const mapped = (/** @type {string} */ v) => (roleMap && Object.hasOwn(roleMap, v) ? [roleMap[v]].flat() : []);
+      const mapped = (/** @type {string} */ v) => (roleMap && Object.hasOwn(roleMap, v) ? [roleMap[v] ?? []].flat() : []);
       const roleNames = [...new Set(roleMap ? values.flatMap(mapped) : values)];
       if (roleNames.length === 0) return { errorMessage: 'Login failed: the token grants no role in this API.' };
 
