@@ -15,7 +15,12 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/providers/**/*.e2e-spec.ts', '<rootDir>/bench/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/providers/**/*.e2e-spec.ts',
+    '<rootDir>/bench/**/*.spec.ts',
+  ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,
   maxWorkers: 2,

@@ -59,7 +59,13 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
       restarts.set(c.name, [...(restarts.get(c.name) ?? []), ended]);
     }
     await waitForQuiet();
-    return runLoad({ url: c.server.url, pid: c.server.pid, connections: options.connections, durationSeconds: seconds, requests: w.requests(c.ctx, seed) });
+    return runLoad({
+      url: c.server.url,
+      pid: c.server.pid,
+      connections: options.connections,
+      durationSeconds: seconds,
+      requests: w.requests(c.ctx, seed),
+    });
   };
 
   if (options.warmupSeconds > 0) {

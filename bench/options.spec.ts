@@ -12,7 +12,10 @@ describe('bench options', () => {
 
   it('runs SQLite by default and keeps the order of --db', () => {
     expect(parseOptions([]).databases).toEqual(['sqlite']);
-    expect(parseOptions(['--db', 'sqlite', '--db', 'postgres://root@127.0.0.1:5432']).databases).toEqual(['sqlite', 'postgres://root@127.0.0.1:5432']);
+    expect(parseOptions(['--db', 'sqlite', '--db', 'postgres://root@127.0.0.1:5432']).databases).toEqual([
+      'sqlite',
+      'postgres://root@127.0.0.1:5432',
+    ]);
   });
 
   it('refuses what it does not know', () => {

@@ -78,8 +78,11 @@ export function parseOptions(argv: string[]): Options {
     };
     if (!['--quick', '--db', '--write-results', '--no-write-results'].includes(arg)) partial = true;
     switch (arg) {
-      case '--quick': break;
-      case '--db': options.databases.push(value()); break;
+      case '--quick':
+        break;
+      case '--db':
+        options.databases.push(value());
+        break;
       case '--adapter': {
         const name = value();
         if (name !== 'express' && name !== 'fastify') throw new Error(`--adapter is express or fastify\n${USAGE}`);
@@ -87,24 +90,50 @@ export function parseOptions(argv: string[]): Options {
         break;
       }
       case '--workloads': {
-        const ids = value().toUpperCase().split(',').map((s) => s.trim());
+        const ids = value()
+          .toUpperCase()
+          .split(',')
+          .map((s) => s.trim());
         const unknown = ids.filter((id) => !ALL_WORKLOADS.includes(id as WorkloadId));
         if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}\n${USAGE}`);
         options.workloads = ids as WorkloadId[];
         break;
       }
-      case '--duration': options.durationSeconds = positive(arg, value()); break;
-      case '--rounds': options.rounds = Math.round(positive(arg, value())); break;
-      case '--connections': options.connections = Math.round(positive(arg, value())); break;
-      case '--no-storm': options.storm = false; break;
-      case '--no-scaling': options.scaling = false; break;
-      case '--scale-customers': options.scaleCustomers = Math.round(positive(arg, value())); break;
-      case '--profile': options.profile = true; break;
-      case '--compare-build': options.compareBuild = value(); break;
-      case '--rewrite-results': options.rewriteResults = true; break;
-      case '--write-results': writeFlag = true; break;
-      case '--no-write-results': writeFlag = false; break;
-      default: throw new Error(`unknown option ${arg}\n${USAGE}`);
+      case '--duration':
+        options.durationSeconds = positive(arg, value());
+        break;
+      case '--rounds':
+        options.rounds = Math.round(positive(arg, value()));
+        break;
+      case '--connections':
+        options.connections = Math.round(positive(arg, value()));
+        break;
+      case '--no-storm':
+        options.storm = false;
+        break;
+      case '--no-scaling':
+        options.scaling = false;
+        break;
+      case '--scale-customers':
+        options.scaleCustomers = Math.round(positive(arg, value()));
+        break;
+      case '--profile':
+        options.profile = true;
+        break;
+      case '--compare-build':
+        options.compareBuild = value();
+        break;
+      case '--rewrite-results':
+        options.rewriteResults = true;
+        break;
+      case '--write-results':
+        writeFlag = true;
+        break;
+      case '--no-write-results':
+        writeFlag = false;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
   if (adapters.length > 0) options.adapters = adapters;

@@ -10,7 +10,9 @@ export interface Probe {
 /** Sends the first request of a workload once, outside the load, to see what the server does with it. */
 export async function probe(url: string, workload: Workload, ctx: WorkloadContext): Promise<Probe> {
   const spec: RequestSpec = workload.requests(ctx, 1)[0]!;
-  const request = spec.setupRequest ? spec.setupRequest({ method: spec.method, path: spec.path, headers: spec.headers, body: spec.body }, {}) : spec;
+  const request = spec.setupRequest
+    ? spec.setupRequest({ method: spec.method, path: spec.path, headers: spec.headers, body: spec.body }, {})
+    : spec;
   const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
   return { status: response.status, body: await response.json().catch(() => undefined) };
 }

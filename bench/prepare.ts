@@ -16,7 +16,12 @@ export interface PreparedDatabase {
  * migrations create the schema; its first-start seed adds the demo users and employees),
  * stops, and then the data set replaces the demo rows through the driver.
  */
-export async function prepareDatabase(dbSpec: string, data: DataSpec, suffix: string, log: (line: string) => void): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  dbSpec: string,
+  data: DataSpec,
+  suffix: string,
+  log: (line: string) => void,
+): Promise<PreparedDatabase> {
   const scratch = await createScratchDatabase(dbSpec, suffix);
   try {
     const boot = await startTessera({ databaseUrl: scratch.url, adapter: 'fastify', label: `tessera-first-boot${suffix}` });
@@ -30,8 +35,13 @@ export async function prepareDatabase(dbSpec: string, data: DataSpec, suffix: st
       const counts = await seedDataSet(client, generated);
       const seedSeconds = (Date.now() - started) / 1000;
       const broken = (await ruleViolationsInDatabase(client)).filter((v) => v.rows > 0);
-      if (broken.length > 0) throw new Error(`seeded data breaks the demo rules: ${broken.map((b) => `${b.rule}: ${b.rows} rows`).join('; ')}`);
-      log(`seeded ${scratch.version}${suffix} in ${seedSeconds.toFixed(1)} s: ${Object.entries(counts).map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`).join(', ')}; every demo rule holds`);
+      if (broken.length > 0)
+        throw new Error(`seeded data breaks the demo rules: ${broken.map((b) => `${b.rule}: ${b.rows} rows`).join('; ')}`);
+      log(
+        `seeded ${scratch.version}${suffix} in ${seedSeconds.toFixed(1)} s: ${Object.entries(counts)
+          .map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`)
+          .join(', ')}; every demo rule holds`,
+      );
       return { scratch, siblingOrderIds: generated.siblingOrderIds, seedSeconds };
     } finally {
       await client.close();

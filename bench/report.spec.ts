@@ -4,7 +4,16 @@ import type { DatabaseResult } from './results.js';
 import { summarize } from './summary.js';
 import { judgeTargets } from './targets.js';
 
-const run = (rps: number, errors = 0) => ({ rps, p50: 2, p99: 9, requests: rps * 5, errors, non2xx: 0, rssPeak: 100 * 1024 * 1024, cpuMicros: 150 });
+const run = (rps: number, errors = 0) => ({
+  rps,
+  p50: 2,
+  p99: 9,
+  requests: rps * 5,
+  errors,
+  non2xx: 0,
+  rssPeak: 100 * 1024 * 1024,
+  cpuMicros: 150,
+});
 
 function result(tesseraRuns: ReturnType<typeof run>[]): DatabaseResult {
   return {
@@ -12,12 +21,14 @@ function result(tesseraRuns: ReturnType<typeof run>[]): DatabaseResult {
     kind: 'sqlite',
     servers: ['tessera/fastify', 'raw'],
     judged: 'tessera/fastify',
-    workloads: [{
-      id: 'W1',
-      title: 'GET one customer by key',
-      cells: { 'tessera/fastify': summarize(tesseraRuns), raw: summarize([run(10_000), run(12_000), run(11_000)]) },
-      notes: {},
-    }],
+    workloads: [
+      {
+        id: 'W1',
+        title: 'GET one customer by key',
+        cells: { 'tessera/fastify': summarize(tesseraRuns), raw: summarize([run(10_000), run(12_000), run(11_000)]) },
+        notes: {},
+      },
+    ],
   };
 }
 
@@ -60,7 +71,18 @@ describe('bench report', () => {
       ['W8 without failed requests', '0 failed', true],
       ['W8 ≥ 50% of W3', '40.0%', false],
     ]);
-    const sqlite = { ...mariadb, kind: 'sqlite' as const, workloads: [{ id: 'W7' as const, title: 'hot order', cells: cell(600, 2), notes: {} }] };
-    expect(judgeTargets([sqlite]).filter((v) => v.target.includes('hot parent')).map((v) => [v.value, v.met])).toEqual([['2 failed', false], ['n/a', undefined]]);
+    const sqlite = {
+      ...mariadb,
+      kind: 'sqlite' as const,
+      workloads: [{ id: 'W7' as const, title: 'hot order', cells: cell(600, 2), notes: {} }],
+    };
+    expect(
+      judgeTargets([sqlite])
+        .filter((v) => v.target.includes('hot parent'))
+        .map((v) => [v.value, v.met]),
+    ).toEqual([
+      ['2 failed', false],
+      ['n/a', undefined],
+    ]);
   });
 });

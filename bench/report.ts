@@ -2,7 +2,8 @@ import type { DatabaseResult, RunInfo, ScalePair, ScalingResult, StormResult } f
 import { ratioToRaw } from './summary.js';
 import type { TargetVerdict } from './targets.js';
 
-const num = (x: number, digits = 0): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–');
+const num = (x: number, digits = 0): string =>
+  Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 const ms = (x: number): string => (Number.isFinite(x) ? (x < 10 ? x.toFixed(1) : x.toFixed(0)) : '–');
 const mb = (bytes: number): string => (Number.isFinite(bytes) && bytes > 0 ? (bytes / 1024 / 1024).toFixed(0) : '–');
 
@@ -13,7 +14,19 @@ function row(cells: string[]): string {
 /** The A/B table: one line per workload and server, medians of the rounds. */
 export function formatMainTable(result: DatabaseResult): string {
   const lines = [
-    row(['workload', 'server', 'req/s (median)', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'RSS MB (peak)', 'server CPU µs/req', 'vs raw', 'notes']),
+    row([
+      'workload',
+      'server',
+      'req/s (median)',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'non-2xx',
+      'RSS MB (peak)',
+      'server CPU µs/req',
+      'vs raw',
+      'notes',
+    ]),
     row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
   for (const w of result.workloads) {
@@ -26,19 +39,21 @@ export function formatMainTable(result: DatabaseResult): string {
       }
       const r = server === 'raw' ? Number.NaN : ratioToRaw(cell, w.cells.raw);
       const invalid = cell.valid ? '' : 'INVALID: run had errors';
-      lines.push(row([
-        `${w.id} ${w.title}`,
-        server,
-        num(cell.rps),
-        ms(cell.p50),
-        ms(cell.p99),
-        String(cell.errors),
-        String(cell.non2xx),
-        mb(cell.rssPeak),
-        num(cell.cpuMicros),
-        server === 'raw' ? '1' : Number.isFinite(r) ? `${(r * 100).toFixed(0)}%` : '–',
-        [invalid, note].filter(Boolean).join('; '),
-      ]));
+      lines.push(
+        row([
+          `${w.id} ${w.title}`,
+          server,
+          num(cell.rps),
+          ms(cell.p50),
+          ms(cell.p99),
+          String(cell.errors),
+          String(cell.non2xx),
+          mb(cell.rssPeak),
+          num(cell.cpuMicros),
+          server === 'raw' ? '1' : Number.isFinite(r) ? `${(r * 100).toFixed(0)}%` : '–',
+          [invalid, note].filter(Boolean).join('; '),
+        ]),
+      );
     }
   }
   return lines.join('\n');
@@ -47,16 +62,38 @@ export function formatMainTable(result: DatabaseResult): string {
 export function formatStorm(storm: StormResult): string {
   if (storm.skipped || !storm.tessera) return `Login storm: not run (${storm.skipped ?? 'no result'}).`;
   const lines = [
-    row(['login storm: W1 with 32 connections, then W1 while 50 more connections log in', 'W1 req/s', 'W1 p99 ms', 'server event-loop delay p99 ms', 'max ms', 'logins/s']),
+    row([
+      'login storm: W1 with 32 connections, then W1 while 50 more connections log in',
+      'W1 req/s',
+      'W1 p99 ms',
+      'server event-loop delay p99 ms',
+      'max ms',
+      'logins/s',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
   ];
-  for (const [name, m] of [[storm.server, storm.tessera], ['raw', storm.raw]] as const) {
+  for (const [name, m] of [
+    [storm.server, storm.tessera],
+    ['raw', storm.raw],
+  ] as const) {
     if (!m) continue;
     lines.push(row([`${name}: W1 alone`, num(m.w1Alone.rps), ms(m.w1Alone.p99), ms(m.w1Alone.loopP99), '', '']));
-    lines.push(row([`${name}: W1 during the storm`, num(m.w1DuringStorm.rps), ms(m.w1DuringStorm.p99), ms(m.w1DuringStorm.loopP99), ms(m.w1DuringStorm.loopMax), num(m.loginsPerSecond, 1)]));
+    lines.push(
+      row([
+        `${name}: W1 during the storm`,
+        num(m.w1DuringStorm.rps),
+        ms(m.w1DuringStorm.p99),
+        ms(m.w1DuringStorm.loopP99),
+        ms(m.w1DuringStorm.loopMax),
+        num(m.loginsPerSecond, 1),
+      ]),
+    );
   }
   const errors = storm.tessera.loginErrors + storm.tessera.w1DuringStorm.errors;
-  lines.push('', `Errors during the storm on ${storm.server}: ${errors} (logins ${storm.tessera.loginErrors}, W1 ${storm.tessera.w1DuringStorm.errors}).`);
+  lines.push(
+    '',
+    `Errors during the storm on ${storm.server}: ${errors} (logins ${storm.tessera.loginErrors}, W1 ${storm.tessera.w1DuringStorm.errors}).`,
+  );
   return lines.join('\n');
 }
 
@@ -96,7 +133,9 @@ export interface ReportEntry {
 }
 
 function runLine(info: RunInfo): string {
-  const load = info.loadAverage ? `; load average (1 min) ${info.loadAverage.start.toFixed(2)} at the start, ${info.loadAverage.end.toFixed(2)} at the end` : '';
+  const load = info.loadAverage
+    ? `; load average (1 min) ${info.loadAverage.start.toFixed(2)} at the start, ${info.loadAverage.end.toFixed(2)} at the end`
+    : '';
   const took = info.elapsedSeconds ? `; took ${Math.round(info.elapsedSeconds)} s` : '';
   return `Run: ${info.date}, \`${info.command}\` (${info.mode}: ${info.rounds} round(s) of ${info.durationSeconds} s per workload and server, ${info.connections} connections${took}${load}).`;
 }
@@ -107,17 +146,22 @@ export function formatReport(entries: ReportEntry[], verdicts: TargetVerdict[]):
   const parts = [
     '# Benchmark results',
     '',
-    `- Date: ${entries.map((e) => e.info.date).sort().at(-1) ?? ''}`,
+    `- Date: ${
+      entries
+        .map((e) => e.info.date)
+        .sort()
+        .at(-1) ?? ''
+    }`,
     `- Node.js: ${distinct(entries.map((e) => e.info.node))}`,
     `- Databases: ${entries.map((e) => e.result.database).join(', ')}`,
     `- Machine: ${distinct(entries.map((e) => e.info.machine))}; the load generator (autocannon, in the harness process) and the server share the cores, and anything else running adds noise (each section gives the load average)`,
     '',
     '## How it was measured',
     '',
-    '- Tessera runs as `npm start` runs it: `node dist/src/main.js` with the start script\'s Node.js flags, read from package.json (LOG_LEVEL=warn, BCRYPT_COST=10, default pool size), a child process of the harness, on a fresh scratch database: Tessera\'s migrations create the schema, then the data set (1,000 customers, 100 products, 10,000 orders, 50,000 line items; deterministic; every demo rule checked in SQL after seeding) replaces the demo rows.',
-    '- raw (`bench/raw/`) is node:http with the same driver, the workloads\' SQL, tokens in a Map, Tessera\'s own checksum function and JSON.stringify: the most one Node process can do for the same answers. The harness checks that both give the same W1 answer before measuring.',
+    "- Tessera runs as `npm start` runs it: `node dist/src/main.js` with the start script's Node.js flags, read from package.json (LOG_LEVEL=warn, BCRYPT_COST=10, default pool size), a child process of the harness, on a fresh scratch database: Tessera's migrations create the schema, then the data set (1,000 customers, 100 products, 10,000 orders, 50,000 line items; deterministic; every demo rule checked in SQL after seeding) replaces the demo rows.",
+    "- raw (`bench/raw/`) is node:http with the same driver, the workloads' SQL, tokens in a Map, Tessera's own checksum function and JSON.stringify: the most one Node process can do for the same answers. The harness checks that both give the same W1 answer before measuring.",
     '- W1/W2/W4 pick a random customer or filter value per request; W3 posts to a random order (raw inserts one row, deriving price and amount in its INSERT; Tessera writes the line item, its order, its customer and an audit row through the rules); W4 sends `@metadata.checksum: "override"`, so runs never conflict; W5 logs in as demo; W6 reads the first page of orders as sam (Sales rep). W7 and W8 are W3 concentrated on hot parents: every request into the same order, or into one of the same customer\'s unpaid orders (the customer with the most), so every request adjusts the same customer balance; they are judged against Tessera\'s own W3 (raw runs them too, for reference, but locks no parent).',
-    '- Servers take turns on each workload, in reverse order every other round; each run waits (up to 3 s) for the machine to go idle first. req/s, p50 and p99 are medians over the rounds; server CPU µs/req is the server process\'s own CPU time per request (steadier than req/s on a busy machine); RSS is the peak VmRSS of the server process, sampled every 200 ms during load. A run with any error or non-2xx answer is marked INVALID and judges no target.',
+    "- Servers take turns on each workload, in reverse order every other round; each run waits (up to 3 s) for the machine to go idle first. req/s, p50 and p99 are medians over the rounds; server CPU µs/req is the server process's own CPU time per request (steadier than req/s on a busy machine); RSS is the peak VmRSS of the server process, sampled every 200 ms during load. A run with any error or non-2xx answer is marked INVALID and judges no target.",
     '',
     '## Targets',
     '',

@@ -35,7 +35,12 @@ process.once('SIGINT', () => {
   void Promise.allSettled(cleanups.map((c) => c())).then(() => process.exit(130));
 });
 
-const dataContext = { customers: BENCH_DATA.customers, orders: BENCH_DATA.orders, products: BENCH_DATA.products, hot: hotParents(generate(BENCH_DATA)) };
+const dataContext = {
+  customers: BENCH_DATA.customers,
+  orders: BENCH_DATA.orders,
+  products: BENCH_DATA.products,
+  hot: hotParents(generate(BENCH_DATA)),
+};
 
 async function contextOf(server: ServerProcess): Promise<WorkloadContext> {
   const tokens = await obtainTokens(server.url);
@@ -62,7 +67,9 @@ async function contender(name: string, server: ServerProcess, servers: ServerPro
 async function sameAnswer(a: Contender, b: Contender): Promise<string | undefined> {
   const path = `${API_BASE}/customer/${encodeURIComponent(customerName(41))}`;
   const get = async (c: Contender): Promise<string> =>
-    withoutOrigin(await (await fetch(`${c.server.url}${path}`, { headers: c.ctx.demoAuth ? { authorization: c.ctx.demoAuth } : {} })).json());
+    withoutOrigin(
+      await (await fetch(`${c.server.url}${path}`, { headers: c.ctx.demoAuth ? { authorization: c.ctx.demoAuth } : {} })).json(),
+    );
   const [x, y] = await Promise.all([get(a), get(b)]);
   return x === y ? undefined : `W1 answers differ:\n  ${a.name}: ${x}\n  ${b.name}: ${y}`;
 }
@@ -95,7 +102,13 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
     if (options.compareBuild) {
       for (const adapter of options.adapters) {
         const label = `other/${adapter}`;
-        const server = await startTessera({ databaseUrl: main.scratch.url, adapter, label, mainScript: resolve(options.compareBuild), profile: options.profile });
+        const server = await startTessera({
+          databaseUrl: main.scratch.url,
+          adapter,
+          label,
+          mainScript: resolve(options.compareBuild),
+          profile: options.profile,
+        });
         servers.push(server);
         contenders.push(await contender(label, server, servers));
       }
@@ -132,12 +145,22 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
     };
     if (options.storm) {
       log(`login storm on tessera/${judgedAdapter}`);
-      result.storm = await runLoginStorm({ databaseUrl: main.scratch.url, adapter: judgedAdapter, data: dataContext, seconds: options.stormSeconds, connections: options.connections, profile: options.profile, log });
+      result.storm = await runLoginStorm({
+        databaseUrl: main.scratch.url,
+        adapter: judgedAdapter,
+        data: dataContext,
+        seconds: options.stormSeconds,
+        connections: options.connections,
+        profile: options.profile,
+        log,
+      });
     }
     if (options.scaling) {
       const siblings = [10, options.scaleSiblings];
       const scaleData = { ...BENCH_DATA, customers: options.scaleCustomers, siblingOrders: siblings };
-      log(`preparing the scaling database: ${options.scaleCustomers.toLocaleString('en-US')} customers, orders with ${siblings.join(' and ')} line items`);
+      log(
+        `preparing the scaling database: ${options.scaleCustomers.toLocaleString('en-US')} customers, orders with ${siblings.join(' and ')} line items`,
+      );
       const large = await prepareDatabase(dbSpec, scaleData, '_scale', log);
       cleanups.push(() => large.scratch.drop());
       try {

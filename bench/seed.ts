@@ -3,7 +3,11 @@ import type { SqlClient } from './sql-client.js';
 
 /** Project tables the benchmark replaces, children first. Employees (and Tessera's own tables: users, tokens) stay as Tessera seeded them. */
 const REPLACED = ['purchaseorder_audit', 'lineitem', 'purchaseorder', 'customer', 'product'];
-const GENERATED_KEYS: Array<[string, string]> = [['product', 'product_number'], ['purchaseorder', 'order_number'], ['lineitem', 'lineitem_id']];
+const GENERATED_KEYS: Array<[string, string]> = [
+  ['product', 'product_number'],
+  ['purchaseorder', 'order_number'],
+  ['lineitem', 'lineitem_id'],
+];
 
 /**
  * Replaces the demo rows with the benchmark data set, straight through the driver in big
@@ -28,17 +32,23 @@ const DIFFERS = (a: string, b: string): string => `ABS((${a}) - (${b})) > 0.0000
 /** The demo rules checked in SQL on what was written; each entry is a rule and how many rows break it. */
 export async function ruleViolationsInDatabase(client: SqlClient): Promise<Array<{ rule: string; rows: number }>> {
   const checks: Array<[string, string]> = [
-    ['lineitem.product_price = product.price, amount = qty × price',
+    [
+      'lineitem.product_price = product.price, amount = qty × price',
       `SELECT COUNT(*) AS n FROM lineitem l JOIN product p ON p.product_number = l.product_number
-       WHERE ${DIFFERS('l.product_price', 'p.price')} OR ${DIFFERS('l.amount', 'l.qty_ordered * l.product_price')}`],
-    ['purchaseorder.amount_total = Σ lineitem.amount',
+       WHERE ${DIFFERS('l.product_price', 'p.price')} OR ${DIFFERS('l.amount', 'l.qty_ordered * l.product_price')}`,
+    ],
+    [
+      'purchaseorder.amount_total = Σ lineitem.amount',
       `SELECT COUNT(*) AS n FROM purchaseorder o LEFT JOIN
          (SELECT order_number, SUM(amount) AS s FROM lineitem GROUP BY order_number) t ON t.order_number = o.order_number
-       WHERE ${DIFFERS('o.amount_total', 'COALESCE(t.s, 0)')}`],
-    ['customer.balance = Σ unpaid amount_total',
+       WHERE ${DIFFERS('o.amount_total', 'COALESCE(t.s, 0)')}`,
+    ],
+    [
+      'customer.balance = Σ unpaid amount_total',
       `SELECT COUNT(*) AS n FROM customer c LEFT JOIN
          (SELECT customer_name, SUM(amount_total) AS s FROM purchaseorder WHERE paid = false GROUP BY customer_name) t ON t.customer_name = c.name
-       WHERE ${DIFFERS('c.balance', 'COALESCE(t.s, 0)')}`],
+       WHERE ${DIFFERS('c.balance', 'COALESCE(t.s, 0)')}`,
+    ],
     ['customer.balance <= credit_limit', 'SELECT COUNT(*) AS n FROM customer WHERE balance > credit_limit'],
   ];
   const out: Array<{ rule: string; rows: number }> = [];

@@ -74,7 +74,12 @@ export function cpuSecondsOf(pid: number): number {
 /** Busy CPU time of the whole machine so far, in clock ticks (all cores; /proc/stat). */
 function machineBusyTicks(): number | undefined {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return user! + nice! + system! + irq! + softirq! + steal!;
   } catch {
     return undefined;
@@ -105,7 +110,10 @@ export class RssSampler {
   private peak = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 200) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 200,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }

@@ -8,7 +8,7 @@ describe('startScriptFlags', () => {
     expect(startScriptFlags('node dist/src/main.js')).toEqual([]);
   });
 
-  it('reads this checkout\'s start script', () => {
+  it("reads this checkout's start script", () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
     expect(() => startScriptFlags(scripts.start)).not.toThrow();
   });

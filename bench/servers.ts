@@ -59,7 +59,7 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   const name = launch.label ?? `tessera/${launch.adapter}`;
   return {
     name,
-    script: launch.loopDelayFile ? TESSERA_WITH_PROBE : launch.mainScript ?? TESSERA_MAIN,
+    script: launch.loopDelayFile ? TESSERA_WITH_PROBE : (launch.mainScript ?? TESSERA_MAIN),
     nodeArgs: [...startFlags(), ...profileArgs(launch.profile, name)],
     env: {
       DATABASE_URL: launch.databaseUrl,

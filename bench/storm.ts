@@ -38,11 +38,23 @@ export interface StormOptions {
 }
 
 /** W1 alone, then W1 while 50 connections log in back to back, on one server that measures its own event-loop delay. */
-async function stormOn(server: ServerProcess, file: string, data: StormOptions['data'], options: StormOptions): Promise<StormMeasure | string> {
+async function stormOn(
+  server: ServerProcess,
+  file: string,
+  data: StormOptions['data'],
+  options: StormOptions,
+): Promise<StormMeasure | string> {
   const tokens = await obtainTokens(server.url);
   if (tokens.kind === 'none') return tokens.reason;
   const ctx: WorkloadContext = { ...data, demoAuth: tokens.demoAuth, samAuth: tokens.samAuth };
-  const w1 = (seconds: number) => runLoad({ url: server.url, pid: server.pid, connections: options.connections, durationSeconds: seconds, requests: workload('W1').requests(ctx, 99) });
+  const w1 = (seconds: number) =>
+    runLoad({
+      url: server.url,
+      pid: server.pid,
+      connections: options.connections,
+      durationSeconds: seconds,
+      requests: workload('W1').requests(ctx, 99),
+    });
   await w1(2);
   await waitForQuiet();
   let seq = (await loopDelay(server, file, 0)).seq;
@@ -53,16 +65,30 @@ async function stormOn(server: ServerProcess, file: string, data: StormOptions['
   await loopDelay(server, file, seq).then((r) => (seq = r.seq));
   const [during, logins] = await Promise.all([
     w1(options.seconds),
-    runLoad({ url: server.url, pid: server.pid, connections: STORM_LOGINS, durationSeconds: options.seconds, requests: workload('W5').requests(ctx, 0) }),
+    runLoad({
+      url: server.url,
+      pid: server.pid,
+      connections: STORM_LOGINS,
+      durationSeconds: options.seconds,
+      requests: workload('W5').requests(ctx, 0),
+    }),
   ]);
   const stormLoop = await loopDelay(server, file, seq);
-  options.log(`login storm on ${server.spec.name}: W1 p99 ${alone.p99} → ${during.p99} ms, loop delay p99 ${aloneLoop.p99.toFixed(1)} → ${stormLoop.p99.toFixed(1)} ms, ${logins.requests} logins`);
+  options.log(
+    `login storm on ${server.spec.name}: W1 p99 ${alone.p99} → ${during.p99} ms, loop delay p99 ${aloneLoop.p99.toFixed(1)} → ${stormLoop.p99.toFixed(1)} ms, ${logins.requests} logins`,
+  );
   return {
     logins: logins.requests,
     loginsPerSecond: logins.rps,
     loginErrors: logins.errors + logins.non2xx,
     w1Alone: { rps: alone.rps, p99: alone.p99, loopP99: aloneLoop.p99 },
-    w1DuringStorm: { rps: during.rps, p99: during.p99, errors: during.errors + during.non2xx, loopP99: stormLoop.p99, loopMax: stormLoop.max },
+    w1DuringStorm: {
+      rps: during.rps,
+      p99: during.p99,
+      errors: during.errors + during.non2xx,
+      loopP99: stormLoop.p99,
+      loopMax: stormLoop.max,
+    },
   };
 }
 
@@ -84,7 +110,15 @@ export async function runLoginStorm(options: StormOptions): Promise<StormResult>
       rmSync(file, { force: true });
     }
   };
-  const tessera = await run(() => startTessera({ databaseUrl: options.databaseUrl, adapter: options.adapter, loopDelayFile: file, label: `${name}+loop-probe`, profile: options.profile }));
+  const tessera = await run(() =>
+    startTessera({
+      databaseUrl: options.databaseUrl,
+      adapter: options.adapter,
+      loopDelayFile: file,
+      label: `${name}+loop-probe`,
+      profile: options.profile,
+    }),
+  );
   if (typeof tessera === 'string') return { server: name, skipped: tessera };
   const raw = await run(() => ServerProcess.start(rawSpec(options.databaseUrl, true, options.profile, file)));
   return { server: name, tessera, raw: typeof raw === 'string' ? undefined : raw };

@@ -20,11 +20,19 @@ function rawRatio(result: DatabaseResult, id: WorkloadId): { ratio: number; note
   if (!w) return { ratio: Number.NaN, note: 'not run' };
   const cell = w.cells[result.judged];
   const raw = w.cells.raw;
-  const note = w.notes[result.judged] ?? (cell && !cell.valid ? 'run had errors (invalid)' : raw && !raw.valid ? 'raw run had errors (invalid)' : undefined);
+  const note =
+    w.notes[result.judged] ??
+    (cell && !cell.valid ? 'run had errors (invalid)' : raw && !raw.valid ? 'raw run had errors (invalid)' : undefined);
   return { ratio: ratioToRaw(cell, raw), note };
 }
 
-function ratioTarget(results: DatabaseResult[], ids: WorkloadId[], min: number, label: string, kinds?: Array<DatabaseResult['kind']>): TargetVerdict[] {
+function ratioTarget(
+  results: DatabaseResult[],
+  ids: WorkloadId[],
+  min: number,
+  label: string,
+  kinds?: Array<DatabaseResult['kind']>,
+): TargetVerdict[] {
   const out: TargetVerdict[] = [];
   for (const result of results) {
     if (kinds && !kinds.includes(result.kind)) continue;
@@ -79,7 +87,10 @@ function hotParentTargets(results: DatabaseResult[]): TargetVerdict[] {
 export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
   const verdicts: TargetVerdict[] = [
     ...ratioTarget(results, ['W1', 'W2'], 0.5, 'reads', ['sqlite', 'mysql']),
-    ...ratioTarget(results, ['W1', 'W2'], 0.5, 'reads, not a target database', ['postgres']).map((v) => ({ ...v, target: `(info) ${v.target}` })),
+    ...ratioTarget(results, ['W1', 'W2'], 0.5, 'reads, not a target database', ['postgres']).map((v) => ({
+      ...v,
+      target: `(info) ${v.target}`,
+    })),
     ...ratioTarget(results, ['W4'], 0.4, 'update'),
     ...ratioTarget(results, ['W3'], 0.25, 'insert through the rules'),
     ...ratioTarget(results, ['W5'], 0.9, 'login'),
@@ -93,7 +104,8 @@ export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
       target: `event-loop delay p99 < 50 ms during the login storm (${result.database}, ${storm?.server ?? result.judged})`,
       value: during ? `${during.loopP99.toFixed(1)} ms` : 'n/a',
       met: during ? during.loopP99 < 50 && during.errors === 0 && storm!.tessera!.loginErrors === 0 : undefined,
-      note: storm?.skipped ?? (storm ? (rawDuring ? `raw under the same storm: ${rawDuring.loopP99.toFixed(1)} ms` : undefined) : 'not run'),
+      note:
+        storm?.skipped ?? (storm ? (rawDuring ? `raw under the same storm: ${rawDuring.loopP99.toFixed(1)} ms` : undefined) : 'not run'),
     });
     const scaling = result.scaling;
     for (const pair of scaling ? [scaling.insert, scaling.w1] : []) {

@@ -35,22 +35,34 @@ function withAuth(auth: string | undefined, headers: Record<string, string> = {}
 }
 
 /** One request spec whose path and body change each time. */
-function varying(method: string, headers: Record<string, string>, next: (int: (n: number) => number) => { path: string; body?: string }, seed: number): RequestSpec[] {
+function varying(
+  method: string,
+  headers: Record<string, string>,
+  next: (int: (n: number) => number) => { path: string; body?: string },
+  seed: number,
+): RequestSpec[] {
   const random = prng(seed);
   const int = (n: number): number => Math.floor(random() * n);
-  return [{
-    method,
-    headers,
-    setupRequest: (request) => ({ ...request, method, headers, ...next(int) }),
-  }];
+  return [
+    {
+      method,
+      headers,
+      setupRequest: (request) => ({ ...request, method, headers, ...next(int) }),
+    },
+  ];
 }
 
 /** One line item into one of `orders` (a random one), of a random product. */
 function lineItemInto(ctx: WorkloadContext, orders: readonly number[], seed: number): RequestSpec[] {
-  return varying('POST', withAuth(ctx.demoAuth, JSON_HEADERS), (int) => ({
-    path: `${API_BASE}/lineitem`,
-    body: JSON.stringify({ order_number: orders[int(orders.length)], product_number: 1 + int(ctx.products), qty_ordered: 1 + int(3) }),
-  }), seed);
+  return varying(
+    'POST',
+    withAuth(ctx.demoAuth, JSON_HEADERS),
+    (int) => ({
+      path: `${API_BASE}/lineitem`,
+      body: JSON.stringify({ order_number: orders[int(orders.length)], product_number: 1 + int(ctx.products), qty_ordered: 1 + int(3) }),
+    }),
+    seed,
+  );
 }
 
 export const WORKLOADS: Workload[] = [
@@ -58,44 +70,66 @@ export const WORKLOADS: Workload[] = [
     id: 'W1',
     title: 'GET one customer by key',
     requests: (ctx, seed) =>
-      varying('GET', withAuth(ctx.demoAuth), (int) => ({ path: `${API_BASE}/customer/${encodeURIComponent(customerName(int(ctx.customers)))}` }), seed),
+      varying(
+        'GET',
+        withAuth(ctx.demoAuth),
+        (int) => ({ path: `${API_BASE}/customer/${encodeURIComponent(customerName(int(ctx.customers)))}` }),
+        seed,
+      ),
   },
   {
     id: 'W2',
     title: 'GET 20 customers, filtered and sorted',
     requests: (ctx, seed) =>
-      varying('GET', withAuth(ctx.demoAuth), (int) => ({
-        path: `${API_BASE}/customer?filter=${encodeURIComponent(`balance > ${int(10_000)}`)}&order=${encodeURIComponent('balance desc')}&pagesize=20`,
-      }), seed),
+      varying(
+        'GET',
+        withAuth(ctx.demoAuth),
+        (int) => ({
+          path: `${API_BASE}/customer?filter=${encodeURIComponent(`balance > ${int(10_000)}`)}&order=${encodeURIComponent('balance desc')}&pagesize=20`,
+        }),
+        seed,
+      ),
   },
   {
     id: 'W3',
     title: 'POST one line item',
     requests: (ctx, seed) =>
-      varying('POST', withAuth(ctx.demoAuth, JSON_HEADERS), (int) => ({
-        path: `${API_BASE}/lineitem`,
-        body: JSON.stringify({ order_number: 1 + int(ctx.orders), product_number: 1 + int(ctx.products), qty_ordered: 1 + int(3) }),
-      }), seed),
+      varying(
+        'POST',
+        withAuth(ctx.demoAuth, JSON_HEADERS),
+        (int) => ({
+          path: `${API_BASE}/lineitem`,
+          body: JSON.stringify({ order_number: 1 + int(ctx.orders), product_number: 1 + int(ctx.products), qty_ordered: 1 + int(3) }),
+        }),
+        seed,
+      ),
   },
   {
     id: 'W4',
     title: 'PUT one customer (checksum "override")',
     requests: (ctx, seed) =>
-      varying('PUT', withAuth(ctx.demoAuth, JSON_HEADERS), (int) => ({
-        path: `${API_BASE}/customer/${encodeURIComponent(customerName(int(ctx.customers)))}`,
-        // Far above any balance, and different each time so every PUT really writes.
-        body: JSON.stringify({ '@metadata': { checksum: 'override' }, credit_limit: 1_000_000_000 + int(1_000_000) }),
-      }), seed),
+      varying(
+        'PUT',
+        withAuth(ctx.demoAuth, JSON_HEADERS),
+        (int) => ({
+          path: `${API_BASE}/customer/${encodeURIComponent(customerName(int(ctx.customers)))}`,
+          // Far above any balance, and different each time so every PUT really writes.
+          body: JSON.stringify({ '@metadata': { checksum: 'override' }, credit_limit: 1_000_000_000 + int(1_000_000) }),
+        }),
+        seed,
+      ),
   },
   {
     id: 'W5',
     title: 'login (bcrypt cost 10)',
-    requests: () => [{
-      method: 'POST',
-      path: `${API_BASE}/@authentication`,
-      headers: JSON_HEADERS,
-      body: JSON.stringify({ username: 'demo', password: PASSWORD }),
-    }],
+    requests: () => [
+      {
+        method: 'POST',
+        path: `${API_BASE}/@authentication`,
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+      },
+    ],
   },
   {
     id: 'W6',
@@ -109,7 +143,7 @@ export const WORKLOADS: Workload[] = [
   },
   {
     id: 'W8',
-    title: 'POST one line item into one of the same customer\'s orders',
+    title: "POST one line item into one of the same customer's orders",
     requests: (ctx, seed) => lineItemInto(ctx, ctx.hot?.orders ?? [1], seed),
   },
 ];

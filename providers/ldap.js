@@ -92,11 +92,15 @@ export default function create() {
     configure(config) {
       const problems = [];
       const text = (/** @type {unknown} */ v) => typeof v === 'string' && v !== '';
-      if (!text(config.url) || !/^ldaps?:\/\//.test(/** @type {string} */ (config.url))) problems.push('"url": ldap://host:389 or ldaps://host:636');
-      if (!text(config.userDn) || !String(config.userDn).includes('{username}')) problems.push('"userDn": a DN template with {username}, e.g. "uid={username},ou=people,dc=example,dc=org"');
+      if (!text(config.url) || !/^ldaps?:\/\//.test(/** @type {string} */ (config.url)))
+        problems.push('"url": ldap://host:389 or ldaps://host:636');
+      if (!text(config.userDn) || !String(config.userDn).includes('{username}'))
+        problems.push('"userDn": a DN template with {username}, e.g. "uid={username},ou=people,dc=example,dc=org"');
       if (!text(config.groupBase)) problems.push('"groupBase": the DN under which groups are searched');
-      for (const name of ['groupFilter', 'groupNameAttribute', 'emailAttribute']) if (config[name] !== undefined && !text(config[name])) problems.push(`"${name}": a non-empty string`);
-      if (config.groupFilter !== undefined && !String(config.groupFilter).includes('{')) problems.push('"groupFilter": a filter with {userDn} or {username}');
+      for (const name of ['groupFilter', 'groupNameAttribute', 'emailAttribute'])
+        if (config[name] !== undefined && !text(config[name])) problems.push(`"${name}": a non-empty string`);
+      if (config.groupFilter !== undefined && !String(config.groupFilter).includes('{'))
+        problems.push('"groupFilter": a filter with {userDn} or {username}');
       const map = config.roleMap;
       const isRoleNames = (/** @type {unknown} */ v) => text(v) || (Array.isArray(v) && v.every(text));
       if (map !== undefined && (typeof map !== 'object' || map === null || Array.isArray(map) || !Object.values(map).every(isRoleNames))) {
@@ -104,12 +108,19 @@ export default function create() {
       }
       const globals = config.globalAttributes ?? [];
       /** @type {Record<string, string>} */
-      const globalNames = Array.isArray(globals) ? Object.fromEntries(globals.map((g) => [g, g])) : /** @type {Record<string, string>} */ (globals);
-      if (typeof globalNames !== 'object' || globalNames === null || !Object.values(globalNames).every((g) => typeof g === 'string' && IDENTIFIER.test(g))) {
+      const globalNames = Array.isArray(globals)
+        ? Object.fromEntries(globals.map((g) => [g, g]))
+        : /** @type {Record<string, string>} */ (globals);
+      if (
+        typeof globalNames !== 'object' ||
+        globalNames === null ||
+        !Object.values(globalNames).every((g) => typeof g === 'string' && IDENTIFIER.test(g))
+      ) {
         problems.push('"globalAttributes": a list of attribute names (identifiers), or an object of attribute -> global name');
       }
       if (config.startTls !== undefined && typeof config.startTls !== 'boolean') problems.push('"startTls": true or false');
-      if (config.timeoutMs !== undefined && (typeof config.timeoutMs !== 'number' || config.timeoutMs < 1)) problems.push('"timeoutMs": milliseconds');
+      if (config.timeoutMs !== undefined && (typeof config.timeoutMs !== 'number' || config.timeoutMs < 1))
+        problems.push('"timeoutMs": milliseconds');
       if (problems.length > 0) throw new Error(`ldap needs ${problems.join('; ')}`);
       Object.assign(settings, {
         url: config.url,
@@ -128,10 +139,16 @@ export default function create() {
 
     async authenticate(payload, context) {
       const { username, password } = payload;
-      if (typeof username !== 'string' || username === '' || typeof password !== 'string' || password === '') return { errorMessage: FAILED };
+      if (typeof username !== 'string' || username === '' || typeof password !== 'string' || password === '')
+        return { errorMessage: FAILED };
 
       const userDn = fill(settings.userDn, { username }, escapeDnValue);
-      const client = new Client({ url: settings.url, timeout: settings.timeoutMs, connectTimeout: settings.timeoutMs, tlsOptions: settings.tlsOptions });
+      const client = new Client({
+        url: settings.url,
+        timeout: settings.timeoutMs,
+        connectTimeout: settings.timeoutMs,
+        tlsOptions: settings.tlsOptions,
+      });
       try {
         if (settings.startTls) await client.startTLS(settings.tlsOptions ?? {});
         try {
@@ -143,13 +160,21 @@ export default function create() {
         }
 
         const attributes = [settings.emailAttribute, ...Object.keys(settings.globalAttributes)];
-        const { searchEntries: [user] } = await client.search(userDn, { scope: 'base', attributes });
+        const {
+          searchEntries: [user],
+        } = await client.search(userDn, { scope: 'base', attributes });
         const filter = fill(settings.groupFilter, { userDn, username }, (v) => Filter.escape(v));
-        const { searchEntries: groups } = await client.search(settings.groupBase, { scope: 'sub', filter, attributes: [settings.groupNameAttribute] });
+        const { searchEntries: groups } = await client.search(settings.groupBase, {
+          scope: 'sub',
+          filter,
+          attributes: [settings.groupNameAttribute],
+        });
 
         const groupNames = groups.flatMap((g) => strings(g[settings.groupNameAttribute]));
         const { roleMap } = settings;
-        const roleNames = [...new Set(roleMap ? groupNames.flatMap((g) => (Object.hasOwn(roleMap, g) ? strings(roleMap[g]) : [])) : groupNames)];
+        const roleNames = [
+          ...new Set(roleMap ? groupNames.flatMap((g) => (Object.hasOwn(roleMap, g) ? strings(roleMap[g]) : [])) : groupNames),
+        ];
         if (roleNames.length === 0) {
           context.logger.info('login refused: no group of the user maps to a role', { username, groups: groupNames });
           return { errorMessage: 'Login failed: the account has no role in this API.' };

@@ -25,7 +25,7 @@ import { createRemoteJWKSet, importJWK, importSPKI, jwtVerify } from 'jose';
 
 /** jose error codes that mean "this token is no good", with what the client is told. */
 const REFUSALS = {
-  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: 'the token\'s signature is not valid',
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: "the token's signature is not valid",
   ERR_JWT_EXPIRED: 'the token has expired',
   ERR_JWS_INVALID: 'the token is malformed',
   ERR_JWT_INVALID: 'the token is malformed',
@@ -77,7 +77,8 @@ function listOf(value) {
  * @returns {string | number | boolean | null}
  */
 function scalar(value) {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+    return value;
   return JSON.stringify(value);
 }
 
@@ -104,11 +105,15 @@ export default function create() {
       const text = (/** @type {unknown} */ v) => typeof v === 'string' && v !== '';
       if (!text(config.issuer)) problems.push('"issuer": the issuer URL of the identity provider');
       const audience = config.audience;
-      if (!text(audience) && !(Array.isArray(audience) && audience.length > 0 && audience.every(text))) problems.push('"audience": the client id, or a list of them');
-      if (text(config.jwksUri) === (config.publicKey !== undefined)) problems.push('exactly one of "jwksUri" (the JWKS URL) or "publicKey" (PEM or JWK)');
+      if (!text(audience) && !(Array.isArray(audience) && audience.length > 0 && audience.every(text)))
+        problems.push('"audience": the client id, or a list of them');
+      if (text(config.jwksUri) === (config.publicKey !== undefined))
+        problems.push('exactly one of "jwksUri" (the JWKS URL) or "publicKey" (PEM or JWK)');
       const algorithms = config.algorithms ?? ['RS256'];
-      if (!Array.isArray(algorithms) || algorithms.length === 0 || !algorithms.every(text)) problems.push('"algorithms": a list such as ["RS256"]');
-      for (const name of ['userClaim', 'rolesClaim']) if (config[name] !== undefined && !text(config[name])) problems.push(`"${name}": a claim name`);
+      if (!Array.isArray(algorithms) || algorithms.length === 0 || !algorithms.every(text))
+        problems.push('"algorithms": a list such as ["RS256"]');
+      for (const name of ['userClaim', 'rolesClaim'])
+        if (config[name] !== undefined && !text(config[name])) problems.push(`"${name}": a claim name`);
       const map = config.roleMap;
       const isRoleNames = (/** @type {unknown} */ v) => text(v) || (Array.isArray(v) && v.every(text));
       if (map !== undefined && (typeof map !== 'object' || map === null || Array.isArray(map) || !Object.values(map).every(isRoleNames))) {
@@ -116,14 +121,21 @@ export default function create() {
       }
       const globals = config.globalClaims ?? [];
       /** @type {Record<string, string>} */
-      const globalNames = Array.isArray(globals) ? Object.fromEntries(globals.map((g) => [g, g])) : /** @type {Record<string, string>} */ (globals);
-      if (typeof globalNames !== 'object' || globalNames === null || !Object.values(globalNames).every((g) => typeof g === 'string' && IDENTIFIER.test(g))) {
+      const globalNames = Array.isArray(globals)
+        ? Object.fromEntries(globals.map((g) => [g, g]))
+        : /** @type {Record<string, string>} */ (globals);
+      if (
+        typeof globalNames !== 'object' ||
+        globalNames === null ||
+        !Object.values(globalNames).every((g) => typeof g === 'string' && IDENTIFIER.test(g))
+      ) {
         problems.push('"globalClaims": a list of claim names (identifiers), or an object of claim -> global name');
       }
       const tolerance = config.clockToleranceSeconds ?? 30;
       if (typeof tolerance !== 'number' || tolerance < 0) problems.push('"clockToleranceSeconds": a number of seconds');
       const lifetime = config.keyLifetimeSeconds;
-      if (lifetime !== undefined && (typeof lifetime !== 'number' || !Number.isInteger(lifetime) || lifetime < 1)) problems.push('"keyLifetimeSeconds": whole seconds');
+      if (lifetime !== undefined && (typeof lifetime !== 'number' || !Number.isInteger(lifetime) || lifetime < 1))
+        problems.push('"keyLifetimeSeconds": whole seconds');
       if (problems.length > 0) throw new Error(`oidc needs ${problems.join('; ')}`);
 
       const algs = /** @type {[string, ...string[]]} */ (algorithms);
@@ -162,8 +174,11 @@ export default function create() {
         ({ payload: claims } = await jwtVerify(token, /** @type {any} */ (key), { ...verifyOptions, requiredClaims: ['exp'] }));
       } catch (error) {
         const { code, claim } = /** @type {{ code?: string, claim?: string }} */ (error);
-        const reason = (code && code in REFUSALS ? REFUSALS[/** @type {keyof typeof REFUSALS} */ (code)] : undefined)
-          ?? (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? CLAIM_REFUSALS[claim ?? ''] ?? `the token's "${claim}" claim is not valid` : undefined);
+        const reason =
+          (code && code in REFUSALS ? REFUSALS[/** @type {keyof typeof REFUSALS} */ (code)] : undefined) ??
+          (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED'
+            ? (CLAIM_REFUSALS[claim ?? ''] ?? `the token's "${claim}" claim is not valid`)
+            : undefined);
         // Anything else (the JWKS unreachable, ...) is not the token's fault: let Tessera log it.
         if (!reason) throw error;
         context.logger.info(`token refused: ${reason}`);
@@ -203,7 +218,16 @@ export default function create() {
 
     getConfigInfo() {
       return {
-        current: { issuer: verifyOptions.issuer, audience: verifyOptions.audience, keys: source, algorithms: verifyOptions.algorithms, userClaim, rolesClaim, roleMap: roleMap ?? null, globalClaims },
+        current: {
+          issuer: verifyOptions.issuer,
+          audience: verifyOptions.audience,
+          keys: source,
+          algorithms: verifyOptions.algorithms,
+          userClaim,
+          rolesClaim,
+          roleMap: roleMap ?? null,
+          globalClaims,
+        },
         fields: [
           { name: 'issuer', display: 'Issuer URL', type: 'text' },
           { name: 'audience', display: 'Audience (client id)', type: 'text' },

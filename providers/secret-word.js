@@ -32,7 +32,8 @@ export default function create() {
       const problems = [];
       if (typeof config.secret !== 'string' || config.secret.length < 8) problems.push('"secret": a word of at least 8 characters');
       const r = config.roles;
-      if (!Array.isArray(r) || r.length === 0 || !r.every((x) => typeof x === 'string' && x !== '')) problems.push('"roles": a list of role names, e.g. ["Full access"]');
+      if (!Array.isArray(r) || r.length === 0 || !r.every((x) => typeof x === 'string' && x !== ''))
+        problems.push('"roles": a list of role names, e.g. ["Full access"]');
       const u = config.userIdentifier;
       if (u !== undefined && (typeof u !== 'string' || u === '')) problems.push('"userIdentifier": a non-empty string, or leave it out');
       if (problems.length > 0) throw new Error(`secret-word needs ${problems.join('; ')}`);
@@ -62,7 +63,12 @@ export default function create() {
       return {
         current: { roles, userIdentifier: defaultUser },
         fields: [
-          { name: 'secret', display: 'Secret word', type: 'password', description: 'At least 8 characters; set it through AUTH_PROVIDER_CONFIG' },
+          {
+            name: 'secret',
+            display: 'Secret word',
+            type: 'password',
+            description: 'At least 8 characters; set it through AUTH_PROVIDER_CONFIG',
+          },
           { name: 'roles', display: 'Roles of every token', type: 'text' },
           { name: 'userIdentifier', display: 'User identifier when no username is sent', type: 'text' },
         ],

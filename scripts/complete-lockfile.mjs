@@ -19,7 +19,9 @@ const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong6
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = OS.find((o) => parts.includes(o));
-  const cpu = CPU.find((c) => parts.includes(c)) ?? (parts.includes('gnueabihf') || parts.includes('musleabihf') || parts.includes('eabi') ? 'arm' : undefined);
+  const cpu =
+    CPU.find((c) => parts.includes(c)) ??
+    (parts.includes('gnueabihf') || parts.includes('musleabihf') || parts.includes('eabi') ? 'arm' : undefined);
   const libc = parts.some((p) => p.startsWith('musl')) ? 'musl' : parts.some((p) => p.startsWith('gnu')) ? 'glibc' : undefined;
   return { os, cpu, libc };
 }

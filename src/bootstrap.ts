@@ -119,7 +119,8 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
     },
   });
   // Nest's not-found handler checks the body first too, as Express does (its body reader runs before routing).
-  adapter.setNotFoundHandler = (handler: RouteHandlerMethod) => adapter.getInstance().setNotFoundHandler({ preValidation: refuseUnreadableBody }, handler);
+  adapter.setNotFoundHandler = (handler: RouteHandlerMethod) =>
+    adapter.getInstance().setNotFoundHandler({ preValidation: refuseUnreadableBody }, handler);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
     bodyParser: false,
     // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
@@ -170,7 +171,12 @@ function refuseUnreadableBody(request: FastifyRequest, _reply: FastifyReply, don
   done(request.body instanceof UnreadableBody ? request.body.error : undefined);
 }
 
-function withoutLengthOnNotModified(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+function withoutLengthOnNotModified(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+): void {
   if (reply.statusCode === 304) reply.removeHeader('content-length');
   done(null, payload);
 }
@@ -182,7 +188,7 @@ const frontDoorHeaders = recordSecurityHeaders();
 export async function createApp(parts: AppParts): Promise<INestApplication> {
   const { dataSource, ...rest } = parts;
   const composed: AppModuleOptions = { ...rest, database: new Database(dataSource) };
-  if (await seedProjectOnce(composed.database, parts.project)) parts.logger.info('seeded the project\'s starting data');
+  if (await seedProjectOnce(composed.database, parts.project)) parts.logger.info("seeded the project's starting data");
   const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(composed) : await createExpressApp(composed);
   await app.init();
   if (parts.config.http.adapter === 'fastify') {

@@ -15,7 +15,10 @@ describeEachTarget('admin API', (target) => {
   });
 
   async function admin(method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, body?: unknown) {
-    const req = t.http()[method](`/admin/v1${path}`).set(...(await adminHeader(t)));
+    const req = t
+      .http()
+      [method](`/admin/v1${path}`)
+      .set(...(await adminHeader(t)));
     return body === undefined ? req : req.send(body as object);
   }
   async function apiLogin(username: string, password: string): Promise<string> {
@@ -23,25 +26,39 @@ describeEachTarget('admin API', (target) => {
     secrets.add(key);
     return key;
   }
-  const serverinfo = (apikey: string) => t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey));
+  const serverinfo = (apikey: string) =>
+    t
+      .http()
+      .get(`${t.base}/@serverinfo`)
+      .set(...authHeader(apikey));
 
   describe('login and separation from the API', () => {
     it('logs an admin in with {apikey, expiration}', async () => {
-      const res = await t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }).expect(200);
+      const res = await t
+        .http()
+        .post('/admin/v1/@authentication')
+        .send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD })
+        .expect(200);
       expect(res.body).toEqual({ apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiration: expect.any(String) });
       secrets.add(res.body.apikey);
       secrets.add(await adminToken(t));
     });
 
     it("keeps an admin token issued beside another request's write transaction that rolls back", async () => {
-      const res = await duringRolledBackWrite(t, () => t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }));
+      const res = await duringRolledBackWrite(t, () =>
+        t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }),
+      );
       expect(res.status).toBe(200);
       secrets.add(res.body.apikey);
       await t.http().get('/admin/v1/users').set('Authorization', `Bearer ${res.body.apikey}`).expect(200);
     });
 
     it('answers a wrong password and an unknown admin alike: 401 / 4013', async () => {
-      const wrong = await t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: 'not-the-password' }).expect(401);
+      const wrong = await t
+        .http()
+        .post('/admin/v1/@authentication')
+        .send({ username: TEST_ADMIN_USER, password: 'not-the-password' })
+        .expect(401);
       const unknown = await t.http().post('/admin/v1/@authentication').send({ username: 'root', password: 'not-the-password' }).expect(401);
       expect(wrong.body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: expect.any(String) });
       expect(unknown.body).toEqual(wrong.body);
@@ -59,7 +76,15 @@ describeEachTarget('admin API', (target) => {
 
     it('refuses API tokens on admin endpoints, and admin tokens on the API', async () => {
       const apiKey = await apiLogin('demo', 'Password1');
-      expect((await t.http().get('/admin/v1/users').set(...authHeader(apiKey)).expect(401)).body.errorCode).toBe(4011);
+      expect(
+        (
+          await t
+            .http()
+            .get('/admin/v1/users')
+            .set(...authHeader(apiKey))
+            .expect(401)
+        ).body.errorCode,
+      ).toBe(4011);
       expect((await t.http().get('/admin/v1/tokens').set('Authorization', `Bearer ${apiKey}`).expect(401)).body.errorCode).toBe(4011);
       const adminKey = await adminToken(t);
       expect((await serverinfo(adminKey).expect(401)).body.errorCode).toBe(4011);
@@ -71,12 +96,25 @@ describeEachTarget('admin API', (target) => {
     it('creates a user who can log in at once; the answer holds no hash', async () => {
       secrets.add('Zoe-Passw0rd');
       const res = await admin('post', '/users', {
-        login: 'zoe', password: 'Zoe-Passw0rd', roles: ['Sales rep'], globals: { employee_id: 5, region: 'west' }, email: 'zoe@example.com', keyLifetimeSeconds: 3600,
+        login: 'zoe',
+        password: 'Zoe-Passw0rd',
+        roles: ['Sales rep'],
+        globals: { employee_id: 5, region: 'west' },
+        email: 'zoe@example.com',
+        keyLifetimeSeconds: 3600,
       });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        login: 'zoe', roles: ['Sales rep'], globals: { employee_id: 5, region: 'west' }, email: 'zoe@example.com', keyLifetimeSeconds: 3600,
-        active: true, lastLoginTs: null, lastLoginIP: null, created: expect.any(String), updated: expect.any(String),
+        login: 'zoe',
+        roles: ['Sales rep'],
+        globals: { employee_id: 5, region: 'west' },
+        email: 'zoe@example.com',
+        keyLifetimeSeconds: 3600,
+        active: true,
+        lastLoginTs: null,
+        lastLoginIP: null,
+        created: expect.any(String),
+        updated: expect.any(String),
       });
       await apiLogin('zoe', 'Zoe-Passw0rd');
       expect(JSON.stringify((await admin('get', '/users/zoe')).body)).not.toMatch(/\$2[aby]\$/);
@@ -126,7 +164,12 @@ describeEachTarget('admin API', (target) => {
     });
 
     it('updates roles, globals, email, lifetime and the active flag', async () => {
-      const res = await admin('patch', '/users/zoe', { roles: ['Read only'], globals: { employee_id: 6 }, email: null, keyLifetimeSeconds: 120 });
+      const res = await admin('patch', '/users/zoe', {
+        roles: ['Read only'],
+        globals: { employee_id: 6 },
+        email: null,
+        keyLifetimeSeconds: 120,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ roles: ['Read only'], globals: { employee_id: 6 }, email: null, keyLifetimeSeconds: 120 });
       const login = await t.http().post(`${t.base}/@authentication`).send({ username: 'zoe', password: 'Zoe-Passw0rd' }).expect(200);
@@ -164,11 +207,25 @@ describeEachTarget('admin API', (target) => {
 
   describe('tokens', () => {
     it('creates a hand-made token with a generated key, shown only in the create answer', async () => {
-      const res = await admin('post', '/tokens', { label: 'Reporting job', roles: ['Read only'], globals: { tenant: 'acme' }, userIdentifier: 'job:reporting' });
+      const res = await admin('post', '/tokens', {
+        label: 'Reporting job',
+        roles: ['Read only'],
+        globals: { tenant: 'acme' },
+        userIdentifier: 'job:reporting',
+      });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.any(Number), apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), label: 'Reporting job', userIdentifier: 'job:reporting',
-        roles: ['Read only'], globals: { tenant: 'acme' }, origin: 'manual', status: 'active', expiration: null, created: expect.any(String), lastUsed: null,
+        id: expect.any(Number),
+        apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        label: 'Reporting job',
+        userIdentifier: 'job:reporting',
+        roles: ['Read only'],
+        globals: { tenant: 'acme' },
+        origin: 'manual',
+        status: 'active',
+        expiration: null,
+        created: expect.any(String),
+        lastUsed: null,
       });
       secrets.add(res.body.apikey);
       await serverinfo(res.body.apikey).expect(200);
@@ -208,10 +265,20 @@ describeEachTarget('admin API', (target) => {
       const expired = await createManualToken(t, { roles: [], label: 'expired one', expiration: '2001-01-01T00:00:00Z' });
       secrets.add(expired);
       const items = (await admin('get', '/tokens?pagesize=1000')).body.items;
-      expect(items).toEqual(expect.arrayContaining([
-        expect.objectContaining({ label: 'Temp key for sam', userIdentifier: 'sam', roles: ['Sales rep'], globals: { employee_id: 1 }, origin: 'login', status: 'active', lastUsed: expect.any(String) }),
-        expect.objectContaining({ label: 'expired one', status: 'expired', expiration: '2001-01-01T00:00:00.000Z', origin: 'manual' }),
-      ]));
+      expect(items).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            label: 'Temp key for sam',
+            userIdentifier: 'sam',
+            roles: ['Sales rep'],
+            globals: { employee_id: 1 },
+            origin: 'login',
+            status: 'active',
+            lastUsed: expect.any(String),
+          }),
+          expect.objectContaining({ label: 'expired one', status: 'expired', expiration: '2001-01-01T00:00:00.000Z', origin: 'manual' }),
+        ]),
+      );
     });
 
     it('disables a token (idempotent; an expired one stays expired) and deletes one', async () => {
@@ -237,10 +304,25 @@ describeEachTarget('admin API', (target) => {
       const res = await admin('get', '/audit?pagesize=1000');
       expect(res.status).toBe(200);
       const actions = res.body.items.map((e: { action: string }) => e.action);
-      for (const action of ['user.create', 'user.update', 'user.password', 'user.delete', 'token.create', 'token.disable', 'token.delete']) {
+      for (const action of [
+        'user.create',
+        'user.update',
+        'user.password',
+        'user.delete',
+        'token.create',
+        'token.disable',
+        'token.delete',
+      ]) {
         expect(actions).toContain(action);
       }
-      expect(res.body.items[0]).toEqual({ id: expect.any(Number), admin: TEST_ADMIN_USER, action: 'token.delete', target: expect.stringMatching(/^token:\d+$/), detail: null, at: expect.any(String) });
+      expect(res.body.items[0]).toEqual({
+        id: expect.any(Number),
+        admin: TEST_ADMIN_USER,
+        action: 'token.delete',
+        target: expect.stringMatching(/^token:\d+$/),
+        detail: null,
+        at: expect.any(String),
+      });
       expect(res.body.items.find((e: { action: string }) => e.action === 'user.create').detail).toMatchObject({ roles: ['Sales rep'] });
       const text = JSON.stringify(res.body);
       for (const secret of secrets) expect(text).not.toContain(secret);
@@ -249,7 +331,14 @@ describeEachTarget('admin API', (target) => {
 
   // Last: it looks at what every test above left in the tables.
   it('keeps no token value and no password in clear in any auth table', async () => {
-    const tables = ['tessera_users', 'tessera_api_tokens', 'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit', 'tessera_login_attempts'];
+    const tables = [
+      'tessera_users',
+      'tessera_api_tokens',
+      'tessera_admin_accounts',
+      'tessera_admin_tokens',
+      'tessera_admin_audit',
+      'tessera_login_attempts',
+    ];
     expect(secrets.size).toBeGreaterThan(10);
     for (const table of tables) {
       const rows = await t.dataSource.query(`SELECT * FROM ${table}`);

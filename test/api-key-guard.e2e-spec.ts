@@ -19,7 +19,14 @@ describeEachTarget('API key guard', (target) => {
     });
 
     const serverinfo = () => t.http().get(`${t.base}/@serverinfo`);
-    const tokenList = async () => (await t.http().get('/admin/v1/tokens?pagesize=1000').set(...(await adminHeader(t))).expect(200)).body.items;
+    const tokenList = async () =>
+      (
+        await t
+          .http()
+          .get('/admin/v1/tokens?pagesize=1000')
+          .set(...(await adminHeader(t)))
+          .expect(200)
+      ).body.items;
 
     it.each(['@heartbeat', '@license', '@login_info'])('serves the public %s without a token', async (endpoint) => {
       await t.http().get(`${t.base}/${endpoint}`).expect(200);
@@ -57,7 +64,14 @@ describeEachTarget('API key guard', (target) => {
 
     it('accepts every header form: CALiveAPICreator, Espresso, Bearer, any case, with or without :n', async () => {
       const key = await loginAs(t, 'readonly', 'Password1');
-      for (const header of [`CALiveAPICreator ${key}:1`, `Espresso ${key}:1`, `Bearer ${key}`, `bearer ${key}:2`, `calIVEapiCREATOR ${key}`, `ESPRESSO  ${key}:1 `]) {
+      for (const header of [
+        `CALiveAPICreator ${key}:1`,
+        `Espresso ${key}:1`,
+        `Bearer ${key}`,
+        `bearer ${key}:2`,
+        `calIVEapiCREATOR ${key}`,
+        `ESPRESSO  ${key}:1 `,
+      ]) {
         await serverinfo().set('Authorization', header).expect(200);
       }
     });
@@ -70,28 +84,50 @@ describeEachTarget('API key guard', (target) => {
 
     it('runs a hand-made token on @serverinfo until it is disabled', async () => {
       const apikey = await createManualToken(t, { roles: ['Full access'], globals: { tenant: 7 }, label: 'machine' });
-      await serverinfo().set(...authHeader(apikey)).expect(200);
+      await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(200);
       const [token] = (await tokenList()).filter((x: { label: string }) => x.label === 'machine');
-      await t.http().post(`/admin/v1/tokens/${token.id}/disable`).set(...(await adminHeader(t))).expect(200);
-      expect((await serverinfo().set(...authHeader(apikey)).expect(401)).body.errorCode).toBe(4011);
+      await t
+        .http()
+        .post(`/admin/v1/tokens/${token.id}/disable`)
+        .set(...(await adminHeader(t)))
+        .expect(200);
+      expect(
+        (
+          await serverinfo()
+            .set(...authHeader(apikey))
+            .expect(401)
+        ).body.errorCode,
+      ).toBe(4011);
     });
 
     it('refuses a hand-made token once disabled at @authentication', async () => {
       const apikey = await createManualToken(t, { roles: ['Full access'] });
       await t.http().post(`${t.base}/@authentication`).send({ apikey, disable: true }).expect(200);
-      expect((await serverinfo().set(...authHeader(apikey)).expect(401)).body.errorCode).toBe(4011);
+      expect(
+        (
+          await serverinfo()
+            .set(...authHeader(apikey))
+            .expect(401)
+        ).body.errorCode,
+      ).toBe(4011);
     });
 
     it('answers 401 / 4012 for a hand-made token past its expiration', async () => {
       const apikey = await createManualToken(t, { roles: [], expiration: new Date(clock.now() - 1000).toISOString() });
-      const res = await serverinfo().set(...authHeader(apikey)).expect(401);
+      const res = await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(401);
       expect(res.body).toEqual({ statusCode: 401, errorCode: 4012, errorMessage: expect.any(String) });
     });
 
     it('accepts a chosen public key of 16 characters or more', async () => {
       const apikey = await createManualToken(t, { roles: [], key: `public-demo-key-${target.adapter}` });
       expect(apikey).toBe(`public-demo-key-${target.adapter}`);
-      await serverinfo().set(...authHeader(apikey)).expect(200);
+      await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(200);
     });
 
     it('checks a token against committed rows only: a disable in a transaction that rolls back does not count', async () => {
@@ -119,14 +155,20 @@ describeEachTarget('API key guard', (target) => {
       const apikey = await createManualToken(t, { roles: [], label: 'usage' });
       const lastUsed = async () => (await tokenList()).find((x: { label: string }) => x.label === 'usage').lastUsed;
       expect(await lastUsed()).toBeNull();
-      await serverinfo().set(...authHeader(apikey)).expect(200);
+      await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(200);
       const first = await lastUsed();
       expect(first).toEqual(expect.any(String));
       clock.advance(10);
-      await serverinfo().set(...authHeader(apikey)).expect(200);
+      await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(200);
       expect(await lastUsed()).toBe(first);
       clock.advance(61);
-      await serverinfo().set(...authHeader(apikey)).expect(200);
+      await serverinfo()
+        .set(...authHeader(apikey))
+        .expect(200);
       expect(Date.parse(await lastUsed())).toBeGreaterThan(Date.parse(first));
     });
   });
@@ -148,9 +190,16 @@ describeEachTarget('API key guard', (target) => {
     /** Disables the token in the database directly, as another instance sharing it would. */
     async function disableElsewhere(app: TestApp, apikey: string): Promise<void> {
       const param = app.dataSource.driver.options.type === 'postgres' ? '$1' : '?';
-      await app.dataSource.query(`UPDATE tessera_api_tokens SET disabled = ${target.database === 'postgres' ? 'true' : '1'} WHERE key_hash = ${param}`, [hashTokenValue(apikey)]);
+      await app.dataSource.query(
+        `UPDATE tessera_api_tokens SET disabled = ${target.database === 'postgres' ? 'true' : '1'} WHERE key_hash = ${param}`,
+        [hashTokenValue(apikey)],
+      );
     }
-    const serverinfoOf = (app: TestApp, apikey: string) => app.http().get(`${app.base}/@serverinfo`).set(...authHeader(apikey));
+    const serverinfoOf = (app: TestApp, apikey: string) =>
+      app
+        .http()
+        .get(`${app.base}/@serverinfo`)
+        .set(...authHeader(apikey));
 
     it('sees a change made elsewhere once the cached row is TOKEN_CACHE_SECONDS old, and at once when the cache is off', async () => {
       const key = await createManualToken(cached, { roles: [] });
@@ -221,7 +270,11 @@ describeEachTarget('API key guard', (target) => {
 
     it('serves hand-made tokens', async () => {
       const apikey = await createManualToken(t, { roles: ['Full access'] });
-      await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey)).expect(200);
+      await t
+        .http()
+        .get(`${t.base}/@serverinfo`)
+        .set(...authHeader(apikey))
+        .expect(200);
       await t.http().post(`${t.base}/@authentication`).send({ apikey }).expect(200);
     });
 

@@ -47,7 +47,12 @@ describeEachTarget('an auth key in the URL never reaches the log', (target) => {
 
   it.each(NOT_READ)('logs ?%s=<key> redacted too, and leaves it out of next_batch', async (name) => {
     const path = `${t.base}/customer?${name}=${key}&pagesize=2`;
-    const res = await t.http().get(path).set('Host', 'tessera.test').set(...authHeader(key)).expect(200);
+    const res = await t
+      .http()
+      .get(path)
+      .set('Host', 'tessera.test')
+      .set(...authHeader(key))
+      .expect(200);
     expect(res.body[res.body.length - 1]['@metadata'].next_batch).not.toContain(key);
     const lines = await requestLines(`${t.base}/customer?${name}=`);
     expect(lines).toEqual([expect.objectContaining({ path: `${t.base}/customer?${name}=[REDACTED]&pagesize=2` })]);
@@ -57,7 +62,10 @@ describeEachTarget('an auth key in the URL never reaches the log', (target) => {
   it('keeps the key out of a refused request’s line (a POST may not carry it)', async () => {
     const res = await t.http().post(`${t.base}/customer?a%75th=${key}`).set('Content-Type', 'application/json').send('{}');
     expect(res.body.errorCode).toBe(4014);
-    expect((await requestLines(`${t.base}/customer?a%75th=`))[0]).toMatchObject({ path: `${t.base}/customer?a%75th=[REDACTED]`, status: 401 });
+    expect((await requestLines(`${t.base}/customer?a%75th=`))[0]).toMatchObject({
+      path: `${t.base}/customer?a%75th=[REDACTED]`,
+      status: 401,
+    });
     expect(log.text()).not.toContain(key);
   });
 

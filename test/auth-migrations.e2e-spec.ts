@@ -35,8 +35,13 @@ describeEachTarget('auth hardening migrations', (target) => {
     await migration.up(runner);
     const table = (await runner.getTable('tessera_api_tokens'))!;
     expect(table.findColumnByName('disabled_at')).toBeDefined();
-    expect(table.indices.map((i) => i.name)).toEqual(expect.arrayContaining(['ix_tessera_api_tokens_disabled_at', 'ix_tessera_api_tokens_expiration']));
-    const rows = (await sql('SELECT label, disabled_at FROM tessera_api_tokens ORDER BY id')) as Array<{ label: string; disabled_at: string | number | null }>;
+    expect(table.indices.map((i) => i.name)).toEqual(
+      expect.arrayContaining(['ix_tessera_api_tokens_disabled_at', 'ix_tessera_api_tokens_expiration']),
+    );
+    const rows = (await sql('SELECT label, disabled_at FROM tessera_api_tokens ORDER BY id')) as Array<{
+      label: string;
+      disabled_at: string | number | null;
+    }>;
     const dated = Object.fromEntries(rows.map((r) => [r.label, r.disabled_at === null ? null : Number(r.disabled_at)]));
     expect(dated['Temp key for demo']).toBeNull();
     expect(dated['Temp key for readonly']).toBeGreaterThanOrEqual(before);

@@ -20,8 +20,16 @@ describeEachTarget('@authentication', (target) => {
     await t?.close();
   });
 
-  const authenticate = (body: unknown, query = '') => t.http().post(`${t.base}/@authentication${query}`).send(body as object);
-  const serverinfo = (apikey: string) => t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey));
+  const authenticate = (body: unknown, query = '') =>
+    t
+      .http()
+      .post(`${t.base}/@authentication${query}`)
+      .send(body as object);
+  const serverinfo = (apikey: string) =>
+    t
+      .http()
+      .get(`${t.base}/@serverinfo`)
+      .set(...authHeader(apikey));
   /** A user of its own for each test, so tests do not share login history or tokens. */
   async function freshUser(options: { keyLifetimeSeconds?: number; email?: string } = {}): Promise<string> {
     const login = `user${++userCount}`;
@@ -68,10 +76,20 @@ describeEachTarget('@authentication', (target) => {
     it('labels login tokens "Temp key for <user>" with the login name as user identifier, the user\'s roles and globals', async () => {
       const login = await freshUser();
       await loginAs(t, login, 'Password1');
-      const res = await t.http().get('/admin/v1/tokens?pagesize=1000').set(...(await adminHeader(t))).expect(200);
+      const res = await t
+        .http()
+        .get('/admin/v1/tokens?pagesize=1000')
+        .set(...(await adminHeader(t)))
+        .expect(200);
       const mine = res.body.items.filter((x: { userIdentifier: string }) => x.userIdentifier === login);
       expect(mine).toEqual([
-        expect.objectContaining({ label: `Temp key for ${login}`, origin: 'login', status: 'active', roles: ['Read only'], globals: { region: 'north' } }),
+        expect.objectContaining({
+          label: `Temp key for ${login}`,
+          origin: 'login',
+          status: 'active',
+          roles: ['Read only'],
+          globals: { region: 'north' },
+        }),
       ]);
     });
 
@@ -97,7 +115,12 @@ describeEachTarget('@authentication', (target) => {
   describe('bad credentials', () => {
     it('gives an unknown user, a wrong password and an inactive user the same 401 / 4013 answer', async () => {
       const inactive = await freshUser();
-      await t.http().patch(`/admin/v1/users/${inactive}`).set(...(await adminHeader(t))).send({ active: false }).expect(200);
+      await t
+        .http()
+        .patch(`/admin/v1/users/${inactive}`)
+        .set(...(await adminHeader(t)))
+        .send({ active: false })
+        .expect(200);
       const answers = await Promise.all([
         authenticate({ username: 'nobody-here', password: 'Password1' }),
         authenticate({ username: 'demo', password: 'wrong-password' }),
@@ -228,12 +251,16 @@ describeEachTarget('@authentication', (target) => {
   describe('password change', () => {
     const CHANGE = '?enablePasswordChange!';
 
-    it('changes the password, returns a new working token, and disables the user\'s other tokens', async () => {
+    it("changes the password, returns a new working token, and disables the user's other tokens", async () => {
       const login = await freshUser();
       const older = await loginAs(t, login, 'Password1');
       const old = await loginAs(t, login, 'Password1');
       const res = await authenticate({ username: login, password: 'Password1', new_password: 'Better-Passw0rd' }, CHANGE).expect(200);
-      expect(res.body).toMatchObject({ apikey: expect.any(String), changePasswordResult: 'success', changePasswordMessage: expect.any(String) });
+      expect(res.body).toMatchObject({
+        apikey: expect.any(String),
+        changePasswordResult: 'success',
+        changePasswordMessage: expect.any(String),
+      });
       await serverinfo(res.body.apikey).expect(200);
       for (const key of [older, old]) expect((await serverinfo(key).expect(401)).body.errorCode).toBe(4011);
       expect((await authenticate({ username: login, password: 'Password1' }).expect(401)).body.errorCode).toBe(4013);
@@ -331,7 +358,12 @@ describeEachTarget('@authentication', (target) => {
       const login = await freshUser();
       const apikey = await loginAs(t, login, 'Password1');
       await serverinfo(apikey).expect(200);
-      await t.http().patch(`/admin/v1/users/${login}`).set(...(await adminHeader(t))).send({ active: false }).expect(200);
+      await t
+        .http()
+        .patch(`/admin/v1/users/${login}`)
+        .set(...(await adminHeader(t)))
+        .send({ active: false })
+        .expect(200);
       expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
     });
 
@@ -340,7 +372,10 @@ describeEachTarget('@authentication', (target) => {
       const apikey = await loginAs(t, login, 'Password1');
       await serverinfo(apikey).expect(200);
       const param = t.dataSource.driver.options.type === 'postgres' ? '$1' : '?';
-      await t.dataSource.query(`UPDATE tessera_users SET active = ${target.database === 'postgres' ? 'false' : '0'} WHERE login = ${param}`, [login]);
+      await t.dataSource.query(
+        `UPDATE tessera_users SET active = ${target.database === 'postgres' ? 'false' : '0'} WHERE login = ${param}`,
+        [login],
+      );
       clock.advance(t.config.auth.tokenCacheSeconds);
       expect((await serverinfo(apikey).expect(401)).body.errorCode).toBe(4011);
       expect((await authenticate({ apikey }).expect(401)).body.errorCode).toBe(4011);

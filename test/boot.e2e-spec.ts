@@ -31,7 +31,13 @@ function runService(
       stdout += d.toString();
       if (!started && whileRunning && stdout.includes('Tessera is listening')) {
         started = true;
-        whileRunning(port, stdout, child).then(() => void (child.killed || child.kill('SIGTERM')), (e: unknown) => { child.kill('SIGKILL'); reject(e); });
+        whileRunning(port, stdout, child).then(
+          () => void (child.killed || child.kill('SIGTERM')),
+          (e: unknown) => {
+            child.kill('SIGKILL');
+            reject(e);
+          },
+        );
       }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -62,7 +68,10 @@ describe('the service process', () => {
   it('exits non-zero with one clear line when the database is unreachable', async () => {
     const run = await runService({ DATABASE_URL: 'postgres://tessera:pw@127.0.0.1:1/none', DB_ACQUIRE_TIMEOUT_MS: '2000' });
     expect(run.code).toBe(1);
-    const lines = run.stdout.trim().split('\n').filter((l) => l.includes('Cannot connect'));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('Cannot connect'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('127.0.0.1:1');
     expect(lines[0]).not.toContain(':pw@');
@@ -122,7 +131,9 @@ describe('the service process', () => {
   it('refuses to boot with an AUTH_PROVIDER that is not in providers/, listing the ones that are', async () => {
     const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'provider.sqlite')}`, AUTH_PROVIDER: 'my-sso' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Auth provider providers\/my-sso\.js cannot be used:\n {2}- no module my-sso\.js, my-sso\.mjs or my-sso\.cjs in providers\/ \(the providers there are: ldap, oidc, secret-word\)/);
+    expect(run.stderr).toMatch(
+      /Auth provider providers\/my-sso\.js cannot be used:\n {2}- no module my-sso\.js, my-sso\.mjs or my-sso\.cjs in providers\/ \(the providers there are: ldap, oidc, secret-word\)/,
+    );
     expect(run.stdout).not.toMatch(/listening/);
   });
 
@@ -133,30 +144,38 @@ describe('the service process', () => {
       AUTH_PROVIDER: 'syntax-error',
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Auth provider test\/fixtures\/providers\/syntax-error\.js cannot be used:\n {2}- the module does not load: SyntaxError: Unexpected token '\}' \(line 4\): fix the file/);
+    expect(run.stderr).toMatch(
+      /Auth provider test\/fixtures\/providers\/syntax-error\.js cannot be used:\n {2}- the module does not load: SyntaxError: Unexpected token '\}' \(line 4\): fix the file/,
+    );
     expect(run.stdout).not.toMatch(/listening/);
   });
 
   it('refuses to boot with a provider name that points outside the providers folder', async () => {
     const run = await runService({ DATABASE_URL: `sqlite:${join(dir, 'outside.sqlite')}`, AUTH_PROVIDER: '../src/main' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Invalid configuration:\n {2}- AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/);
+    expect(run.stderr).toMatch(
+      /Invalid configuration:\n {2}- AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/,
+    );
   });
 
   it('prints a generated first admin password once, at warn level, and it logs in to the admin API', async () => {
     const database = `sqlite:${join(dir, 'admin.sqlite')}`;
     let status = 0;
     const port = await freePort();
-    const first = await runService({ PORT: String(port), DATABASE_URL: database, BCRYPT_COST: '10' }, async (p, stdout) => {
-      const line = stdout.split('\n').find((l) => l.includes('generated password'))!;
-      const password = /generated password (\S+) /.exec(JSON.parse(line).msg)![1]!;
-      const res = await fetch(`http://127.0.0.1:${p}/admin/v1/@authentication`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password }),
-      });
-      status = res.status;
-    }, port);
+    const first = await runService(
+      { PORT: String(port), DATABASE_URL: database, BCRYPT_COST: '10' },
+      async (p, stdout) => {
+        const line = stdout.split('\n').find((l) => l.includes('generated password'))!;
+        const password = /generated password (\S+) /.exec(JSON.parse(line).msg)![1]!;
+        const res = await fetch(`http://127.0.0.1:${p}/admin/v1/@authentication`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+        status = res.status;
+      },
+      port,
+    );
     const warnings = first.stdout.split('\n').filter((l) => l.includes('generated password'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!).level).toBe(40);

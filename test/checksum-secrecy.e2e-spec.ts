@@ -25,11 +25,16 @@ function customerText(name: string, balance: string, creditLimit: string): strin
 }
 
 const unkeyed = (text: string): string => `R:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-const keyed = (key: string) => (text: string): string => `R:${createHmac('sha256', key).update(text).digest('hex').slice(0, 16)}`;
+const keyed =
+  (key: string) =>
+  (text: string): string =>
+    `R:${createHmac('sha256', key).update(text).digest('hex').slice(0, 16)}`;
 /** The key as the README specifies it, computed here independently: scrypt, N 2^14, r 8, p 1, 32 bytes as hex. */
-const scryptKey = (secret: string): string => scryptSync(secret, 'tessera row checksum', 32, { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }).toString('hex');
+const scryptKey = (secret: string): string =>
+  scryptSync(secret, 'tessera row checksum', 32, { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }).toString('hex');
 /** The key as it was: one SHA-256 of the secret (cheap to search for a human-chosen secret). */
-const sha256Key = (secret: string): string => createHash('sha256').update('tessera row checksum\u0000').update(secret, 'utf8').digest('hex');
+const sha256Key = (secret: string): string =>
+  createHash('sha256').update('tessera row checksum\u0000').update(secret, 'utf8').digest('hex');
 
 /** What a caller who sees name, balance and the checksum tries: every credit limit from 0 to 20000. */
 function recoverCreditLimit(row: Row, checksumOf: (text: string) => string): string | undefined {
@@ -43,19 +48,28 @@ function recoverCreditLimit(row: Row, checksumOf: (text: string) => string): str
 
 async function storedSecret(t: TestApp): Promise<string> {
   const placeholder = t.dataSource.options.type === 'postgres' ? '$1' : '?';
-  const rows = (await t.dataSource.query(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME])) as Array<{ value: string }>;
+  const rows = (await t.dataSource.query(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME])) as Array<{
+    value: string;
+  }>;
   return rows[0]!.value;
 }
 
 /** Another instance of the service on the same database (a connection of its own), optionally with a CHECKSUM_SECRET. */
 async function otherInstance(t: TestApp, checksumSecret?: string): Promise<INestApplication> {
-  const config = checksumSecret === undefined ? t.config : { ...t.config, api: { ...t.config.api, checksumSecret: loadConfig({ CHECKSUM_SECRET: checksumSecret }).api.checksumSecret } };
+  const config =
+    checksumSecret === undefined
+      ? t.config
+      : { ...t.config, api: { ...t.config.api, checksumSecret: loadConfig({ CHECKSUM_SECRET: checksumSecret }).api.checksumSecret } };
   const dataSource = await openDatabase(config.database, schemaOf(demoProject));
   return createApp({ config, project: demoProject, dataSource, logger: createLogger('silent') });
 }
 
 async function checksumVia(app: INestApplication, t: TestApp, apikey: string): Promise<string> {
-  const res = await request(app.getHttpServer()).get(`${t.base}${ALPHA}`).set('Host', API_HOST).set('Authorization', `CALiveAPICreator ${apikey}:1`).expect(200);
+  const res = await request(app.getHttpServer())
+    .get(`${t.base}${ALPHA}`)
+    .set('Host', API_HOST)
+    .set('Authorization', `CALiveAPICreator ${apikey}:1`)
+    .expect(200);
   return (res.body[0] as Row)['@metadata'].checksum;
 }
 
@@ -102,7 +116,7 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
     try {
       expect(await storedSecret(other)).not.toBe(secret);
       const mine = (await demo.get('/product/2').expect(200)).body[0] as Row;
-      const theirs = ((await (await apiAs(other, 'demo')).get('/product/2').expect(200)).body[0]) as Row;
+      const theirs = (await (await apiAs(other, 'demo')).get('/product/2').expect(200)).body[0] as Row;
       expect({ ...theirs, '@metadata': undefined }).toEqual({ ...mine, '@metadata': undefined }); // the same seeded values
       expect(theirs['@metadata'].checksum).not.toBe(mine['@metadata'].checksum);
     } finally {
@@ -122,8 +136,13 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
 
   it('keeps optimistic locking: a stale checksum is 409 / 4090, the current one is accepted', async () => {
     const first = (await demo.get('/customer/Charlie%20Tools').expect(200)).body[0] as Row;
-    const changed = await demo.put('/customer/Charlie%20Tools', { '@metadata': { checksum: first['@metadata'].checksum }, credit_limit: 7001 }).expect(200);
-    const stale = await demo.put('/customer/Charlie%20Tools', { '@metadata': { checksum: first['@metadata'].checksum }, credit_limit: 7002 });
+    const changed = await demo
+      .put('/customer/Charlie%20Tools', { '@metadata': { checksum: first['@metadata'].checksum }, credit_limit: 7001 })
+      .expect(200);
+    const stale = await demo.put('/customer/Charlie%20Tools', {
+      '@metadata': { checksum: first['@metadata'].checksum },
+      credit_limit: 7002,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.errorCode).toBe(4090);
     const fresh = (changed.body.txsummary as Row[])[0]!['@metadata'].checksum;

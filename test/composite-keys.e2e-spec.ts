@@ -20,17 +20,20 @@ describeEachTarget('composite keys in URLs', (target) => {
   beforeAll(async () => {
     t = await startTestApp(target, { project: shelfSlotsProject });
     api = await apiAs(t, 'demo');
-    await api.post('/shelf_slot', [
-      { ...AWKWARD, label: 'awkward', capacity: 10 },
-      { ...PERCENT, label: 'percent', capacity: 5 },
-      { ...PLAIN, label: 'plain', capacity: 1 },
-    ]).expect(201);
+    await api
+      .post('/shelf_slot', [
+        { ...AWKWARD, label: 'awkward', capacity: 10 },
+        { ...PERCENT, label: 'percent', capacity: 5 },
+        { ...PLAIN, label: 'plain', capacity: 1 },
+      ])
+      .expect(201);
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  const url = (key: { warehouse: string; aisle: string; slot: number }): string => `/shelf_slot/${keyPath(key.warehouse, key.aisle, key.slot)}`;
+  const url = (key: { warehouse: string; aisle: string; slot: number }): string =>
+    `/shelf_slot/${keyPath(key.warehouse, key.aisle, key.slot)}`;
 
   const one = (path: string): Promise<Row> => oneRow<Row>(api, path);
 
@@ -63,10 +66,16 @@ describeEachTarget('composite keys in URLs', (target) => {
     const before = await one(url(AWKWARD));
     const res = await api.put(url(AWKWARD), { '@metadata': { checksum: before['@metadata'].checksum }, label: 'moved' }).expect(200);
     expect(res.body.txsummary).toHaveLength(1);
-    expect(res.body.txsummary[0]).toMatchObject({ ...AWKWARD, label: 'moved', '@metadata': { href: before['@metadata'].href, verb: 'UPDATE' } });
+    expect(res.body.txsummary[0]).toMatchObject({
+      ...AWKWARD,
+      label: 'moved',
+      '@metadata': { href: before['@metadata'].href, verb: 'UPDATE' },
+    });
 
     const after = await one(url(AWKWARD));
-    await api.put('/shelf_slot', [{ '@metadata': { href: after['@metadata'].href, checksum: after['@metadata'].checksum }, capacity: 12.5 }]).expect(200);
+    await api
+      .put('/shelf_slot', [{ '@metadata': { href: after['@metadata'].href, checksum: after['@metadata'].checksum }, capacity: 12.5 }])
+      .expect(200);
     expect(await one(url(AWKWARD))).toMatchObject({ label: 'moved', capacity: 12.5 });
   });
 

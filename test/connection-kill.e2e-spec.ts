@@ -28,7 +28,11 @@ async function killerOf(t: TestApp, database: TestTarget['database']): Promise<K
   await c.connect();
   return {
     killOthers: async () =>
-      (await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rowCount ?? 0,
+      (
+        await c.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).rowCount ?? 0,
     end: () => c.end(),
   };
 }
@@ -67,7 +71,9 @@ describeEachTarget('connections killed during concurrent writes', (target) => {
     try {
       for (let round = 0; round < 4; round++) {
         const writes = Array.from({ length: 20 }, (_, i) =>
-          api.post('/lineitem', { order_number: 1 + (i % 5), product_number: 1 + (i % 4), qty_ordered: 1 }).then((r) => `${r.status}/${r.body.errorCode ?? ''}`),
+          api
+            .post('/lineitem', { order_number: 1 + (i % 5), product_number: 1 + (i % 4), qty_ordered: 1 })
+            .then((r) => `${r.status}/${r.body.errorCode ?? ''}`),
         );
         let stop = false;
         const storm = (async () => {

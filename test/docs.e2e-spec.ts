@@ -11,15 +11,21 @@ function refsIn(node: unknown, at = '#'): Array<{ at: string; ref: string }> {
   if (Array.isArray(node)) return node.flatMap((item, i) => refsIn(item, `${at}/${i}`));
   if (node === null || typeof node !== 'object') return [];
   return Object.entries(node).flatMap(([key, value]) =>
-    key === '$ref' && typeof value === 'string' ? [{ at, ref: value }] : refsIn(value, `${at}/${key}`));
+    key === '$ref' && typeof value === 'string' ? [{ at, ref: value }] : refsIn(value, `${at}/${key}`),
+  );
 }
 
 /** Follows a local JSON pointer (`#/components/schemas/x`); undefined when it leads nowhere. */
 function resolve(document: Json, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/')
+  return ref
+    .slice(2)
+    .split('/')
     .map((token) => decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce<unknown>((node, token) => (node !== null && typeof node === 'object' && Object.hasOwn(node, token) ? (node as Json)[token] : undefined), document);
+    .reduce<unknown>(
+      (node, token) => (node !== null && typeof node === 'object' && Object.hasOwn(node, token) ? (node as Json)[token] : undefined),
+      document,
+    );
 }
 
 /** The schema behind a `$ref` (or the schema itself). */
@@ -54,12 +60,17 @@ describeEachTarget('@docs', (target) => {
       expect((await sam.get('/@docs').expect(403)).body.errorCode).toBe(4030);
     });
 
-    it('is an OpenAPI 3.1 document of this API, with the request\'s base URL as server', () => {
+    it("is an OpenAPI 3.1 document of this API, with the request's base URL as server", () => {
       expect(doc.openapi).toBe('3.1.0');
       expect(doc.info).toMatchObject({ title: 'demo', version: 'v1', 'x-tessera-version': TESSERA_VERSION });
       expect(doc.servers).toEqual([{ url: `http://${API_HOST}${t.base}` }]);
       expect(doc.components.securitySchemes).toEqual({
-        CALiveAPICreator: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization', description: expect.stringContaining('CALiveAPICreator <apikey>:1') }),
+        CALiveAPICreator: expect.objectContaining({
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: expect.stringContaining('CALiveAPICreator <apikey>:1'),
+        }),
       });
       expect(doc.security).toEqual([{ CALiveAPICreator: [] }]);
     });
@@ -81,20 +92,39 @@ describeEachTarget('@docs', (target) => {
         expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put']);
         expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'delete']);
         const table = (await demo.get(`/@tables/${name}`).expect(200)).body as { columns: Array<{ name: string }> };
-        expect(Object.keys(doc.components.schemas[name].properties).sort()).toEqual(['@metadata', ...table.columns.map((c) => c.name)].sort());
+        expect(Object.keys(doc.components.schemas[name].properties).sort()).toEqual(
+          ['@metadata', ...table.columns.map((c) => c.name)].sort(),
+        );
         expect(doc.components.schemas[`${name}.new`]).toBeDefined();
       }
-      for (const path of ['/@authentication', '/@login_info', '/@heartbeat', '/@license', '/@serverinfo', '/@resources', '/@tables', '/@tables/{name}', '/@docs']) {
+      for (const path of [
+        '/@authentication',
+        '/@login_info',
+        '/@heartbeat',
+        '/@license',
+        '/@serverinfo',
+        '/@resources',
+        '/@tables',
+        '/@tables/{name}',
+        '/@docs',
+      ]) {
         expect(doc.paths[path]).toBeDefined();
       }
-      const operationIds = (Object.values(doc.paths) as Json[]).flatMap((item) => Object.values(item).map((op: Json) => op.operationId).filter(Boolean));
+      const operationIds = (Object.values(doc.paths) as Json[]).flatMap((item) =>
+        Object.values(item)
+          .map((op: Json) => op.operationId)
+          .filter(Boolean),
+      );
       expect(new Set(operationIds).size).toBe(operationIds.length);
     });
 
     it('types the columns, with nulls, lengths, exact decimals and read-only generated and derived attributes', () => {
       const { customer, purchaseorder, lineitem, purchaseorder_audit: audit } = doc.components.schemas;
       expect(customer.properties.name).toMatchObject({ type: 'string', maxLength: 30 });
-      expect(customer.properties.credit_limit).toMatchObject({ type: 'number', description: expect.stringMatching(/decimal\(19,4\).*exact/i) });
+      expect(customer.properties.credit_limit).toMatchObject({
+        type: 'number',
+        description: expect.stringMatching(/decimal\(19,4\).*exact/i),
+      });
       expect(customer.properties.credit_limit.readOnly).toBeUndefined();
       expect(customer.properties.balance).toMatchObject({ type: 'number', readOnly: true }); // a sum rule
       expect(purchaseorder.properties.order_number).toMatchObject({ type: 'integer', readOnly: true }); // generated
@@ -108,18 +138,33 @@ describeEachTarget('@docs', (target) => {
     });
 
     it('documents single and composite keys in the object path', () => {
-      expect(doc.components.parameters['key.customer']).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 30 } });
+      expect(doc.components.parameters['key.customer']).toMatchObject({
+        in: 'path',
+        required: true,
+        schema: { type: 'string', maxLength: 30 },
+      });
       expect(doc.components.parameters['key.product']).toMatchObject({ schema: { type: 'integer' } });
       expect(doc.components.parameters['key.shelf_slot']).toMatchObject({
-        in: 'path', schema: { type: 'string' }, description: expect.stringMatching(/warehouse, aisle, slot.*%7E.*joined with "~"/),
+        in: 'path',
+        schema: { type: 'string' },
+        description: expect.stringMatching(/warehouse, aisle, slot.*%7E.*joined with "~"/),
       });
     });
 
     it('documents the query parameters, the write result and the error envelope with every error code', () => {
       const list = doc.paths['/customer'].get;
-      expect(list.parameters.map((p: Json) => deref(doc, p).name)).toEqual(['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset']);
+      expect(list.parameters.map((p: Json) => deref(doc, p).name)).toEqual([
+        'filter',
+        'sysfilter',
+        'order',
+        'sysorder',
+        'pagesize',
+        'offset',
+      ]);
       expect(deref(doc, list.parameters[4]).schema).toMatchObject({ minimum: 1, maximum: 5000, default: 20 });
-      expect(doc.paths['/customer'].post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WriteResult' });
+      expect(doc.paths['/customer'].post.responses['201'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/WriteResult',
+      });
       const codes = Object.values(ErrorCode).filter((v) => typeof v === 'number');
       expect(doc.components.schemas.Error.properties.errorCode.enum).toEqual(codes);
       expect(deref(doc, list.responses['400']).description).toMatch(/4001 FILTER_SYNTAX/);
@@ -138,7 +183,12 @@ describeEachTarget('@docs', (target) => {
       const table = (await demo.get('/@tables/customer').expect(200)).body;
       expect(undocumentedKeys(doc, schemas.Table, table)).toEqual([]);
       expect(undocumentedKeys(doc, schemas.TableColumn, table.columns[0])).toEqual([]);
-      for (const [path, schema] of [['/@serverinfo', 'ServerInfo'], ['/@heartbeat', 'Heartbeat'], ['/@license', 'License'], ['/@login_info', 'LoginInfo']] as const) {
+      for (const [path, schema] of [
+        ['/@serverinfo', 'ServerInfo'],
+        ['/@heartbeat', 'Heartbeat'],
+        ['/@license', 'License'],
+        ['/@login_info', 'LoginInfo'],
+      ] as const) {
         expect(undocumentedKeys(doc, schemas[schema], (await demo.get(path).expect(200)).body)).toEqual([]);
       }
       const error = (await demo.get('/customer?filter=nope').expect(400)).body;
@@ -150,14 +200,21 @@ describeEachTarget('@docs', (target) => {
     let t: TestApp;
 
     beforeAll(async () => {
-      t = await startTestApp(target, { env: { DOCS_PUBLIC: 'true', PERMIT_AUTH_IN_URL: 'true', TRUST_PROXY: 'true', ALLOW_FREE_FORM_FILTERS: 'false' } });
+      t = await startTestApp(target, {
+        env: { DOCS_PUBLIC: 'true', PERMIT_AUTH_IN_URL: 'true', TRUST_PROXY: 'true', ALLOW_FREE_FORM_FILTERS: 'false' },
+      });
     });
     afterAll(async () => {
       await t?.close();
     });
 
     it('answers without a token, and only @docs does', async () => {
-      const res = await t.http().get(`${t.base}/@docs`).set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'api.example.com').expect(200);
+      const res = await t
+        .http()
+        .get(`${t.base}/@docs`)
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'api.example.com')
+        .expect(200);
       expect(res.body.servers).toEqual([{ url: `https://api.example.com${t.base}` }]);
       expect(res.body.paths['/@docs'].get.security).toEqual([]);
       for (const path of ['/@resources', '/@tables', '/customer', '/@serverinfo']) {

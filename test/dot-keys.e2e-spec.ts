@@ -43,12 +43,27 @@ describeEachTarget('keys made of dots', (target) => {
   });
 
   /** A GET of a path sent exactly as given (api.getUrl parses the URL, which would remove dot segments). */
-  const getPath = (path: string): Test => t.http().get(path).set('Host', API_HOST).set(...authHeader(apikey));
+  const getPath = (path: string): Test =>
+    t
+      .http()
+      .get(path)
+      .set('Host', API_HOST)
+      .set(...authHeader(apikey));
 
   it('hands out hrefs that survive dot-segment removal and lead back to the row', async () => {
-    const res = await api.post('/sample', [{ code: '.', label: 'one' }, { code: '..', label: 'two' }, { code: '...', label: 'three' }]).expect(201);
+    const res = await api
+      .post('/sample', [
+        { code: '.', label: 'one' },
+        { code: '..', label: 'two' },
+        { code: '...', label: 'three' },
+      ])
+      .expect(201);
     const hrefs = (res.body.txsummary as Row[]).map((row) => row['@metadata'].href);
-    expect(hrefs).toEqual([`http://${API_HOST}${t.base}/sample/%2E`, `http://${API_HOST}${t.base}/sample/%2E%2E`, `http://${API_HOST}${t.base}/sample/...`]);
+    expect(hrefs).toEqual([
+      `http://${API_HOST}${t.base}/sample/%2E`,
+      `http://${API_HOST}${t.base}/sample/%2E%2E`,
+      `http://${API_HOST}${t.base}/sample/...`,
+    ]);
     for (const [i, href] of hrefs.entries()) {
       const read = await getPath(asSent(href)).expect(200);
       expect(read.body).toHaveLength(1);
@@ -59,7 +74,9 @@ describeEachTarget('keys made of dots', (target) => {
   it('finds, updates and deletes such a row by its encoded key, %2E%2E and %2e%2e alike', async () => {
     const [row] = (await api.get('/sample/%2e%2e').expect(200)).body as Row[];
     expect(row!.code).toBe('..');
-    const updated = await api.put('/sample', [{ '@metadata': { href: row!['@metadata'].href, checksum: row!['@metadata'].checksum }, label: 'y' }]).expect(200);
+    const updated = await api
+      .put('/sample', [{ '@metadata': { href: row!['@metadata'].href, checksum: row!['@metadata'].checksum }, label: 'y' }])
+      .expect(200);
     expect(updated.body.txsummary[0]).toMatchObject({ code: '..', label: 'y' });
     await api.delete(`/sample/%2E%2E?checksum=${encodeURIComponent(updated.body.txsummary[0]['@metadata'].checksum)}`).expect(200);
     expect((await api.get('/sample/%2E%2E').expect(200)).body).toEqual([]);

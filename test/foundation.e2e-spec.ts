@@ -5,7 +5,10 @@ import { describeEachTarget, startTestApp, type TestApp } from './support/test-a
 /** The headers helmet() sets with its defaults, lower-cased, as supertest shows them. */
 function helmetDefaults(): Record<string, string> {
   const headers: Record<string, string> = {};
-  const res = { setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)), removeHeader: () => undefined };
+  const res = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => undefined,
+  };
   helmet()({} as never, res as never, () => undefined);
   return headers;
 }
@@ -59,7 +62,11 @@ describeEachTarget('foundation', (target) => {
     const anonymous = await t.http().get(`${t.base}/@serverinfo`).expect(401);
     expect(anonymous.body).toEqual({ statusCode: 401, errorCode: 4010, errorMessage: expect.any(String) });
     const apikey = await loginAs(t, 'demo', 'Password1');
-    const res = await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey)).expect(200);
+    const res = await t
+      .http()
+      .get(`${t.base}/@serverinfo`)
+      .set(...authHeader(apikey))
+      .expect(200);
     expect(res.body).toMatchObject({ name: 'Tessera', databaseType: target.database });
   });
 
@@ -104,8 +111,16 @@ describeEachTarget('foundation', (target) => {
   });
 
   it('created its system tables by migration', async () => {
-    const names = ['tessera_meta', 'tessera_migrations', 'tessera_users', 'tessera_api_tokens', 'tessera_login_attempts',
-      'tessera_admin_accounts', 'tessera_admin_tokens', 'tessera_admin_audit'];
+    const names = [
+      'tessera_meta',
+      'tessera_migrations',
+      'tessera_users',
+      'tessera_api_tokens',
+      'tessera_login_attempts',
+      'tessera_admin_accounts',
+      'tessera_admin_tokens',
+      'tessera_admin_audit',
+    ];
     const runner = t.dataSource.createQueryRunner();
     const tables = await runner.getTables(names).finally(() => runner.release());
     expect(tables.map((x) => x.name.replace(/^.*\./, '')).sort()).toEqual([...names].sort());

@@ -31,7 +31,8 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     return res.body.txsummary.find((r: Row) => r['@metadata'].resource === 'lineitem').lineitem_id as number;
   }
 
-  const balanceOf = async (customer: string): Promise<Decimal> => new Decimal((await one(`/customer/${encodeURIComponent(customer)}`)).balance as number);
+  const balanceOf = async (customer: string): Promise<Decimal> =>
+    new Decimal((await one(`/customer/${encodeURIComponent(customer)}`)).balance as number);
   const totalOf = async (order: number): Promise<Decimal> => new Decimal((await one(`/purchaseorder/${order}`)).amount_total as number);
 
   /** Statuses that are not the expected one, with their bodies: an empty list is a pass and a failure says why. */
@@ -46,7 +47,10 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     const bodies = Array.from({ length: 12 }, (_, i) => ({ order_number: order, product_number: 1 + (i % 2), qty_ordered: 1 + (i % 3) }));
     const results = await Promise.all(bodies.map((body) => api.post('/lineitem', body)));
     expect(unexpected(results, 201)).toEqual([]);
-    const expected = bodies.reduce((sum, b) => sum.plus(new Decimal(b.product_number === 1 ? 10 : 25).times(b.qty_ordered)), new Decimal(0));
+    const expected = bodies.reduce(
+      (sum, b) => sum.plus(new Decimal(b.product_number === 1 ? 10 : 25).times(b.qty_ordered)),
+      new Decimal(0),
+    );
     expect((await totalOf(order)).toString()).toBe(expected.toString());
     expect((await balanceOf(customer)).toString()).toBe(balanceBefore.plus(expected).toString());
     const items = await api.get(`/lineitem?sysfilter=${encodeURIComponent(`equal(order_number:${order})`)}&pagesize=100`).expect(200);
@@ -59,13 +63,19 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     const orders: number[] = [];
     for (let i = 0; i < 4; i++) orders.push(await newOrder(customer));
     const balanceBefore = await balanceOf(customer);
-    const bodies = Array.from({ length: 12 }, (_, i) => ({ order_number: orders[i % orders.length]!, product_number: 5, qty_ordered: 1 + (i % 4) }));
+    const bodies = Array.from({ length: 12 }, (_, i) => ({
+      order_number: orders[i % orders.length]!,
+      product_number: 5,
+      qty_ordered: 1 + (i % 4),
+    }));
     const results = await Promise.all(bodies.map((body) => api.post('/lineitem', body)));
     expect(unexpected(results, 201)).toEqual([]);
     const added = bodies.reduce((sum, b) => sum.plus(new Decimal('12.75').times(b.qty_ordered)), new Decimal(0));
     expect((await balanceOf(customer)).toString()).toBe(balanceBefore.plus(added).toString());
     for (const order of orders) {
-      const ofOrder = bodies.filter((b) => b.order_number === order).reduce((sum, b) => sum.plus(new Decimal('12.75').times(b.qty_ordered)), new Decimal(0));
+      const ofOrder = bodies
+        .filter((b) => b.order_number === order)
+        .reduce((sum, b) => sum.plus(new Decimal('12.75').times(b.qty_ordered)), new Decimal(0));
       expect((await totalOf(order)).toString()).toBe(ofOrder.toString());
     }
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
@@ -101,7 +111,9 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     ];
     const results = await Promise.all(writes);
     const expectedStatus = [201, 201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200];
-    expect(results.map((r, i) => (r.status === expectedStatus[i] ? 'ok' : { status: r.status, body: r.body }))).toEqual(expectedStatus.map(() => 'ok'));
+    expect(results.map((r, i) => (r.status === expectedStatus[i] ? 'ok' : { status: r.status, body: r.body }))).toEqual(
+      expectedStatus.map(() => 'ok'),
+    );
     const count = async (order: number): Promise<number> =>
       (await api.get(`/lineitem?sysfilter=${encodeURIComponent(`equal(order_number:${order})`)}&pagesize=100`).expect(200)).body.length;
     // a: 7 + 2 inserted - 1 deleted - 2 moved out + 3 moved in; b: 7 + 2 - 2 - 3 + 2.
@@ -132,7 +144,9 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     const a = await newOrder('Zulu Zinc');
     const b = await newOrder('Acme Anchors');
     const item = (order: number) => ({ order_number: order, product_number: 6, qty_ordered: 1 });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post('/lineitem', i % 2 === 0 ? [item(a), item(b)] : [item(b), item(a)])));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.post('/lineitem', i % 2 === 0 ? [item(a), item(b)] : [item(b), item(a)])),
+    );
     expect(unexpected(results, 201)).toEqual([]);
     expect((await totalOf(a)).toString()).toBe('66');
     expect((await totalOf(b)).toString()).toBe('66');
@@ -145,8 +159,11 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     const inA = await newItem(a, 9, 1);
     const inB = await newItem(b, 9, 1);
     const change = (id: number, qty: number) => ({ '@metadata': { checksum: 'override' }, lineitem_id: id, qty_ordered: qty });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      api.put('/lineitem', i % 2 === 0 ? [change(inA, 2 + i), change(inB, 3 + i)] : [change(inB, 3 + i), change(inA, 2 + i)])));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api.put('/lineitem', i % 2 === 0 ? [change(inA, 2 + i), change(inB, 3 + i)] : [change(inB, 3 + i), change(inA, 2 + i)]),
+      ),
+    );
     expect(unexpected(results, 200)).toEqual([]);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
@@ -156,7 +173,9 @@ describeEachTarget('hot parents: concurrent writes into one order or one custome
     const id = await newItem(order, 1, 1);
     const item = await one(`/lineitem/${id}`);
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, qty_ordered: 2 + i })),
+      Array.from({ length: 6 }, (_, i) =>
+        api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, qty_ordered: 2 + i }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).map((r) => r.body.errorCode)).toEqual([4090, 4090, 4090, 4090, 4090]);

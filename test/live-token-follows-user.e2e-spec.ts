@@ -23,11 +23,19 @@ describeEachTarget('a login token follows its user', (target) => {
   });
 
   const patchUser = async (login: string, changes: object, server = () => t.http()) =>
-    server().patch(`/admin/v1/users/${login}`).set(...(await adminHeader(t))).send(changes).expect(200);
+    server()
+      .patch(`/admin/v1/users/${login}`)
+      .set(...(await adminHeader(t)))
+      .send(changes)
+      .expect(200);
   const newProduct = (name: string) => ({ name, price: 1 });
   const salesreps = (rows: Array<{ salesrep_id?: number }>) => [...new Set(rows.map((r) => r.salesrep_id))];
   const adminTokenView = async (apikeyUser: string) => {
-    const res = await t.http().get('/admin/v1/tokens?pagesize=500').set(...(await adminHeader(t))).expect(200);
+    const res = await t
+      .http()
+      .get('/admin/v1/tokens?pagesize=500')
+      .set(...(await adminHeader(t)))
+      .expect(200);
     return (res.body.items as Array<Record<string, unknown>>).filter((x) => x.userIdentifier === apikeyUser);
   };
 
@@ -66,9 +74,21 @@ describeEachTarget('a login token follows its user', (target) => {
   it("disables the user's tokens when an operator resets the password", async () => {
     await createUser(t, { login: 'reset-me', password: 'Password1', roles: ['Read only'] });
     const old = await loginAs(t, 'reset-me', 'Password1');
-    await t.http().get(`${t.base}/product`).set(...authHeader(old)).expect(200);
-    await t.http().put('/admin/v1/users/reset-me/password').set(...(await adminHeader(t))).send({ password: 'Another-Passw0rd' }).expect(204);
-    const res = await t.http().get(`${t.base}/product`).set(...authHeader(old));
+    await t
+      .http()
+      .get(`${t.base}/product`)
+      .set(...authHeader(old))
+      .expect(200);
+    await t
+      .http()
+      .put('/admin/v1/users/reset-me/password')
+      .set(...(await adminHeader(t)))
+      .send({ password: 'Another-Passw0rd' })
+      .expect(204);
+    const res = await t
+      .http()
+      .get(`${t.base}/product`)
+      .set(...authHeader(old));
     expect(res.status).toBe(401);
     expect(res.body.errorCode).toBe(4011);
     const revalidated = await t.http().post(`${t.base}/@authentication`).send({ apikey: old });
@@ -76,7 +96,11 @@ describeEachTarget('a login token follows its user', (target) => {
     expect(revalidated.body.errorCode).toBe(4011);
     expect(await adminTokenView('reset-me')).toEqual([expect.objectContaining({ status: 'disabled' })]);
     const fresh = await loginAs(t, 'reset-me', 'Another-Passw0rd');
-    await t.http().get(`${t.base}/product`).set(...authHeader(fresh)).expect(200);
+    await t
+      .http()
+      .get(`${t.base}/product`)
+      .set(...authHeader(fresh))
+      .expect(200);
     expect((await t.http().post(`${t.base}/@authentication`).send({ username: 'reset-me', password: 'Password1' })).status).toBe(401);
   });
 
@@ -87,24 +111,39 @@ describeEachTarget('a login token follows its user', (target) => {
     const orders = await api.get('/purchaseorder').expect(200);
     expect(salesreps(orders.body)).toEqual([1]);
     expect((await api.get('/customer').expect(200)).body[0]).not.toHaveProperty('credit_limit');
-    expect(await adminTokenView('export-robot')).toEqual([expect.objectContaining({ origin: 'manual', roles: ['Sales rep'], globals: { employee_id: 1 } })]);
+    expect(await adminTokenView('export-robot')).toEqual([
+      expect.objectContaining({ origin: 'manual', roles: ['Sales rep'], globals: { employee_id: 1 } }),
+    ]);
     await patchUser('sam', { roles: ['Sales rep'], globals: { employee_id: 1 } });
   });
 
   it('refuses the token of a user deleted behind the service’s back, once the cache time has passed', async () => {
     await createUser(t, { login: 'vanishing', password: 'Password1', roles: ['Read only'] });
     const key = await loginAs(t, 'vanishing', 'Password1');
-    await t.http().get(`${t.base}/product`).set(...authHeader(key)).expect(200);
+    await t
+      .http()
+      .get(`${t.base}/product`)
+      .set(...authHeader(key))
+      .expect(200);
     await t.dataSource.getRepository(User).delete({ login: 'vanishing' });
     clock.advance(CACHE_SECONDS);
-    const res = await t.http().get(`${t.base}/product`).set(...authHeader(key));
+    const res = await t
+      .http()
+      .get(`${t.base}/product`)
+      .set(...authHeader(key));
     expect(res.status).toBe(401);
     expect(res.body.errorCode).toBe(4011);
   });
 
   // Last: closing the second app closes the data source it shares with the first.
   it('takes a demotion made by another instance within TOKEN_CACHE_SECONDS', async () => {
-    const other: INestApplication = await createApp({ config: t.config, project: demoProject, dataSource: t.dataSource, logger: createLogger('silent'), clock });
+    const other: INestApplication = await createApp({
+      config: t.config,
+      project: demoProject,
+      dataSource: t.dataSource,
+      logger: createLogger('silent'),
+      clock,
+    });
     try {
       await createUser(t, { login: 'remote', password: 'Password1', roles: ['Full access'] });
       const api = apiWithKey(t, await loginAs(t, 'remote', 'Password1'));

@@ -19,8 +19,18 @@ type Step =
 const index = fc.nat({ max: 1000 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('newOrder' as const), customer: index, paid: fc.boolean() }),
-  fc.record({ op: fc.constant('newItem' as const), order: index, product: fc.integer({ min: 1, max: 10 }), qty: fc.integer({ min: 1, max: 5 }) }),
-  fc.record({ op: fc.constant('newItem' as const), order: index, product: fc.integer({ min: 1, max: 10 }), qty: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({
+    op: fc.constant('newItem' as const),
+    order: index,
+    product: fc.integer({ min: 1, max: 10 }),
+    qty: fc.integer({ min: 1, max: 5 }),
+  }),
+  fc.record({
+    op: fc.constant('newItem' as const),
+    order: index,
+    product: fc.integer({ min: 1, max: 10 }),
+    qty: fc.integer({ min: 1, max: 5 }),
+  }),
   fc.record({ op: fc.constant('qty' as const), item: index, qty: fc.integer({ min: 1, max: 9 }) }),
   fc.record({ op: fc.constant('product' as const), item: index, product: fc.integer({ min: 1, max: 10 }) }),
   fc.record({ op: fc.constant('moveItem' as const), item: index, order: index }),
@@ -63,7 +73,12 @@ describeEachTarget('logic engine: random sequences keep every aggregate right', 
       case 'moveItem': {
         const item = pick(items, s.item);
         if (item === undefined) return 0;
-        const body = s.op === 'qty' ? { qty_ordered: s.qty } : s.op === 'product' ? { product_number: s.product } : { order_number: pick(orders, s.order) };
+        const body =
+          s.op === 'qty'
+            ? { qty_ordered: s.qty }
+            : s.op === 'product'
+              ? { product_number: s.product }
+              : { order_number: pick(orders, s.order) };
         return (await api.put(`/lineitem/${item}`, { ...override, ...body })).status;
       }
       case 'pay':

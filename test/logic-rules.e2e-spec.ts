@@ -36,7 +36,12 @@ describeEachTarget('logic engine: count, min, max, events and commit rules', (ta
     await addMember(id, 30);
     await addMember(id, 25);
     const summary = await addMember(id, 41, false);
-    expect(summary.find((r) => r['@metadata'].resource === 'team')).toMatchObject({ active_members: 2, total_age: 96, oldest: 41, youngest: 25 });
+    expect(summary.find((r) => r['@metadata'].resource === 'team')).toMatchObject({
+      active_members: 2,
+      total_age: 96,
+      oldest: 41,
+      youngest: 25,
+    });
 
     const youngest = (await api.get(`/member?filter=${encodeURIComponent(`team_id = ${id} and age = 25`)}`).expect(200)).body[0] as Row;
     await api.delete(`/member/${youngest.member_id}?checksum=override`).expect(200);
@@ -89,7 +94,12 @@ describeEachTarget('logic engine: count, min, max, events and commit rules', (ta
   it('a commit event runs once per transaction and sees every touched row', async () => {
     const id = await newTeam('Owls');
     const before = commits.length;
-    await api.post('/member', [{ team_id: id, age: 1 }, { team_id: id, age: 2 }]).expect(201);
+    await api
+      .post('/member', [
+        { team_id: id, age: 1 },
+        { team_id: id, age: 2 },
+      ])
+      .expect(201);
     expect(commits.length).toBe(before + 1);
     const touched = commits[commits.length - 1]!.touched;
     expect(touched.filter((r) => r.resource === 'member').map((r) => r.verb)).toEqual(['INSERT', 'INSERT']);
@@ -110,8 +120,10 @@ describeEachTarget('logic engine: count, min, max, events and commit rules', (ta
           const members = (await api.get(`/member?filter=${encodeURIComponent(`team_id = ${id}`)}&pagesize=500`).expect(200)).body as Row[];
           const chosen = members.length > 0 && 'pick' in o ? members[o.pick % members.length]! : undefined;
           if (o.kind === 'add') await addMember(id, o.age, o.active);
-          else if (chosen && o.kind === 'age') await api.put(`/member/${chosen.member_id}`, { '@metadata': { checksum: 'override' }, age: o.age }).expect(200);
-          else if (chosen && o.kind === 'flip') await api.put(`/member/${chosen.member_id}`, { '@metadata': { checksum: 'override' }, active: !chosen.active }).expect(200);
+          else if (chosen && o.kind === 'age')
+            await api.put(`/member/${chosen.member_id}`, { '@metadata': { checksum: 'override' }, age: o.age }).expect(200);
+          else if (chosen && o.kind === 'flip')
+            await api.put(`/member/${chosen.member_id}`, { '@metadata': { checksum: 'override' }, active: !chosen.active }).expect(200);
           else if (chosen && o.kind === 'remove') await api.delete(`/member/${chosen.member_id}?checksum=override`).expect(200);
         }
         const members = (await api.get(`/member?filter=${encodeURIComponent(`team_id = ${id}`)}&pagesize=500`).expect(200)).body as Row[];

@@ -44,7 +44,12 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     expect(customer).toMatchObject({ name: 'Delta Hardware', '@metadata': { verb: 'UPDATE' } });
     expect(customer!.balance).toBeCloseTo(Number(customerBefore.balance) + 630, 4);
     const [audit] = byResource('purchaseorder_audit');
-    expect(audit).toMatchObject({ order_number: orderNumber, amount_total: 0, customer_name: 'Delta Hardware', '@metadata': { verb: 'INSERT' } });
+    expect(audit).toMatchObject({
+      order_number: orderNumber,
+      amount_total: 0,
+      customer_name: 'Delta Hardware',
+      '@metadata': { verb: 'INSERT' },
+    });
     expect(summary).toHaveLength(4);
     await expectSummaryMatchesReads(summary);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
@@ -72,7 +77,9 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     await expectSummaryMatchesReads(qty.body.txsummary);
 
     item = await one(`/lineitem/${id}`);
-    const product = await api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, product_number: 2 }).expect(200);
+    const product = await api
+      .put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, product_number: 2 })
+      .expect(200);
     const changed = product.body.txsummary.find((r: Row) => r['@metadata'].resource === 'lineitem');
     expect(changed).toMatchObject({ product_price: 25, amount: 125 });
     expect(product.body.txsummary.find((r: Row) => r['@metadata'].resource === 'purchaseorder').amount_total).toBe(125);
@@ -97,8 +104,16 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const item = await one(`/lineitem/${id}`);
     const res = await api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, order_number: to }).expect(200);
     const orders = (res.body.txsummary as Row[]).filter((r) => r['@metadata'].resource === 'purchaseorder');
-    expect(orders.map((o) => [o.order_number, o.amount_total]).sort()).toEqual([[from, 0], [to, 91]].sort());
-    const customers = (res.body.txsummary as Row[]).filter((r) => r['@metadata'].resource === 'customer').map((c) => c.name).sort();
+    expect(orders.map((o) => [o.order_number, o.amount_total]).sort()).toEqual(
+      [
+        [from, 0],
+        [to, 91],
+      ].sort(),
+    );
+    const customers = (res.body.txsummary as Row[])
+      .filter((r) => r['@metadata'].resource === 'customer')
+      .map((c) => c.name)
+      .sort();
     expect(customers).toEqual(['Hotel Renovations', 'India Imports']);
     await expectSummaryMatchesReads(res.body.txsummary);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
@@ -110,12 +125,16 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const start = Number((await one('/customer/Juliet%20Joinery')).balance);
 
     let order = await one(`/purchaseorder/${orderNumber}`);
-    const pay = await api.put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: true }).expect(200);
+    const pay = await api
+      .put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: true })
+      .expect(200);
     expect(pay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'customer').balance).toBeCloseTo(start - 120, 4);
     expect(pay.body.txsummary.some((r: Row) => r['@metadata'].resource === 'purchaseorder_audit')).toBe(false);
 
     order = await one(`/purchaseorder/${orderNumber}`);
-    const unpay = await api.put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: false }).expect(200);
+    const unpay = await api
+      .put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: false })
+      .expect(200);
     expect(unpay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'customer').balance).toBeCloseTo(start, 4);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
@@ -124,18 +143,27 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const orderNumber = await newOrder('Kilo Kitchens');
     await api.post('/lineitem', { order_number: orderNumber, product_number: 8, qty_ordered: 1 }).expect(201);
     const order = await one(`/purchaseorder/${orderNumber}`);
-    const res = await api.put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, customer_name: 'Lima Lumber' }).expect(200);
-    expect((res.body.txsummary as Row[]).filter((r) => r['@metadata'].resource === 'customer').map((c) => c.name).sort()).toEqual(['Kilo Kitchens', 'Lima Lumber']);
+    const res = await api
+      .put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, customer_name: 'Lima Lumber' })
+      .expect(200);
+    expect(
+      (res.body.txsummary as Row[])
+        .filter((r) => r['@metadata'].resource === 'customer')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['Kilo Kitchens', 'Lima Lumber']);
     await expectSummaryMatchesReads(res.body.txsummary);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
   it('deleting an order deletes its line items and reduces the balance', async () => {
     const orderNumber = await newOrder('Mike Masonry');
-    await api.post('/lineitem', [
-      { order_number: orderNumber, product_number: 1, qty_ordered: 1 },
-      { order_number: orderNumber, product_number: 2, qty_ordered: 1 },
-    ]).expect(201);
+    await api
+      .post('/lineitem', [
+        { order_number: orderNumber, product_number: 1, qty_ordered: 1 },
+        { order_number: orderNumber, product_number: 2, qty_ordered: 1 },
+      ])
+      .expect(201);
     const before = Number((await one('/customer/Mike%20Masonry')).balance);
     const res = await api.delete(`/purchaseorder/${orderNumber}?checksum=override`).expect(200);
     const summary = res.body.txsummary as Row[];
@@ -148,7 +176,9 @@ describeEachTarget('logic engine: the demo rules', (target) => {
   it('a credit-limit violation answers 422 / 4220 and rolls back every row', async () => {
     const customer = 'Alpha and Sons';
     const before = await one(`/customer/${encodeURIComponent(customer)}`);
-    const ordersBefore = await api.get(`/purchaseorder?sysfilter=${encodeURIComponent(`equal(customer_name:'${customer}')`)}&pagesize=100`).expect(200);
+    const ordersBefore = await api
+      .get(`/purchaseorder?sysfilter=${encodeURIComponent(`equal(customer_name:'${customer}')`)}&pagesize=100`)
+      .expect(200);
     const orderNumber = await newOrder(customer);
     const res = await api.post('/lineitem', { order_number: orderNumber, product_number: 3, qty_ordered: 100 });
     expect(res.status).toBe(422);

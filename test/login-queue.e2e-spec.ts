@@ -69,7 +69,11 @@ describeEachTarget(`logins beyond LOGIN_QUEUE_MAX (${QUEUE_MAX})`, (target) => {
 
   it('bounds admin logins the same way', async () => {
     const answers = await burst((i) =>
-      t.http().post('/admin/v1/@authentication').set('X-Forwarded-For', `198.19.3.${i}`).send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }),
+      t
+        .http()
+        .post('/admin/v1/@authentication')
+        .set('X-Forwarded-For', `198.19.3.${i}`)
+        .send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }),
     );
     expectQueueFullAnswers(answers);
     expect(Object.keys(statusCounts(answers)).sort()).toEqual(['200', '503']);
@@ -78,7 +82,13 @@ describeEachTarget(`logins beyond LOGIN_QUEUE_MAX (${QUEUE_MAX})`, (target) => {
   it("bounds operators' password changes, which hash too", async () => {
     await createUser(t, { login: 'busy', password: 'Password1' });
     const header = await adminHeader(t);
-    const answers = await burst((i) => t.http().put('/admin/v1/users/busy/password').set(...header).send({ password: `New-Passw0rd-${i}` }));
+    const answers = await burst((i) =>
+      t
+        .http()
+        .put('/admin/v1/users/busy/password')
+        .set(...header)
+        .send({ password: `New-Passw0rd-${i}` }),
+    );
     expectQueueFullAnswers(answers);
     expect(Object.keys(statusCounts(answers)).sort()).toEqual(['204', '503']);
   });

@@ -75,9 +75,18 @@ describeEachTarget('failed-login throttle', (target) => {
 
   it('throttles admin logins the same way', async () => {
     for (let i = 0; i < 3; i++) {
-      await t.http().post('/admin/v1/@authentication').set('X-Forwarded-For', '192.0.2.30').send({ username: TEST_ADMIN_USER, password: 'bad-password' }).expect(401);
+      await t
+        .http()
+        .post('/admin/v1/@authentication')
+        .set('X-Forwarded-For', '192.0.2.30')
+        .send({ username: TEST_ADMIN_USER, password: 'bad-password' })
+        .expect(401);
     }
-    const res = await t.http().post('/admin/v1/@authentication').set('X-Forwarded-For', '192.0.2.31').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD });
+    const res = await t
+      .http()
+      .post('/admin/v1/@authentication')
+      .set('X-Forwarded-For', '192.0.2.31')
+      .send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD });
     expectThrottled(res);
     clock.advance(WINDOW_SECONDS + 1);
   });
@@ -102,7 +111,11 @@ describeEachTarget('failed-login throttle', (target) => {
 
     it('does not count the attempts that transaction has not committed', async () => {
       const uncommitted = { scope: 'account' as const, subject: 'api:readonly', windowStart: clock.now(), failures: 3, pending: 0 };
-      const res = await duringRolledBackWrite(t, () => login('readonly', 'Password1', '192.0.2.60'), (manager) => manager.insert(LoginAttemptCounter, uncommitted));
+      const res = await duringRolledBackWrite(
+        t,
+        () => login('readonly', 'Password1', '192.0.2.60'),
+        (manager) => manager.insert(LoginAttemptCounter, uncommitted),
+      );
       expect(res.status).toBe(200);
     });
   });

@@ -56,12 +56,17 @@ describeEachTarget('NUL characters', (target) => {
   });
 
   it('@authentication refuses a new password with a NUL, and the old password still works', async () => {
-    expectRefused(await authenticate({ username: 'demo', password: 'Password1', new_password: `Better${NUL}Password1` }, '?enablePasswordChange!'));
+    expectRefused(
+      await authenticate({ username: 'demo', password: 'Password1', new_password: `Better${NUL}Password1` }, '?enablePasswordChange!'),
+    );
     expect((await authenticate({ username: 'demo', password: 'Password1' })).status).toBe(200);
   });
 
   it('the admin login refuses a NUL in the user name and in the password', async () => {
-    for (const body of [{ username: `${TEST_ADMIN_USER}${NUL}`, password: TEST_ADMIN_PASSWORD }, { username: TEST_ADMIN_USER, password: `${NUL}` }]) {
+    for (const body of [
+      { username: `${TEST_ADMIN_USER}${NUL}`, password: TEST_ADMIN_PASSWORD },
+      { username: TEST_ADMIN_USER, password: `${NUL}` },
+    ]) {
       expectRefused(await t.http().post('/admin/v1/@authentication').set('Content-Type', 'application/json').send(JSON.stringify(body)));
     }
   });
@@ -74,21 +79,47 @@ describeEachTarget('NUL characters', (target) => {
     ['a global value', { login: 'nul-global-value', password: 'Password1', globals: { employee_id: `1${NUL}` } }],
   ])('admin user creation refuses %s, and creates no user', async (_label, body) => {
     const admin = await adminHeader(t);
-    expectRefused(await t.http().post('/admin/v1/users').set(...admin).set('Content-Type', 'application/json').send(JSON.stringify(body)));
-    const users = await t.http().get('/admin/v1/users?pagesize=100').set(...admin).expect(200);
+    expectRefused(
+      await t
+        .http()
+        .post('/admin/v1/users')
+        .set(...admin)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(body)),
+    );
+    const users = await t
+      .http()
+      .get('/admin/v1/users?pagesize=100')
+      .set(...admin)
+      .expect(200);
     expect((users.body.items as Array<{ login: string }>).map((u) => u.login)).not.toContain(body.login);
   });
 
   it('admin user changes, password resets, tokens and paths refuse a NUL', async () => {
     const admin = await adminHeader(t);
     const send = (method: 'patch' | 'put' | 'post', path: string, body: unknown): Promise<Response> =>
-      t.http()[method](path).set(...admin).set('Content-Type', 'application/json').send(JSON.stringify(body));
+      t
+        .http()
+        [method](path)
+        .set(...admin)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(body));
     expectRefused(await send('patch', '/admin/v1/users/demo', { email: `demo${NUL}@example.com` }));
     expectRefused(await send('put', '/admin/v1/users/demo/password', { password: `New-Passw0rd${NUL}` }));
     expectRefused(await send('post', '/admin/v1/tokens', { label: `export${NUL}`, roles: ['Read only'] }));
     expectRefused(await send('post', '/admin/v1/tokens', { label: 'export', userIdentifier: `robot${NUL}`, roles: ['Read only'] }));
-    expectRefused(await t.http().get('/admin/v1/users/de%00mo').set(...admin));
-    expectRefused(await t.http().delete('/admin/v1/users/demo%00').set(...admin));
+    expectRefused(
+      await t
+        .http()
+        .get('/admin/v1/users/de%00mo')
+        .set(...admin),
+    );
+    expectRefused(
+      await t
+        .http()
+        .delete('/admin/v1/users/demo%00')
+        .set(...admin),
+    );
     expect((await authenticate({ username: 'demo', password: 'Password1' })).status).toBe(200);
   });
 
@@ -114,20 +145,39 @@ describeEachTarget('NUL characters', (target) => {
     ['a foreign key column', '/purchaseorder', { customer_name: `Alpha and Sons${NUL}` }],
     ['a composite key part', '/shelf_slot', { warehouse: 'main', aisle: `a${NUL}`, slot: 4 }],
     ['a property name', '/customer', { [`na${NUL}me`]: 'Nul Name Co', credit_limit: 1 }],
-    ['the second object of an array', '/customer', [{ name: 'Fine Co', credit_limit: 1 }, { name: `Nul${NUL}`, credit_limit: 1 }]],
+    [
+      'the second object of an array',
+      '/customer',
+      [
+        { name: 'Fine Co', credit_limit: 1 },
+        { name: `Nul${NUL}`, credit_limit: 1 },
+      ],
+    ],
     ['a key inside @metadata', '/customer', { name: 'Meta Co', credit_limit: 1, '@metadata': { [`x${NUL}`]: 1 } }],
   ])('POST refuses a NUL in %s, and inserts nothing', async (_label, path, body) => {
     expectRefused(await api.post(path, body));
-    const fine = await api.get(`/customer?filter=${encodeURIComponent("name = 'Fine Co' or name = 'Meta Co' or name = 'Nul Name Co'")}`).expect(200);
+    const fine = await api
+      .get(`/customer?filter=${encodeURIComponent("name = 'Fine Co' or name = 'Meta Co' or name = 'Nul Name Co'")}`)
+      .expect(200);
     expect(fine.body).toEqual([]);
   });
 
   it('PUT refuses a NUL in a value, in @metadata and in an href key, and changes nothing', async () => {
-    const [order] = (await api.get('/purchaseorder?pagesize=1').expect(200)).body as Array<{ order_number: number; notes: string | null; '@metadata': { checksum: string } }>;
+    const [order] = (await api.get('/purchaseorder?pagesize=1').expect(200)).body as Array<{
+      order_number: number;
+      notes: string | null;
+      '@metadata': { checksum: string };
+    }>;
     expectRefused(await api.put(`/purchaseorder/${order!.order_number}`, { '@metadata': { checksum: 'override' }, notes: `a${NUL}b` }));
     expectRefused(await api.put(`/purchaseorder/${order!.order_number}`, { '@metadata': { checksum: `override${NUL}` }, notes: 'fine' }));
-    expectRefused(await api.put('/customer', [{ '@metadata': { href: `http://x${t.base}/customer/Alpha%00and%20Sons`, checksum: 'override' }, credit_limit: 2 }]));
-    expectRefused(await api.put('/shelf_slot', [{ warehouse: 'main', aisle: 'a1', slot: 3, label: `x${NUL}`, '@metadata': { checksum: 'override' } }]));
+    expectRefused(
+      await api.put('/customer', [
+        { '@metadata': { href: `http://x${t.base}/customer/Alpha%00and%20Sons`, checksum: 'override' }, credit_limit: 2 },
+      ]),
+    );
+    expectRefused(
+      await api.put('/shelf_slot', [{ warehouse: 'main', aisle: 'a1', slot: 3, label: `x${NUL}`, '@metadata': { checksum: 'override' } }]),
+    );
     const again = (await api.get(`/purchaseorder/${order!.order_number}`).expect(200)).body[0];
     expect(again['@metadata'].checksum).toBe(order!['@metadata'].checksum);
   });

@@ -19,9 +19,21 @@ const project: ProjectDefinition = {
     roles: [
       ...demoRoles.roles,
       { name: 'Big customers', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'credit_limit >= 4500' } } },
-      { name: 'Customer names', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] }, purchaseorder: { access: ['READ'] } } },
-      { name: 'One customer', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' }, purchaseorder: { access: ['READ'] } } },
-      { name: 'Order totals', defaultAccess: 'NONE', resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number', 'amount_total'] }, customer: { access: ['READ'] } } },
+      {
+        name: 'Customer names',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] }, purchaseorder: { access: ['READ'] } },
+      },
+      {
+        name: 'One customer',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' }, purchaseorder: { access: ['READ'] } },
+      },
+      {
+        name: 'Order totals',
+        defaultAccess: 'NONE',
+        resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number', 'amount_total'] }, customer: { access: ['READ'] } },
+      },
     ],
   },
 };
@@ -58,9 +70,14 @@ describeEachTarget('parent paths in filters and orders name only what the caller
 
   /** Orders whose customer meets `filter`, as someone who may read everything sees them. */
   async function ordersOfCustomers(filter: string): Promise<number[]> {
-    const customers = new Set(((await demo.get(`/customer?pagesize=100&filter=${q(filter)}`).expect(200)).body as Row[]).map((c) => c.name));
+    const customers = new Set(
+      ((await demo.get(`/customer?pagesize=100&filter=${q(filter)}`).expect(200)).body as Row[]).map((c) => c.name),
+    );
     const orders = (await demo.get('/purchaseorder?pagesize=100').expect(200)).body as Row[];
-    return orders.filter((o) => customers.has(o.customer_name)).map((o) => o.order_number as number).sort((a, b) => a - b);
+    return orders
+      .filter((o) => customers.has(o.customer_name))
+      .map((o) => o.order_number as number)
+      .sort((a, b) => a - b);
   }
 
   it('refuses a hidden parent column in filter, sysfilter, order and sysorder with 400 / 4003, as on the parent itself', async () => {
@@ -78,12 +95,13 @@ describeEachTarget('parent paths in filters and orders name only what the caller
     }
   });
 
-  it('still takes the parent columns the caller can read, and the roles\' own parent paths keep working', async () => {
+  it("still takes the parent columns the caller can read, and the roles' own parent paths keep working", async () => {
     const rich = await orderNumbers(sam, `filter=${q('customer.balance > 100')}`);
     const samsOrders = await orderNumbers(sam, '');
     const expected = (await ordersOfCustomers('balance > 100')).filter((n) => samsOrders.includes(n));
     expect(rich).toEqual(expected);
-    const items = (await sam.get(`/lineitem?pagesize=500&filter=${q('product.price > 20')}&order=${q('product.price desc')}`).expect(200)).body as Row[];
+    const items = (await sam.get(`/lineitem?pagesize=500&filter=${q('product.price > 20')}&order=${q('product.price desc')}`).expect(200))
+      .body as Row[];
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((i) => samsOrders.includes(i.order_number as number))).toBe(true);
   });
@@ -95,15 +113,22 @@ describeEachTarget('parent paths in filters and orders name only what the caller
     expect(await orderNumbers(api, `filter=${q('customer.credit_limit > 100')}`)).toEqual(alphas);
     expect(await orderNumbers(api, `filter=${q('100 < customer.credit_limit')}`)).toEqual(alphas);
     expect(await orderNumbers(api, `sysfilter=${q('greater(customer.credit_limit:100)')}`)).toEqual(alphas);
-    expect(await orderNumbers(api, `filter=${q('customer.credit_limit < 100000 and customer.name <> \'x\'')}`)).toEqual(alphas);
+    expect(await orderNumbers(api, `filter=${q("customer.credit_limit < 100000 and customer.name <> 'x'")}`)).toEqual(alphas);
     const ordered = (await api.get(`/purchaseorder?pagesize=100&order=${q('customer.credit_limit desc')}`).expect(200)).body as Row[];
-    expect(ordered.slice(0, alphas.length).map((o) => o.order_number).sort()).toEqual([...alphas].sort());
+    expect(
+      ordered
+        .slice(0, alphas.length)
+        .map((o) => o.order_number)
+        .sort(),
+    ).toEqual([...alphas].sort());
   });
 
   it('does not reveal a column on the parent rows whose granting role hides it (row filters and column lists differ)', async () => {
     const api = await as(['Big customers', 'Customer names']);
     expect(await orderNumbers(api, `filter=${q('customer.credit_limit < 4500')}`)).toEqual([]);
-    expect(await orderNumbers(api, `filter=${q('customer.credit_limit >= 4500')}`)).toEqual(await ordersOfCustomers('credit_limit >= 4500'));
+    expect(await orderNumbers(api, `filter=${q('customer.credit_limit >= 4500')}`)).toEqual(
+      await ordersOfCustomers('credit_limit >= 4500'),
+    );
     // The same on the customers themselves: a credit limit is compared only where it is shown.
     const small = (await api.get(`/customer?pagesize=100&filter=${q('credit_limit < 4500')}`).expect(200)).body as Row[];
     expect(small).toEqual([]);

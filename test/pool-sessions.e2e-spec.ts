@@ -3,14 +3,16 @@ import { describeEachTarget, startTestApp, type TestApp } from './support/test-a
 
 /** The statement time limit a connection's session enforces, in milliseconds (0: none). */
 async function statementLimitMs(runner: QueryRunner, database: 'mysql' | 'postgres'): Promise<number> {
-  if (database === 'postgres') return Number((await runner.query("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'"))[0].setting);
+  if (database === 'postgres')
+    return Number((await runner.query("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'"))[0].setting);
   const [row] = await runner.query('SELECT @@max_statement_time AS seconds');
   return Math.round(Number(row.seconds) * 1000);
 }
 
 /** How long a statement of the connection's session waits for a row lock, in milliseconds. */
 async function lockWaitMs(runner: QueryRunner, database: 'mysql' | 'postgres'): Promise<number> {
-  if (database === 'postgres') return Number((await runner.query("SELECT setting FROM pg_settings WHERE name = 'lock_timeout'"))[0].setting);
+  if (database === 'postgres')
+    return Number((await runner.query("SELECT setting FROM pg_settings WHERE name = 'lock_timeout'"))[0].setting);
   const [row] = await runner.query('SELECT @@innodb_lock_wait_timeout AS seconds');
   return Number(row.seconds) * 1000;
 }
@@ -38,11 +40,13 @@ describeEachTarget('pooled connection sessions', (target) => {
 
   /** Runs `read` on every connection of the pool at once (so each is a different one). */
   async function onEveryConnection(read: (runner: QueryRunner) => Promise<number>): Promise<number[]> {
-    const runners = await Promise.all(Array.from({ length: t.config.database.poolSize }, async () => {
-      const runner = t.dataSource.createQueryRunner();
-      await runner.connect();
-      return runner;
-    }));
+    const runners = await Promise.all(
+      Array.from({ length: t.config.database.poolSize }, async () => {
+        const runner = t.dataSource.createQueryRunner();
+        await runner.connect();
+        return runner;
+      }),
+    );
     try {
       return await Promise.all(runners.map(read));
     } finally {
@@ -51,10 +55,14 @@ describeEachTarget('pooled connection sessions', (target) => {
   }
 
   it('limits statement time on every connection of the pool', async () => {
-    expect(await onEveryConnection((runner) => statementLimitMs(runner, database))).toEqual(Array.from({ length: t.config.database.poolSize }, () => 7000));
+    expect(await onEveryConnection((runner) => statementLimitMs(runner, database))).toEqual(
+      Array.from({ length: t.config.database.poolSize }, () => 7000),
+    );
   });
 
   it('limits row-lock waits on every connection of the pool', async () => {
-    expect(await onEveryConnection((runner) => lockWaitMs(runner, database))).toEqual(Array.from({ length: t.config.database.poolSize }, () => 3000));
+    expect(await onEveryConnection((runner) => lockWaitMs(runner, database))).toEqual(
+      Array.from({ length: t.config.database.poolSize }, () => 3000),
+    );
   });
 });

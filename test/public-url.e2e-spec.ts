@@ -6,7 +6,9 @@ import { describeEachTarget, startTestApp, type TestApp, type TestAppOptions } f
 async function linksOf(t: TestApp, key: string, send: (test: Test) => Test): Promise<string[]> {
   const auth = (test: Test) => send(test.set(...authHeader(key)));
   const page = await auth(t.http().get(`${t.base}/customer?pagesize=2`)).expect(200);
-  const written = await auth(t.http().post(`${t.base}/product`)).send({ name: `Link ${Math.random()}`, price: 1 }).expect(201);
+  const written = await auth(t.http().post(`${t.base}/product`))
+    .send({ name: `Link ${Math.random()}`, price: 1 })
+    .expect(201);
   const docs = await auth(t.http().get(`${t.base}/@docs`)).expect(200);
   const rows = page.body as Array<{ '@metadata': { href?: string; next_batch?: string } }>;
   return [
@@ -49,7 +51,11 @@ describeEachTarget('links and the Host header', (target) => {
 
     it.each(HOSTILE_HOSTS)('refuses a Host with %s (400 / 4000), on a read and on @heartbeat alike', async (_label, host) => {
       for (const res of [
-        await t.http().get(`${t.base}/customer`).set('Host', host).set(...authHeader(key)),
+        await t
+          .http()
+          .get(`${t.base}/customer`)
+          .set('Host', host)
+          .set(...authHeader(key)),
         await t.http().get(`${t.base}/@heartbeat`).set('Host', host),
       ]) {
         expect(res.status).toBe(400);
@@ -71,7 +77,9 @@ describeEachTarget('links and the Host header', (target) => {
     });
 
     it('ignores X-Forwarded-Host and X-Forwarded-Proto from an untrusted client', async () => {
-      const links = await linksOf(t, key, (test) => test.set('Host', 'api.example.com').set('X-Forwarded-Host', 'evil.example').set('X-Forwarded-Proto', 'https'));
+      const links = await linksOf(t, key, (test) =>
+        test.set('Host', 'api.example.com').set('X-Forwarded-Host', 'evil.example').set('X-Forwarded-Proto', 'https'),
+      );
       for (const link of links) expect(link.startsWith('http://api.example.com/rest/')).toBe(true);
     });
   });
@@ -85,21 +93,36 @@ describeEachTarget('links and the Host header', (target) => {
     });
 
     it('starts every link with PUBLIC_URL and its path prefix, whatever Host and X-Forwarded-Host say', async () => {
-      const links = await linksOf(t, key, (test) => test.set('Host', 'evil.example').set('X-Forwarded-Host', 'other.example').set('X-Forwarded-Proto', 'http'));
+      const links = await linksOf(t, key, (test) =>
+        test.set('Host', 'evil.example').set('X-Forwarded-Host', 'other.example').set('X-Forwarded-Proto', 'http'),
+      );
       expect(links.length).toBeGreaterThanOrEqual(4);
       for (const link of links) expect(link.startsWith('https://api.example.com/tessera/rest/default/demo/v1')).toBe(true);
       expect(links.some((l) => /\/customer\?pagesize=2&offset=2$/.test(l))).toBe(true);
     });
 
     it('hands out a next_batch that works once the proxy strips the prefix', async () => {
-      const page = await t.http().get(`${t.base}/customer?pagesize=1`).set(...authHeader(key)).expect(200);
+      const page = await t
+        .http()
+        .get(`${t.base}/customer?pagesize=1`)
+        .set(...authHeader(key))
+        .expect(200);
       const next = new URL(page.body[1]['@metadata'].next_batch as string);
-      const follow = await t.http().get(`${next.pathname.replace(/^\/tessera/, '')}${next.search}`).set(...authHeader(key)).expect(200);
+      const follow = await t
+        .http()
+        .get(`${next.pathname.replace(/^\/tessera/, '')}${next.search}`)
+        .set(...authHeader(key))
+        .expect(200);
       expect(follow.body[0]['@metadata'].href).not.toBe(page.body[0]['@metadata'].href);
     });
 
     it('answers a request whose Host is not valid: no link is built from it', async () => {
-      const res = await t.http().get(`${t.base}/customer/Acme%20Anchors`).set('Host', 'a b').set(...authHeader(key)).expect(200);
+      const res = await t
+        .http()
+        .get(`${t.base}/customer/Acme%20Anchors`)
+        .set('Host', 'a b')
+        .set(...authHeader(key))
+        .expect(200);
       expect(res.body[0]['@metadata'].href).toBe('https://api.example.com/tessera/rest/default/demo/v1/customer/Acme%20Anchors');
     });
   });
@@ -113,14 +136,24 @@ describeEachTarget('links and the Host header', (target) => {
     });
 
     it("builds links from the proxy's X-Forwarded-Host and X-Forwarded-Proto", async () => {
-      const links = await linksOf(t, key, (test) => test.set('Host', 'internal:8080').set('X-Forwarded-Host', 'api.example.com, inner.proxy').set('X-Forwarded-Proto', 'https'));
+      const links = await linksOf(t, key, (test) =>
+        test.set('Host', 'internal:8080').set('X-Forwarded-Host', 'api.example.com, inner.proxy').set('X-Forwarded-Proto', 'https'),
+      );
       for (const link of links) expect(link.startsWith('https://api.example.com/rest/')).toBe(true);
     });
 
     it('refuses an X-Forwarded-Host that is not a valid host[:port]', async () => {
-      const res = await t.http().get(`${t.base}/customer`).set('X-Forwarded-Host', 'evil.example/x').set(...authHeader(key));
+      const res = await t
+        .http()
+        .get(`${t.base}/customer`)
+        .set('X-Forwarded-Host', 'evil.example/x')
+        .set(...authHeader(key));
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, errorCode: 4000, errorMessage: 'The X-Forwarded-Host header is not a valid host[:port].' });
+      expect(res.body).toEqual({
+        statusCode: 400,
+        errorCode: 4000,
+        errorMessage: 'The X-Forwarded-Host header is not a valid host[:port].',
+      });
     });
   });
 });

@@ -30,7 +30,11 @@ describeEachTarget('resources: reading', (target) => {
   });
 
   it('ignores X-Forwarded-Proto and X-Forwarded-Host without TRUST_PROXY', async () => {
-    const res = await api.get('/product?pagesize=1').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'evil.example.com').expect(200);
+    const res = await api
+      .get('/product?pagesize=1')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'evil.example.com')
+      .expect(200);
     expect(res.body[0]['@metadata'].href).toBe(`http://${API_HOST}${t.base}/product/1`);
     expect(res.body[1]['@metadata'].next_batch).toBe(`http://${API_HOST}${t.base}/product?pagesize=1&offset=1`);
   });
@@ -45,10 +49,14 @@ describeEachTarget('resources: reading', (target) => {
   it('compares 32-bit integer columns with larger values, in filters and keys, on every database', async () => {
     const all = await api.get(`/purchaseorder?pagesize=100&filter=${encodeURIComponent('order_number < 3000000000')}`).expect(200);
     expect(all.body).toHaveLength(demoOrders.length);
-    const none = await api.get(`/purchaseorder?sysfilter=${encodeURIComponent('equal_or(order_number:9007199254740993, salesrep_id:3000000000)')}`).expect(200);
+    const none = await api
+      .get(`/purchaseorder?sysfilter=${encodeURIComponent('equal_or(order_number:9007199254740993, salesrep_id:3000000000)')}`)
+      .expect(200);
     expect(none.body).toEqual([]);
     expect((await api.get('/purchaseorder/3000000000').expect(200)).body).toEqual([]);
-    expect((await api.put('/purchaseorder/3000000000', { '@metadata': { checksum: 'override' }, notes: 'x' }).expect(404)).body.errorCode).toBe(4041);
+    expect(
+      (await api.put('/purchaseorder/3000000000', { '@metadata': { checksum: 'override' }, notes: 'x' }).expect(404)).body.errorCode,
+    ).toBe(4041);
   });
 
   it('answers an empty array for a missing key', async () => {
@@ -75,16 +83,25 @@ describeEachTarget('resources: reading', (target) => {
   });
 
   it('filters with the free-form grammar and sorts', async () => {
-    const res = await api.get(`/product?filter=${encodeURIComponent("price > 20 and name <> 'Drill'")}&order=${encodeURIComponent('price desc')}`).expect(200);
-    const expected = demoProducts.filter((p) => Number(p.price) > 20 && p.name !== 'Drill').sort((a, b) => Number(b.price) - Number(a.price));
+    const res = await api
+      .get(`/product?filter=${encodeURIComponent("price > 20 and name <> 'Drill'")}&order=${encodeURIComponent('price desc')}`)
+      .expect(200);
+    const expected = demoProducts
+      .filter((p) => Number(p.price) > 20 && p.name !== 'Drill')
+      .sort((a, b) => Number(b.price) - Number(a.price));
     expect(res.body.map((p: { name: string }) => p.name)).toEqual(expected.map((p) => p.name));
   });
 
   it('ANDs repeated filters and sysfilters', async () => {
     const res = await api
-      .get(`/product?filter=${encodeURIComponent('price >= 10')}&sysfilter=${encodeURIComponent('less(price:100)')}&sysorder=${encodeURIComponent('(name:asc)')}`)
+      .get(
+        `/product?filter=${encodeURIComponent('price >= 10')}&sysfilter=${encodeURIComponent('less(price:100)')}&sysorder=${encodeURIComponent('(name:asc)')}`,
+      )
       .expect(200);
-    const expected = demoProducts.filter((p) => Number(p.price) >= 10 && Number(p.price) < 100).map((p) => p.name).sort();
+    const expected = demoProducts
+      .filter((p) => Number(p.price) >= 10 && Number(p.price) < 100)
+      .map((p) => p.name)
+      .sort();
     expect(res.body.map((p: { name: string }) => p.name)).toEqual(expected);
   });
 

@@ -47,7 +47,11 @@ describeEachTarget('resources: deployment settings', (target) => {
     });
 
     it('builds href and next_batch from X-Forwarded-Proto and X-Forwarded-Host', async () => {
-      const res = await api.get('/product?pagesize=2').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'api.example.com, proxy.internal').expect(200);
+      const res = await api
+        .get('/product?pagesize=2')
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'api.example.com, proxy.internal')
+        .expect(200);
       expect(res.body[0]['@metadata'].href).toBe(`https://api.example.com${t.base}/product/1`);
       expect(res.body[2]['@metadata'].next_batch).toBe(`https://api.example.com${t.base}/product?pagesize=2&offset=2`);
     });
@@ -59,7 +63,11 @@ describeEachTarget('resources: deployment settings', (target) => {
     });
 
     it('puts the forwarded origin in the transaction summary too', async () => {
-      const res = await api.post('/product', { name: 'Proxied', price: 1 }).set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'api.example.com').expect(201);
+      const res = await api
+        .post('/product', { name: 'Proxied', price: 1 })
+        .set('X-Forwarded-Proto', 'https')
+        .set('X-Forwarded-Host', 'api.example.com')
+        .expect(201);
       expect(res.body.txsummary[0]['@metadata'].href).toMatch(new RegExp(`^https://api\\.example\\.com${t.base}/product/\\d+$`));
     });
   });

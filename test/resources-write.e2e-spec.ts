@@ -40,7 +40,12 @@ describeEachTarget('resources: writing', (target) => {
   });
 
   it('inserts an array in one transaction and reports generated keys', async () => {
-    const res = await api.post('/product', [{ name: 'Chisel', price: 14.5 }, { name: 'Mallet', price: '22.1' }]).expect(201);
+    const res = await api
+      .post('/product', [
+        { name: 'Chisel', price: 14.5 },
+        { name: 'Mallet', price: '22.1' },
+      ])
+      .expect(201);
     const rows = (res.body as Summary).txsummary;
     expect(rows.map((r) => r.name)).toEqual(['Chisel', 'Mallet']);
     expect(rows.every((r) => typeof r.product_number === 'number')).toBe(true);
@@ -48,7 +53,10 @@ describeEachTarget('resources: writing', (target) => {
   });
 
   it('rolls back the whole array when one object fails', async () => {
-    const res = await api.post('/product', [{ name: 'Only Once', price: 1 }, { name: 'Hammer', price: 2 }]);
+    const res = await api.post('/product', [
+      { name: 'Only Once', price: 1 },
+      { name: 'Hammer', price: 2 },
+    ]);
     expect(res.status).toBe(409);
     expect(res.body.errorCode).toBe(4091);
     const check = await api.get(`/product?filter=${encodeURIComponent("name = 'Only Once'")}`).expect(200);
@@ -82,7 +90,9 @@ describeEachTarget('resources: writing', (target) => {
     const fk = await api.post('/purchaseorder', { customer_name: 'No Such Customer' });
     expect(fk.status).toBe(422);
     expect(fk.body.errorCode).toBe(4221);
-    expect(JSON.stringify(fk.body)).not.toMatch(/FOREIGN KEY constraint failed|SQLITE_|violates foreign key|a foreign key constraint fails|ER_/i);
+    expect(JSON.stringify(fk.body)).not.toMatch(
+      /FOREIGN KEY constraint failed|SQLITE_|violates foreign key|a foreign key constraint fails|ER_/i,
+    );
   });
 
   it('refuses a whole number past its 32-bit column with 400 / 4000 naming it, on every database (never a 500)', async () => {
@@ -139,7 +149,10 @@ describeEachTarget('resources: writing', (target) => {
         { '@metadata': { checksum: b['@metadata'].checksum }, product_number: 5, price: 13 },
       ])
       .expect(200);
-    expect((res.body as Summary).txsummary.map((r) => [r.product_number, r.price])).toEqual([[4, 46], [5, 13]]);
+    expect((res.body as Summary).txsummary.map((r) => [r.product_number, r.price])).toEqual([
+      [4, 46],
+      [5, 13],
+    ]);
   });
 
   it('deletes with the checksum, refuses a stale or missing one, and answers 404 for a missing key', async () => {
@@ -184,8 +197,14 @@ describeEachTarget('resources: writing', (target) => {
   it('computes checksums from canonical values, the same on every database', async () => {
     await api.post('/customer', { name: 'Checksum Co', credit_limit: '100.5' }).expect(201);
     const row = await current('/customer/Checksum%20Co');
-    const registry = new ResourceRegistry(new Database(t.dataSource), (await import('../src/project/project.js')).demoProject.entities, 'main');
-    expect(row['@metadata'].checksum).toBe(t.app.get(RowChecksum).of(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }));
+    const registry = new ResourceRegistry(
+      new Database(t.dataSource),
+      (await import('../src/project/project.js')).demoProject.entities,
+      'main',
+    );
+    expect(row['@metadata'].checksum).toBe(
+      t.app.get(RowChecksum).of(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }),
+    );
   });
 
   it('changes the checksum when another program changes the row', async () => {
@@ -210,7 +229,9 @@ describeEachTarget('resources: writing', (target) => {
       await admin.connect();
       try {
         await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+          dbName,
+        ]);
         let down = await api.get('/customer/Alpha%20and%20Sons');
         if (down.status === 200) down = await api.get('/customer/Alpha%20and%20Sons');
         expect(down.status).toBe(503);

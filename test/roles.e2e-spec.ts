@@ -18,8 +18,16 @@ const project: ProjectDefinition = {
       { name: 'Product inserter', defaultAccess: 'NONE', resources: { product: { access: ['INSERT'] } } },
       { name: 'Product updater', defaultAccess: 'NONE', resources: { product: { access: ['UPDATE'] } } },
       { name: 'Product deleter', defaultAccess: 'NONE', resources: { product: { access: ['DELETE'] } } },
-      { name: 'Cheap products', defaultAccess: 'NONE', resources: { product: { access: ['READ'], rowFilter: 'price < 20', readColumns: ['product_number', 'name'] } } },
-      { name: 'Dear products', defaultAccess: 'NONE', resources: { product: { access: ['READ'], rowFilter: 'price >= 20', readColumns: ['product_number', 'price'] } } },
+      {
+        name: 'Cheap products',
+        defaultAccess: 'NONE',
+        resources: { product: { access: ['READ'], rowFilter: 'price < 20', readColumns: ['product_number', 'name'] } },
+      },
+      {
+        name: 'Dear products',
+        defaultAccess: 'NONE',
+        resources: { product: { access: ['READ'], rowFilter: 'price >= 20', readColumns: ['product_number', 'price'] } },
+      },
       { name: 'Meta only', defaultAccess: 'NONE', metaAccess: true },
     ],
   },
@@ -123,7 +131,7 @@ describeEachTarget('roles and permissions', (target) => {
       expect(page2.body.map((o: Row) => o.order_number)).toEqual(samsAll.map((o) => o.order_number));
     });
 
-    it('cannot read, update or delete another rep\'s order (OWASP API1): it looks missing', async () => {
+    it("cannot read, update or delete another rep's order (OWASP API1): it looks missing", async () => {
       const patsOrder = (await full.get(`/purchaseorder?filter=${encodeURIComponent('salesrep_id = 2')}`).expect(200)).body[0] as Row;
       expect((await sam.get(`/purchaseorder/${patsOrder.order_number}`).expect(200)).body).toEqual([]);
       const put = await sam.put(`/purchaseorder/${patsOrder.order_number}`, { '@metadata': { checksum: 'override' }, notes: 'mine now' });
@@ -132,12 +140,15 @@ describeEachTarget('roles and permissions', (target) => {
       const del = await sam.delete(`/purchaseorder/${patsOrder.order_number}?checksum=override`);
       expect(del.status).toBe(404);
       expect(del.body.errorCode).toBe(4041);
-      const wrongChecksum = await sam.put(`/purchaseorder/${patsOrder.order_number}`, { '@metadata': { checksum: 'R:0000000000000000' }, notes: 'x' });
+      const wrongChecksum = await sam.put(`/purchaseorder/${patsOrder.order_number}`, {
+        '@metadata': { checksum: 'R:0000000000000000' },
+        notes: 'x',
+      });
       expect(wrongChecksum.status).toBe(404);
       expect((await one(full, `/purchaseorder/${patsOrder.order_number}`)).notes).toBe(patsOrder.notes);
     });
 
-    it('sees only line items of their own orders, through the parent\'s column', async () => {
+    it("sees only line items of their own orders, through the parent's column", async () => {
       const res = await sam.get('/lineitem?pagesize=500').expect(200);
       const items = res.body as Row[];
       expect(items.length).toBeGreaterThan(0);
@@ -158,14 +169,16 @@ describeEachTarget('roles and permissions', (target) => {
       expect((await one(full, `/purchaseorder/${orderNumber}`)).salesrep_id).toBe(1);
     });
 
-    it('rules run with the system\'s rights, but txsummary shows only what the rep may read', async () => {
+    it("rules run with the system's rights, but txsummary shows only what the rep may read", async () => {
       const order = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as Row;
       const res = await sam.post('/lineitem', { order_number: order.order_number, product_number: 1, qty_ordered: 1 }).expect(201);
       const summary = res.body.txsummary as Row[];
       const customer = summary.find((r) => r['@metadata'].resource === 'customer')!;
       expect(Object.keys(customer).sort()).toEqual(['@metadata', 'balance', 'name']);
       expect(summary.some((r) => r['@metadata'].resource === 'purchaseorder_audit')).toBe(false);
-      const audits = await full.get(`/purchaseorder_audit?filter=${encodeURIComponent(`order_number = ${order.order_number}`)}`).expect(200);
+      const audits = await full
+        .get(`/purchaseorder_audit?filter=${encodeURIComponent(`order_number = ${order.order_number}`)}`)
+        .expect(200);
       expect(audits.body.length).toBeGreaterThan(0);
     });
 
@@ -220,15 +233,27 @@ describeEachTarget('roles and permissions', (target) => {
 
   describe('the admin API and roles', () => {
     it('lists the roles, read-only', async () => {
-      const res = await t.http().get('/admin/v1/roles').set(...(await adminHeader(t))).expect(200);
+      const res = await t
+        .http()
+        .get('/admin/v1/roles')
+        .set(...(await adminHeader(t)))
+        .expect(200);
       expect(res.body.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(['Full access', 'Read only', 'Sales rep']));
     });
 
     it('refuses to assign a role the project does not define', async () => {
-      const user = await t.http().post('/admin/v1/users').set(...(await adminHeader(t))).send({ login: 'newbie', password: 'Password-9', roles: ['Superuser'] });
+      const user = await t
+        .http()
+        .post('/admin/v1/users')
+        .set(...(await adminHeader(t)))
+        .send({ login: 'newbie', password: 'Password-9', roles: ['Superuser'] });
       expect(user.status).toBe(400);
       expect(user.body.errorMessage).toMatch(/Superuser/);
-      const token = await t.http().post('/admin/v1/tokens').set(...(await adminHeader(t))).send({ label: 'x', roles: ['Read only', 'Root'] });
+      const token = await t
+        .http()
+        .post('/admin/v1/tokens')
+        .set(...(await adminHeader(t)))
+        .send({ label: 'x', roles: ['Read only', 'Root'] });
       expect(token.status).toBe(400);
       expect(token.body.errorMessage).toMatch(/Root/);
     });

@@ -20,7 +20,8 @@ class KeepAliveClient {
   }
 
   send(method: string, path: string, body?: string): void {
-    const head = `${method} ${path} HTTP/1.1\r\nHost: tessera.test\r\n` +
+    const head =
+      `${method} ${path} HTTP/1.1\r\nHost: tessera.test\r\n` +
       (body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`);
     this.socket.write(`${head}\r\n${body ?? ''}`);
   }
@@ -64,7 +65,11 @@ describeEachTarget('shutdown of the service process', (target) => {
     // A provider that never answers: the login is in flight until AUTH_PROVIDER_TIMEOUT_MS, then 503 / 5031.
     const s = await start({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers', AUTH_PROVIDER: 'unruly', AUTH_PROVIDER_TIMEOUT_MS: '1500' });
     const started = Date.now();
-    const login = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'hang', password: 'x' }) });
+    const login = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'hang', password: 'x' }),
+    });
     await sleep(50);
     s.child.kill('SIGTERM');
     await sleep(10);
@@ -109,8 +114,14 @@ describeEachTarget('shutdown of the service process', (target) => {
     for (const how of ['end', 'destroy', 'answer-unread']) {
       const socket = connect(s.port, '127.0.0.1');
       socket.on('error', () => undefined);
-      if (how === 'answer-unread') socket.write(`POST ${B}/@authentication HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${LOGIN.length}\r\n\r\n${LOGIN}`);
-      else socket.write(`POST ${B}/@authentication HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":`);
+      if (how === 'answer-unread')
+        socket.write(
+          `POST ${B}/@authentication HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${LOGIN.length}\r\n\r\n${LOGIN}`,
+        );
+      else
+        socket.write(
+          `POST ${B}/@authentication HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username":`,
+        );
       dropped.push(socket);
     }
     await sleep(100);
@@ -133,7 +144,11 @@ describeEachTarget('shutdown of the service process', (target) => {
       AUTH_PROVIDER_TIMEOUT_MS: '120000',
     });
     // A provider that never answers, and a client that never finishes its body.
-    const hanging = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'hang', password: 'x' }) }).catch(() => undefined);
+    const hanging = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'hang', password: 'x' }),
+    }).catch(() => undefined);
     const partial = connect(s.port, '127.0.0.1');
     partial.on('error', () => undefined);
     partial.write(`POST ${B}/@authentication HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
@@ -156,7 +171,11 @@ describeEachTarget('shutdown of the service process', (target) => {
       AUTH_PROVIDER: 'stall',
       AUTH_PROVIDER_TIMEOUT_MS: '120000',
     });
-    const stalled = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'u', password: 'x' }) }).catch(() => undefined);
+    const stalled = fetch(`http://127.0.0.1:${s.port}${B}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'u', password: 'x' }),
+    }).catch(() => undefined);
     await sleep(100);
     const signalled = Date.now();
     // The listener closes; 200 ms later the provider blocks the event loop for 30 s.

@@ -24,16 +24,38 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
   });
 
   const sweep = () => t.app.get(TokenPurge).sweep();
-  const errorCodeOf = async (key: string) => (await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(key))).body.errorCode as number | undefined;
-  const tokenIdOf = async (key: string) => (await t.dataSource.getRepository(ApiToken).findOneByOrFail({ keyHash: hashTokenValue(key) })).id;
+  const errorCodeOf = async (key: string) =>
+    (
+      await t
+        .http()
+        .get(`${t.base}/@serverinfo`)
+        .set(...authHeader(key))
+    ).body.errorCode as number | undefined;
+  const tokenIdOf = async (key: string) =>
+    (await t.dataSource.getRepository(ApiToken).findOneByOrFail({ keyHash: hashTokenValue(key) })).id;
   /** The clock moves by days here: a fresh admin token each time (adminHeader's would expire). */
   const freshAdmin = async (): Promise<[string, string]> => {
-    const res = await t.http().post('/admin/v1/@authentication').send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD }).expect(200);
+    const res = await t
+      .http()
+      .post('/admin/v1/@authentication')
+      .send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD })
+      .expect(200);
     return ['Authorization', `Bearer ${res.body.apikey}`];
   };
-  const adminGetToken = async (id: number) => (await t.http().get(`/admin/v1/tokens/${id}`).set(...(await freshAdmin()))).status;
+  const adminGetToken = async (id: number) =>
+    (
+      await t
+        .http()
+        .get(`/admin/v1/tokens/${id}`)
+        .set(...(await freshAdmin()))
+    ).status;
   const createManualToken = async (options: { roles: string[]; expiration?: string }): Promise<string> => {
-    const res = await t.http().post('/admin/v1/tokens').set(...(await freshAdmin())).send({ label: 'purge test', ...options }).expect(201);
+    const res = await t
+      .http()
+      .post('/admin/v1/tokens')
+      .set(...(await freshAdmin()))
+      .send({ label: 'purge test', ...options })
+      .expect(201);
     return res.body.apikey as string;
   };
   const iso = (secondsFromNow: number) => new Date(clock.now() + secondsFromNow * 1000).toISOString();
@@ -43,8 +65,17 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
     const shortLived = await createManualToken({ roles: ['Read only'], expiration: iso(3600) });
     const disabled = await createManualToken({ roles: ['Read only'] });
     const forever = await createManualToken({ roles: ['Read only'] });
-    const ids = { login: await tokenIdOf(login), shortLived: await tokenIdOf(shortLived), disabled: await tokenIdOf(disabled), forever: await tokenIdOf(forever) };
-    await t.http().post(`/admin/v1/tokens/${ids.disabled}/disable`).set(...(await freshAdmin())).expect(200);
+    const ids = {
+      login: await tokenIdOf(login),
+      shortLived: await tokenIdOf(shortLived),
+      disabled: await tokenIdOf(disabled),
+      forever: await tokenIdOf(forever),
+    };
+    await t
+      .http()
+      .post(`/admin/v1/tokens/${ids.disabled}/disable`)
+      .set(...(await freshAdmin()))
+      .expect(200);
 
     clock.advance(2 * DAY_SECONDS);
     expect(await sweep()).toBe(0);
@@ -67,7 +98,11 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
     // Unknown now, no longer "expired".
     expect(await errorCodeOf(login)).toBe(4011);
     expect(await adminGetToken(ids.forever)).toBe(200);
-    await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(forever)).expect(200);
+    await t
+      .http()
+      .get(`${t.base}/@serverinfo`)
+      .set(...authHeader(forever))
+      .expect(200);
   });
 
   // Last: closing the second app closes the data source it shares with the first.
@@ -75,7 +110,13 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
     const stale = await createManualToken({ roles: ['Read only'], expiration: iso(60) });
     clock.advance((RETENTION_DAYS + 1) * DAY_SECONDS);
     const repository = t.dataSource.getRepository(ApiToken);
-    const other: INestApplication = await createApp({ config: t.config, project: demoProject, dataSource: t.dataSource, logger: createLogger('silent'), clock });
+    const other: INestApplication = await createApp({
+      config: t.config,
+      project: demoProject,
+      dataSource: t.dataSource,
+      logger: createLogger('silent'),
+      clock,
+    });
     try {
       await other.get(TokenPurge).whenIdle();
       expect(await repository.countBy({ keyHash: hashTokenValue(stale) })).toBe(0);

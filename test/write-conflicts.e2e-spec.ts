@@ -17,19 +17,34 @@ async function holdOrderLock(t: TestApp, target: TestTarget, order: number): Pro
   if (target.database === 'sqlite') {
     const db = new Database(t.config.database.sqlitePath!);
     db.exec('BEGIN IMMEDIATE');
-    return { release: async () => { db.exec('ROLLBACK'); db.close(); } };
+    return {
+      release: async () => {
+        db.exec('ROLLBACK');
+        db.close();
+      },
+    };
   }
   if (target.database === 'mysql') {
     const connection = await mysql.createConnection(t.config.database.url);
     await connection.query('BEGIN');
     await connection.query('SELECT order_number FROM purchaseorder WHERE order_number = ? FOR UPDATE', [order]);
-    return { release: async () => { await connection.query('ROLLBACK'); await connection.end(); } };
+    return {
+      release: async () => {
+        await connection.query('ROLLBACK');
+        await connection.end();
+      },
+    };
   }
   const client = new pg.Client({ connectionString: t.config.database.url });
   await client.connect();
   await client.query('BEGIN');
   await client.query('SELECT order_number FROM purchaseorder WHERE order_number = $1 FOR UPDATE', [order]);
-  return { release: async () => { await client.query('ROLLBACK'); await client.end(); } };
+  return {
+    release: async () => {
+      await client.query('ROLLBACK');
+      await client.end();
+    },
+  };
 }
 
 describeEachTarget('write conflicts that outlast the retry budget', (target) => {
@@ -46,7 +61,8 @@ describeEachTarget('write conflicts that outlast the retry budget', (target) => 
   });
 
   it('answers 409 / 4093 with Retry-After while another transaction keeps the parent locked, then writes once it is gone', async () => {
-    const items = async (): Promise<number> => (await api.get('/lineitem?sysfilter=equal(order_number:1)&pagesize=100').expect(200)).body.length;
+    const items = async (): Promise<number> =>
+      (await api.get('/lineitem?sysfilter=equal(order_number:1)&pagesize=100').expect(200)).body.length;
     const before = await items();
     const holder = await holdOrderLock(t, target, 1);
     let blocked;
@@ -86,7 +102,9 @@ async function killAppConnections(t: TestApp, target: TestTarget): Promise<numbe
   const admin = new pg.Client({ connectionString: t.config.database.url });
   await admin.connect();
   try {
-    const res = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const res = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     return res.rowCount ?? 0;
   } finally {
     await admin.end();
@@ -103,7 +121,16 @@ describeEachTarget('the database connection lost in the middle of a write', (tar
   let pause: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const rules = [...demoProject.rules!, after({ entity: Lineitem, on: ['INSERT'], run: async () => { await pause?.(); } })];
+    const rules = [
+      ...demoProject.rules!,
+      after({
+        entity: Lineitem,
+        on: ['INSERT'],
+        run: async () => {
+          await pause?.();
+        },
+      }),
+    ];
     t = await startTestApp(target, { project: { ...demoProject, rules } });
     api = await apiAs(t, 'demo');
   });

@@ -15,9 +15,21 @@ const project: ProjectDefinition = {
     globals: [...demoRoles.globals, 'own_customer'],
     roles: [
       ...demoRoles.roles,
-      { name: 'Order clerk', defaultAccess: 'NONE', resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } } },
-      { name: 'Own customer reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } } },
-      { name: 'Small items', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } } },
+      {
+        name: 'Order clerk',
+        defaultAccess: 'NONE',
+        resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } },
+      },
+      {
+        name: 'Own customer reader',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } },
+      },
+      {
+        name: 'Small items',
+        defaultAccess: 'NONE',
+        resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } },
+      },
       { name: 'Debtors', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
       { name: 'Item remover', defaultAccess: 'NONE', resources: { lineitem: { access: ['DELETE'] } } },
       { name: 'Tiny item reader', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ'], rowFilter: 'qty_ordered < 3' } } },
@@ -39,7 +51,11 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     t = await startTestApp(target, { project });
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
-    const orders = (await demo.get(`/purchaseorder?pagesize=100&filter=${q("salesrep_id = 1 and customer_name = 'Alpha and Sons' and paid = false")}`).expect(200)).body as Row[];
+    const orders = (
+      await demo
+        .get(`/purchaseorder?pagesize=100&filter=${q("salesrep_id = 1 and customer_name = 'Alpha and Sons' and paid = false")}`)
+        .expect(200)
+    ).body as Row[];
     samsAlphaOrder = orders[0]!.order_number as number;
     patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number as number;
   });
@@ -86,15 +102,23 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
 
     it('show the values of a row only where a role admitting that row shows them (row filters with globals)', async () => {
       const reader = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Alpha and Sons' });
-      expect((await reader.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toMatch(/^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit 9000$/);
+      expect((await reader.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toMatch(
+        /^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit 9000$/,
+      );
       const other = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
-      expect((await other.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
+      expect((await other.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toBe(
+        "Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)",
+      );
     });
   });
 
   describe('write results (txsummary)', () => {
-    const meta = (row: Row): { href: string; resource: string; verb: string } => row['@metadata'] as { href: string; resource: string; verb: string };
-    const columnsOf = (row: Row): string[] => Object.keys(row).filter((k) => k !== '@metadata').sort();
+    const meta = (row: Row): { href: string; resource: string; verb: string } =>
+      row['@metadata'] as { href: string; resource: string; verb: string };
+    const columnsOf = (row: Row): string[] =>
+      Object.keys(row)
+        .filter((k) => k !== '@metadata')
+        .sort();
     const customerEntry = (res: { body: Row }, name: string): Row | undefined =>
       summary(res).find((r) => meta(r).resource === 'customer' && r.name === name);
 
@@ -103,7 +127,10 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       for (const row of summary(res)) {
         if (meta(row).verb === 'DELETE') continue;
         const [got] = (await api.getUrl(meta(row).href).expect(200)).body as Row[];
-        expect({ href: meta(row).href, columns: got ? columnsOf(got) : 'not readable' }).toEqual({ href: meta(row).href, columns: columnsOf(row) });
+        expect({ href: meta(row).href, columns: got ? columnsOf(got) : 'not readable' }).toEqual({
+          href: meta(row).href,
+          columns: columnsOf(row),
+        });
       }
     }
 
@@ -138,13 +165,19 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       const clerk = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await clerk.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body).toEqual([]);
       const res = await clerk.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
-      expect(summary(res).map((r) => meta(r).resource).sort()).toEqual(['lineitem', 'purchaseorder']);
+      expect(
+        summary(res)
+          .map((r) => meta(r).resource)
+          .sort(),
+      ).toEqual(['lineitem', 'purchaseorder']);
       await expectSameAsGet(clerk, res);
     });
 
     it('judges a deleted row on the values it had', async () => {
       const demoItem = async (qty: number): Promise<number> =>
-        summary(await demo.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: qty }).expect(201)).find((r) => meta(r).resource === 'lineitem')!.lineitem_id as number;
+        summary(await demo.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: qty }).expect(201)).find(
+          (r) => meta(r).resource === 'lineitem',
+        )!.lineitem_id as number;
       const remover = await as(['Item remover', 'Tiny item reader']);
       const tiny = await demoItem(2);
       const shown = summary(await remover.delete(`/lineitem/${tiny}?checksum=override`).expect(200));
@@ -156,10 +189,11 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
   });
 
   describe('constraint messages judged on committed rows', () => {
-    it('do not show a row a grant admits only with the refused write\'s values', async () => {
+    it("do not show a row a grant admits only with the refused write's values", async () => {
       const committed = ((await demo.get(`/customer/${q('Bravo Supply')}`).expect(200)).body as Row[])[0]!;
       expect(Number(committed.balance)).toBeLessThan(5000);
-      const order = summary(await demo.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201))[0]!.order_number as number;
+      const order = summary(await demo.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201))[0]!
+        .order_number as number;
       const debtors = await as(['Sales rep', 'Debtors'], { employee_id: '1' });
       expect((await debtors.get(`/customer/${q('Bravo Supply')}`).expect(200)).body[0]).not.toHaveProperty('credit_limit');
       // The item would raise Bravo's balance past 5000 (inside Debtors) and past its credit limit.
@@ -167,33 +201,51 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expectError(res, 422, 4220);
       expect(res.body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
       // A customer Debtors admits as committed shows everything.
-      await t.dataSource.query(`UPDATE customer SET balance = 5000 WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`, ['Bravo Supply']);
+      await t.dataSource.query(`UPDATE customer SET balance = 5000 WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`, [
+        'Bravo Supply',
+      ]);
       try {
         const over = await debtors.post('/lineitem', { order_number: order, product_number: 3, qty_ordered: 20 });
         expect(over.body.errorMessage).toMatch(/^Customer Bravo Supply's balance [\d.]+ exceeds their credit limit 2500$/);
       } finally {
-        await t.dataSource.query(`UPDATE customer SET balance = ${Number(committed.balance)} WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`, ['Bravo Supply']);
+        await t.dataSource.query(
+          `UPDATE customer SET balance = ${Number(committed.balance)} WHERE name = ${t.dataSource.options.type === 'postgres' ? '$1' : '?'}`,
+          ['Bravo Supply'],
+        );
       }
     });
   });
 
-  describe('existence of parents outside the caller\'s rows', () => {
-    it('answers 403 / 4030 to an insert into another rep\'s order and into a missing order alike', async () => {
+  describe("existence of parents outside the caller's rows", () => {
+    it("answers 403 / 4030 to an insert into another rep's order and into a missing order alike", async () => {
       const before = await lineItemCount();
       expectError(await sam.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 1 }), 403, 4030);
       expectError(await sam.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 403, 4030);
-      expectError(await sam.post('/lineitem', [{ order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }, { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }]), 403, 4030);
+      expectError(
+        await sam.post('/lineitem', [
+          { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 },
+          { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 },
+        ]),
+        403,
+        4030,
+      );
       expect(await lineItemCount()).toBe(before);
       await sam.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
     });
 
-    it('answers 403 / 4030 to moving a line item to another rep\'s order and to a missing order alike', async () => {
+    it("answers 403 / 4030 to moving a line item to another rep's order and to a missing order alike", async () => {
       const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as Row[];
       const path = `/lineitem/${item!.lineitem_id}`;
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: patsOrder }), 403, 4030);
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: MISSING_ORDER }), 403, 4030);
       // The collection form, one object named by its key among others.
-      expectError(await sam.put('/lineitem', [{ '@metadata': { checksum: 'override' }, lineitem_id: item!.lineitem_id, order_number: MISSING_ORDER }]), 403, 4030);
+      expectError(
+        await sam.put('/lineitem', [
+          { '@metadata': { checksum: 'override' }, lineitem_id: item!.lineitem_id, order_number: MISSING_ORDER },
+        ]),
+        403,
+        4030,
+      );
       expect(((await sam.get(path).expect(200)).body as Row[])[0]!.order_number).toBe(samsAlphaOrder);
     });
 
@@ -226,7 +278,11 @@ const teams: ProjectDefinition = {
     globals: [],
     roles: [
       ...teamsProject.roles.roles,
-      { name: 'Member clerk', defaultAccess: 'NONE', resources: { member: { access: ['ALL'] }, team: { access: ['READ'], readColumns: ['team_id', 'name'] } } },
+      {
+        name: 'Member clerk',
+        defaultAccess: 'NONE',
+        resources: { member: { access: ['ALL'] }, team: { access: ['READ'], readColumns: ['team_id', 'name'] } },
+      },
       { name: 'Member writer', defaultAccess: 'NONE', resources: { member: { access: ['ALL'] } } },
     ],
   },

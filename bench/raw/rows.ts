@@ -30,12 +30,17 @@ function table(name: string, key: string, columns: string[], decimals: string[] 
 
 export const CUSTOMER = table('customer', 'name', ['name', 'balance', 'credit_limit'], ['balance', 'credit_limit']);
 export const PURCHASEORDER = table(
-  'purchaseorder', 'order_number',
-  ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'notes'], ['amount_total'], ['paid'],
+  'purchaseorder',
+  'order_number',
+  ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'notes'],
+  ['amount_total'],
+  ['paid'],
 );
 export const LINEITEM = table(
-  'lineitem', 'lineitem_id',
-  ['lineitem_id', 'order_number', 'product_number', 'qty_ordered', 'product_price', 'amount'], ['product_price', 'amount'],
+  'lineitem',
+  'lineitem_id',
+  ['lineitem_id', 'order_number', 'product_number', 'qty_ordered', 'product_price', 'amount'],
+  ['product_price', 'amount'],
 );
 
 /** Driver values to canonical ones: SQLite hands back doubles and 0/1, MySQL 0/1, PostgreSQL decimal text. */

@@ -15,14 +15,18 @@ const BASE = '/rest/default/demo/v1';
 const BODY_LIMIT = 1_048_576;
 const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
 if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
-if (!env.CHECKSUM_SECRET) throw new Error('the raw server needs CHECKSUM_SECRET, the same as Tessera\'s');
+if (!env.CHECKSUM_SECRET) throw new Error("the raw server needs CHECKSUM_SECRET, the same as Tessera's");
 await useChecksumSecret(env.CHECKSUM_SECRET);
 
 const store = await openRawStore(env.DATABASE_URL ?? 'sqlite:./data/tessera.sqlite', Number(env.DB_POOL_SIZE ?? 10));
 const tokens = await RawTokens.withDemoUsers(Number(env.BCRYPT_COST ?? 10));
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: number, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -101,10 +105,17 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   if (resource === '@authentication' && method === 'POST') {
     const body = await readJson(req);
-    const issued = typeof body.username === 'string' && typeof body.password === 'string' ? await tokens.login(body.username, body.password) : undefined;
+    const issued =
+      typeof body.username === 'string' && typeof body.password === 'string' ? await tokens.login(body.username, body.password) : undefined;
     if (!issued) throw new HttpError(401, 4013, 'Login failed.');
     await store.saveToken(issued.hash, issued.principal.user, issued.expiration);
-    return send(res, 200, { apikey: issued.apikey, expiration: new Date(issued.expiration).toISOString(), lastLoginTs: null, lastLoginIP: null, email: null });
+    return send(res, 200, {
+      apikey: issued.apikey,
+      expiration: new Date(issued.expiration).toISOString(),
+      lastLoginTs: null,
+      lastLoginIP: null,
+      email: null,
+    });
   }
 
   const principal = principalOf(req);
@@ -118,12 +129,17 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   if (resource === 'customer' && method === 'GET') {
     const match = BALANCE_FILTER.exec(query.get('filter') ?? '');
-    if (!match || !/^\s*balance\s+desc\s*$/i.test(query.get('order') ?? '')) throw new HttpError(400, 4001, 'The raw server knows one filter: balance > n, order balance desc.');
+    if (!match || !/^\s*balance\s+desc\s*$/i.test(query.get('order') ?? ''))
+      throw new HttpError(400, 4001, 'The raw server knows one filter: balance > n, order balance desc.');
     const pageSize = intParam(query, 'pagesize', 20, 5000);
     const offset = intParam(query, 'offset', 0, 1_000_000_000);
     const rows = await store.customersOver(match[1]!, pageSize + 1, offset);
     const out = rows.map((raw) => toObject(CUSTOMER, canonical(CUSTOMER, raw), base));
-    return send(res, 200, page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)));
+    return send(
+      res,
+      200,
+      page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)),
+    );
   }
 
   if (resource === 'purchaseorder' && method === 'GET' && key === undefined) {
@@ -131,13 +147,18 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const offset = intParam(query, 'offset', 0, 1_000_000_000);
     const rows = await store.orders(principal?.employeeId, pageSize + 1, offset);
     const out = rows.map((raw) => toObject(PURCHASEORDER, canonical(PURCHASEORDER, raw), base));
-    return send(res, 200, page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)));
+    return send(
+      res,
+      200,
+      page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)),
+    );
   }
 
   if (resource === 'lineitem' && method === 'POST') {
     const body = await readJson(req);
     const { order_number: order, product_number: product, qty_ordered: qty } = body;
-    if (![order, product, qty].every((v) => Number.isSafeInteger(v))) throw new HttpError(400, 4000, 'order_number, product_number and qty_ordered must be integers.');
+    if (![order, product, qty].every((v) => Number.isSafeInteger(v)))
+      throw new HttpError(400, 4000, 'order_number, product_number and qty_ordered must be integers.');
     const row = canonical(LINEITEM, await store.insertLineItem(order as number, product as number, qty as number));
     return send(res, 201, { statusCode: 201, txsummary: [toObject(LINEITEM, row, base, 'INSERT')] });
   }
@@ -146,9 +167,13 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
     const given = (body['@metadata'] as { checksum?: unknown } | undefined)?.checksum;
     const limit = body.credit_limit;
-    if (typeof given !== 'string') throw new HttpError(400, 4004, 'An update needs the object\'s current checksum.');
+    if (typeof given !== 'string') throw new HttpError(400, 4004, "An update needs the object's current checksum.");
     if (typeof limit !== 'number' || !Number.isFinite(limit)) throw new HttpError(400, 4000, 'credit_limit must be a number.');
-    const result = await store.updateCreditLimit(key, limit.toFixed(4), (current) => given === 'override' || given === checksum(CUSTOMER, canonical(CUSTOMER, current)));
+    const result = await store.updateCreditLimit(
+      key,
+      limit.toFixed(4),
+      (current) => given === 'override' || given === checksum(CUSTOMER, canonical(CUSTOMER, current)),
+    );
     if (result === 'not-found') throw new HttpError(404, 4041, 'No customer with that key.');
     if (result === 'checksum') throw new HttpError(409, 4090, 'The customer was changed by someone else.');
     return send(res, 200, { statusCode: 200, txsummary: [toObject(CUSTOMER, canonical(CUSTOMER, result), base, 'UPDATE')] });

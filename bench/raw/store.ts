@@ -34,7 +34,8 @@ const SQL = {
   lineItem: 'SELECT lineitem_id, order_number, product_number, qty_ordered, product_price, amount FROM lineitem WHERE lineitem_id = ?',
   lockCustomer: 'SELECT name, balance, credit_limit FROM customer WHERE name = ? FOR UPDATE',
   setCreditLimit: 'UPDATE customer SET credit_limit = ? WHERE name = ?',
-  orders: 'SELECT order_number, customer_name, salesrep_id, amount_total, paid, notes FROM purchaseorder ORDER BY order_number LIMIT ? OFFSET ?',
+  orders:
+    'SELECT order_number, customer_name, salesrep_id, amount_total, paid, notes FROM purchaseorder ORDER BY order_number LIMIT ? OFFSET ?',
   ordersOf:
     'SELECT order_number, customer_name, salesrep_id, amount_total, paid, notes FROM purchaseorder WHERE salesrep_id = ? ' +
     'ORDER BY order_number LIMIT ? OFFSET ?',
@@ -51,7 +52,9 @@ function sqliteStore(path: string): RawStore {
   db.exec(SQL.createTokens);
   const customer = db.prepare(SQL.customer);
   const customersOver = db.prepare(SQL.customersOver);
-  const insertLineItem = db.prepare(`${SQL.insertLineItem} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`);
+  const insertLineItem = db.prepare(
+    `${SQL.insertLineItem} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`,
+  );
   const setCreditLimit = db.prepare(SQL.setCreditLimit);
   const orders = db.prepare(SQL.orders);
   const ordersOf = db.prepare(SQL.ordersOf);
@@ -79,7 +82,12 @@ function sqliteStore(path: string): RawStore {
 
 async function mysqlStore(url: string, poolSize: number): Promise<RawStore> {
   const pool = mysql.createPool({
-    uri: url, connectionLimit: poolSize, supportBigNumbers: true, bigNumberStrings: true, timezone: 'Z', charset: 'utf8mb4_unicode_ci',
+    uri: url,
+    connectionLimit: poolSize,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
   });
   await pool.query(SQL.createTokens);
   const rows = async (sql: string, values: Array<string | number>): Promise<Raw[]> => (await pool.execute(sql, values))[0] as Raw[];
@@ -114,7 +122,9 @@ async function mysqlStore(url: string, poolSize: number): Promise<RawStore> {
       }
     },
     orders: (salesrep, limit, offset) =>
-      salesrep === undefined ? rows(SQL.orders, [String(limit), String(offset)]) : rows(SQL.ordersOf, [salesrep, String(limit), String(offset)]),
+      salesrep === undefined
+        ? rows(SQL.orders, [String(limit), String(offset)])
+        : rows(SQL.ordersOf, [salesrep, String(limit), String(offset)]),
     saveToken: async (hash, user, expiration) => {
       await pool.execute(SQL.saveToken, [hash, user, expiration]);
     },
@@ -136,8 +146,14 @@ async function postgresStore(url: string, poolSize: number): Promise<RawStore> {
   const customer = named('customer', SQL.customer);
   const customersOver = named('customersOver', SQL.customersOver);
   // PostgreSQL cannot infer the types of parameters in a SELECT list.
-  const insertLineItemSql = SQL.insertLineItem.replace('SELECT ?, product_number, ?, price, price * ?', 'SELECT ?::integer, product_number, ?::integer, price, price * ?::integer');
-  const insertLineItem = named('insertLineItem', `${insertLineItemSql} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`);
+  const insertLineItemSql = SQL.insertLineItem.replace(
+    'SELECT ?, product_number, ?, price, price * ?',
+    'SELECT ?::integer, product_number, ?::integer, price, price * ?::integer',
+  );
+  const insertLineItem = named(
+    'insertLineItem',
+    `${insertLineItemSql} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`,
+  );
   const orders = named('orders', SQL.orders);
   const ordersOf = named('ordersOf', SQL.ordersOf);
   const saveToken = named('saveToken', SQL.saveToken);
@@ -149,7 +165,8 @@ async function postgresStore(url: string, poolSize: number): Promise<RawStore> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        const current = (await client.query({ name: 'lockCustomer', text: numbered(SQL.lockCustomer), values: [name] })).rows[0] as Raw | undefined;
+        const current = (await client.query({ name: 'lockCustomer', text: numbered(SQL.lockCustomer), values: [name] })).rows[0] as
+          Raw | undefined;
         const refusal: UpdateRefusal | undefined = !current ? 'not-found' : !accept(current) ? 'checksum' : undefined;
         if (refusal) {
           await client.query('ROLLBACK');

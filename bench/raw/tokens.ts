@@ -31,7 +31,10 @@ export class RawTokens {
   }
 
   /** A new token for a correct password; undefined otherwise (an unknown user still costs one comparison). */
-  async login(username: string, password: string): Promise<{ apikey: string; hash: string; principal: RawPrincipal; expiration: number } | undefined> {
+  async login(
+    username: string,
+    password: string,
+  ): Promise<{ apikey: string; hash: string; principal: RawPrincipal; expiration: number } | undefined> {
     const user = this.users.get(username);
     const matches = await bcrypt.compare(password, user?.hash ?? '$2b$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva');
     if (!user || !matches) return undefined;

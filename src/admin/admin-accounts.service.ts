@@ -42,7 +42,9 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     if (problem) throw new Error(`TESSERA_ADMIN_PASSWORD: ${problem}`);
     const password = configured ?? randomBytes(18).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
-    await this.db.write(({ manager }) => manager.getRepository(AdminAccount).insert({ username, passwordHash, role: 'admin', createdAt: this.clock.now() }));
+    await this.db.write(({ manager }) =>
+      manager.getRepository(AdminAccount).insert({ username, passwordHash, role: 'admin', createdAt: this.clock.now() }),
+    );
     if (configured === undefined) {
       this.logger.warn(
         `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
@@ -75,7 +77,9 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;
-    await this.db.write(({ manager }) => manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }));
+    await this.db.write(({ manager }) =>
+      manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }),
+    );
     return { apikey, expiration: isoTime(expiration) };
   }
 
@@ -90,7 +94,8 @@ export class AdminAccountsService implements OnApplicationBootstrap {
       return { token, account };
     });
     const { token, account } = found;
-    if (!token || !account || account.username !== token.username) throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
+    if (!token || !account || account.username !== token.username)
+      throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
     if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
     return { username: account.username, role: account.role };
   }

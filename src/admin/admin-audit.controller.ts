@@ -29,7 +29,14 @@ export class AdminAuditController {
   async list(@Query() query: PageQueryDto): Promise<Page<AuditView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [entries, total] = await this.audit.list(offset, pagesize);
-    const items = entries.map((e) => ({ id: e.id, admin: e.username, action: e.action, target: e.target, detail: e.detail === null ? null : (JSON.parse(e.detail) as Record<string, unknown>), at: isoTime(e.at) }));
+    const items = entries.map((e) => ({
+      id: e.id,
+      admin: e.username,
+      action: e.action,
+      target: e.target,
+      detail: e.detail === null ? null : (JSON.parse(e.detail) as Record<string, unknown>),
+      at: isoTime(e.at),
+    }));
     return { items, offset, pagesize, total };
   }
 }

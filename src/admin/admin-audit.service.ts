@@ -16,7 +16,9 @@ export class AdminAuditService implements AuditTrail {
     return this.db.transaction(async (tx) => {
       const { result, action, target, detail } = await work(tx);
       await tx.write(({ manager }) =>
-        manager.getRepository(AdminAuditEntry).insert({ username, action, target, detail: detail === undefined ? null : JSON.stringify(detail), at: this.clock.now() }),
+        manager
+          .getRepository(AdminAuditEntry)
+          .insert({ username, action, target, detail: detail === undefined ? null : JSON.stringify(detail), at: this.clock.now() }),
       );
       return result;
     });
@@ -24,6 +26,8 @@ export class AdminAuditService implements AuditTrail {
 
   /** Newest first. */
   list(offset: number, limit: number): Promise<[AdminAuditEntry[], number]> {
-    return this.db.read(({ manager }) => manager.getRepository(AdminAuditEntry).findAndCount({ order: { id: 'DESC' }, skip: offset, take: limit }));
+    return this.db.read(({ manager }) =>
+      manager.getRepository(AdminAuditEntry).findAndCount({ order: { id: 'DESC' }, skip: offset, take: limit }),
+    );
   }
 }

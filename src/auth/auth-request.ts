@@ -5,9 +5,7 @@ import type { LoginPayload } from '../provider/auth-provider.js';
 
 /** What a POST to `@authentication` asks for (api-contract §3), read from its body. */
 export type AuthRequest =
-  | { kind: 'login'; payload: LoginPayload }
-  | { kind: 'revalidate'; apikey: string }
-  | { kind: 'disable'; apikey: string };
+  { kind: 'login'; payload: LoginPayload } | { kind: 'revalidate'; apikey: string } | { kind: 'disable'; apikey: string };
 
 const MAX_USERNAME = 200;
 /** Far above bcrypt's 72 bytes, but stops megabyte "passwords" before any work is done. */

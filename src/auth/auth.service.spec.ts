@@ -68,13 +68,20 @@ describe('AuthService.login', () => {
     expect(disabledFor).toEqual([]);
   });
 
-  it('passes the provider\'s extras through, with the contract\'s three always present', async () => {
+  it("passes the provider's extras through, with the contract's three always present", async () => {
     const { service } = setup(fakeProvider());
     const body = await service.login(payload, { ...context, enablePasswordChange: false });
-    expect(body).toEqual({ apikey: 'new-key', expiration: new Date(NOW + 100_000).toISOString(), lastLoginTs: null, lastLoginIP: null, email: 'e@x', team: 'blue' });
+    expect(body).toEqual({
+      apikey: 'new-key',
+      expiration: new Date(NOW + 100_000).toISOString(),
+      lastLoginTs: null,
+      lastLoginIP: null,
+      email: 'e@x',
+      team: 'blue',
+    });
   });
 
-  it('prefers the provider\'s keyExpiration, then its keyLifetimeSeconds, to the default lifetime', async () => {
+  it("prefers the provider's keyExpiration, then its keyLifetimeSeconds, to the default lifetime", async () => {
     const fixed = new Date(NOW + 5_000);
     for (const [result, expected] of [
       [{ ...accepted, keyExpiration: fixed, keyLifetimeSeconds: 9 }, fixed.getTime()],
@@ -86,7 +93,7 @@ describe('AuthService.login', () => {
     }
   });
 
-  it('disables the user\'s other tokens before issuing the new one after a successful change', async () => {
+  it("disables the user's other tokens before issuing the new one after a successful change", async () => {
     const { service, disabledFor, events } = setup(fakeProvider({ changePassword: async () => ({ result: 'success', message: 'ok' }) }));
     const body = await service.login(payload, context);
     expect(events).toEqual(['disable', 'issue']);
@@ -94,8 +101,11 @@ describe('AuthService.login', () => {
     expect(body.changePasswordResult).toBe('success');
   });
 
-  it('marks tokens from a custom provider\'s logins as such, and those of built-in users as logins', async () => {
-    for (const [kind, origin] of [['custom', 'provider'], ['built-in', 'login']] as const) {
+  it("marks tokens from a custom provider's logins as such, and those of built-in users as logins", async () => {
+    for (const [kind, origin] of [
+      ['custom', 'provider'],
+      ['built-in', 'login'],
+    ] as const) {
       const { service, issued } = setup(fakeProvider({ kind }));
       await service.login(payload, { ...context, enablePasswordChange: false });
       expect(issued[0]!.origin).toBe(origin);

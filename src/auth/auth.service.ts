@@ -96,7 +96,10 @@ export class AuthService {
 
   private async changePassword(payload: LoginPayload, login: AuthSuccess, context: AuthContext): Promise<PasswordChangeResponse> {
     if (!this.provider.changePassword) {
-      return { changePasswordResult: 'notSupported', changePasswordMessage: 'The authentication provider does not support password changes.' };
+      return {
+        changePasswordResult: 'notSupported',
+        changePasswordMessage: 'The authentication provider does not support password changes.',
+      };
     }
     const outcome = await this.provider.changePassword(payload, login, context);
     if (outcome.result === 'success') await this.tokens.disableForUser(login.userIdentifier, undefined, this.provider.kind);
@@ -122,9 +125,5 @@ function throttleAccount(payload: LoginPayload, context: AuthContext): string {
 /** apikey and expiration first, then the provider's extras; the three contract extras are always present. */
 function tokenResponse(apikey: string, token: ApiToken): TokenResponse {
   const expiration = isoTime(token.expiration);
-  return Object.assign(
-    { apikey, expiration, lastLoginTs: null, lastLoginIP: null, email: null },
-    token.userInfo,
-    { apikey, expiration },
-  );
+  return Object.assign({ apikey, expiration, lastLoginTs: null, lastLoginIP: null, email: null }, token.userInfo, { apikey, expiration });
 }

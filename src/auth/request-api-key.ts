@@ -15,7 +15,10 @@ export function apiKeyOfRequest(request: IncomingMessage, permitAuthInUrl: boole
   const inUrl = queryParamsOf(request).get('auth');
   if (inUrl === null) return undefined;
   if (!permitAuthInUrl) {
-    throw new ApiError(ErrorCode.TOKEN_IN_URL_FORBIDDEN, 'This project does not accept an auth token in the URL; send it in the Authorization header.');
+    throw new ApiError(
+      ErrorCode.TOKEN_IN_URL_FORBIDDEN,
+      'This project does not accept an auth token in the URL; send it in the Authorization header.',
+    );
   }
   if (request.method !== 'GET') {
     throw new ApiError(ErrorCode.TOKEN_IN_URL_FORBIDDEN, 'An auth token in the URL is accepted on GET requests only.');

@@ -42,9 +42,7 @@ export function toApiError(error: unknown): ApiError {
     if (status === 413) return bodyTooLarge();
     const code = BY_STATUS[status] ?? (status >= 500 ? ErrorCode.INTERNAL : ErrorCode.BAD_REQUEST);
     const response = error.getResponse() as { message?: unknown } | string;
-    const detail = typeof response === 'object' && Array.isArray(response.message)
-      ? response.message.join('; ')
-      : undefined;
+    const detail = typeof response === 'object' && Array.isArray(response.message) ? response.message.join('; ') : undefined;
     return new ApiError(code, detail ?? GENERIC_MESSAGE[code] ?? 'The request failed.');
   }
   // Reading the request failed (Fastify's body reader sets a 4xx statusCode on the stream's error, e.g. the
@@ -96,6 +94,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
   /** Nobody is left to hear an answer, and nothing failed on our side: a debug line, no stack. */
   private logClientAbort(request: unknown, requestId: string | undefined): void {
     const raw = rawRequestOf(request);
-    this.logger.debug({ requestId, method: raw.method, path: redactUrl(raw.url ?? '') }, 'the client closed the connection before its request body arrived');
+    this.logger.debug(
+      { requestId, method: raw.method, path: redactUrl(raw.url ?? '') },
+      'the client closed the connection before its request body arrived',
+    );
   }
 }

@@ -13,7 +13,7 @@ export class ApiScopeGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const params = (context.switchToHttp().getRequest<{ params?: Record<string, string> }>().params ?? {});
+    const params = context.switchToHttp().getRequest<{ params?: Record<string, string> }>().params ?? {};
     const { account, project, version } = params;
     if (account === undefined && project === undefined && version === undefined) return true;
     if (!this.settings.serves(account ?? '', project ?? '', version ?? '')) {

@@ -12,17 +12,12 @@ describe('keyFromAuthorizationHeader', () => {
     expect(keyFromAuthorizationHeader(header)).toBe(key);
   });
 
-  it.each([
-    [undefined],
-    [''],
-    ['Bearer'],
-    ['Basic dXNlcjpwYXNz'],
-    ['Bearer a b'],
-    ['Bearer :1'],
-    [['Bearer a', 'Bearer b']],
-  ])('finds no key in %p', (header) => {
-    expect(keyFromAuthorizationHeader(header as string | undefined)).toBeUndefined();
-  });
+  it.each([[undefined], [''], ['Bearer'], ['Basic dXNlcjpwYXNz'], ['Bearer a b'], ['Bearer :1'], [['Bearer a', 'Bearer b']]])(
+    'finds no key in %p',
+    (header) => {
+      expect(keyFromAuthorizationHeader(header as string | undefined)).toBeUndefined();
+    },
+  );
 });
 
 describe('keyFromCredential', () => {

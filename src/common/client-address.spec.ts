@@ -2,7 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { clientAddressOf } from './client-address.js';
 
 function request(remoteAddress: string, forwardedFor?: string): IncomingMessage {
-  return { headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }, socket: { remoteAddress } } as unknown as IncomingMessage;
+  return {
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+    socket: { remoteAddress },
+  } as unknown as IncomingMessage;
 }
 
 describe('clientAddressOf', () => {

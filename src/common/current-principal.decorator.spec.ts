@@ -9,7 +9,10 @@ function factoryOf(decorator: ParameterDecorator): (data: unknown, context: Exec
     handler(_principal: unknown): void {}
   }
   decorator(Probe.prototype, 'handler', 0);
-  const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, Probe, 'handler') as Record<string, { factory: (data: unknown, context: ExecutionContext) => unknown }>;
+  const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, Probe, 'handler') as Record<
+    string,
+    { factory: (data: unknown, context: ExecutionContext) => unknown }
+  >;
   return Object.values(args)[0]!.factory;
 }
 
@@ -18,7 +21,7 @@ const contextFor = (request: unknown) => ({ switchToHttp: () => ({ getRequest: (
 describe('@CurrentPrincipal()', () => {
   const principal: Principal = { tokenId: 7, userIdentifier: 'sam', roleNames: ['Sales rep'], globals: { employee_id: 1 } };
 
-  it('hands the guard\'s principal to the controller, on an Express-style and a Fastify-style request', () => {
+  it("hands the guard's principal to the controller, on an Express-style and a Fastify-style request", () => {
     const factory = factoryOf(CurrentPrincipal());
     const raw = { headers: {} };
     setPrincipal(raw, principal);

@@ -25,7 +25,10 @@ function countingReflector(): { reflector: Reflector; lookups: () => number } {
   const reflector = new Reflector();
   let lookups = 0;
   const original = reflector.getAllAndOverride.bind(reflector);
-  reflector.getAllAndOverride = ((key: string, targets: Function[]) => (lookups++, original(key, targets))) as Reflector['getAllAndOverride'];
+  reflector.getAllAndOverride = ((key: string, targets: Function[]) => (
+    lookups++,
+    original(key, targets)
+  )) as Reflector['getAllAndOverride'];
   return { reflector, lookups: () => lookups };
 }
 

@@ -23,13 +23,19 @@ describe('earlyRefusal', () => {
     expect(earlyRefusal(request(url), settings)?.errorCode).toBe(4000);
   });
 
-  it.each(['/a%20b', '/caf%C3%A9', '/x?filter=name%20%3D%20%27Caf%c3%a9%27', '/%7e%7F'])('lets the well-formed escapes in %s through', (url) => {
-    expect(earlyRefusal(request(url), settings)).toBeUndefined();
-  });
+  it.each(['/a%20b', '/caf%C3%A9', '/x?filter=name%20%3D%20%27Caf%c3%a9%27', '/%7e%7F'])(
+    'lets the well-formed escapes in %s through',
+    (url) => {
+      expect(earlyRefusal(request(url), settings)).toBeUndefined();
+    },
+  );
 
-  it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a', '/caf%c3', '/%c3%28', '/%g0', '/%2'])('refuses the malformed percent-encoding in %s', (url) => {
-    expect(earlyRefusal(request(url), settings)?.message).toMatch(/percent-encoding/);
-  });
+  it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a', '/caf%c3', '/%c3%28', '/%g0', '/%2'])(
+    'refuses the malformed percent-encoding in %s',
+    (url) => {
+      expect(earlyRefusal(request(url), settings)?.message).toMatch(/percent-encoding/);
+    },
+  );
 
   it('refuses an HTTP/1.1 request without Host, and lets an HTTP/1.0 one through', () => {
     expect(earlyRefusal(request('/x', {}), settings)?.message).toMatch(/no Host header/);
@@ -66,11 +72,19 @@ describe('clientErrorAnswer', () => {
 
   it('answers an oversized request line 414 / 4140 and oversized headers 400 / 4000', () => {
     expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET /${'x'.repeat(300)}`)), 100).errorCode).toBe(4140);
-    expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET / HTTP/1.1\r\nCookie: ${'x'.repeat(300)}`)), 100).errorCode).toBe(4000);
+    expect(
+      clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET / HTTP/1.1\r\nCookie: ${'x'.repeat(300)}`)), 100).errorCode,
+    ).toBe(4000);
   });
 
   it('answers anything else the parser refuses with 400 / 4000', () => {
-    for (const code of ['HPE_INVALID_METHOD', 'HPE_INVALID_HEADER_TOKEN', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'ERR_HTTP_REQUEST_TIMEOUT', 'SOMETHING_NEW']) {
+    for (const code of [
+      'HPE_INVALID_METHOD',
+      'HPE_INVALID_HEADER_TOKEN',
+      'HPE_UNEXPECTED_CONTENT_LENGTH',
+      'ERR_HTTP_REQUEST_TIMEOUT',
+      'SOMETHING_NEW',
+    ]) {
       expect(clientErrorAnswer(error(code), 100).toBody()).toEqual({ statusCode: 400, errorCode: 4000, errorMessage: expect.any(String) });
     }
   });

@@ -34,7 +34,8 @@ export function earlyRefusal(req: IncomingMessage, settings: FrontDoorSettings):
     return new ApiError(ErrorCode.URL_TOO_LONG, `The URL is longer than ${settings.maxUrlBytes} bytes.`);
   }
   // Absolute-form ("GET http://other/...") is for proxies; it would also name a host of the client's choosing.
-  if (url.charCodeAt(0) !== 0x2f /* / */) return new ApiError(ErrorCode.BAD_REQUEST, 'The request target must be a path starting with "/".');
+  if (url.charCodeAt(0) !== 0x2f /* / */)
+    return new ApiError(ErrorCode.BAD_REQUEST, 'The request target must be a path starting with "/".');
   const host = hostProblem(req, settings);
   if (host !== undefined) return new ApiError(ErrorCode.BAD_REQUEST, host);
   // The path and the query: Express's query parser and Fastify's read a broken escape
@@ -105,7 +106,10 @@ function answerClientError(error: ParserError, socket: Socket, parts: FrontDoorP
   }
   const answer = clientErrorAnswer(error, parts.settings.maxUrlBytes);
   const requestId = randomUUID();
-  parts.logger.info({ requestId, status: answer.statusCode, errorCode: answer.errorCode, reason: error.code }, 'request refused by the HTTP parser');
+  parts.logger.info(
+    { requestId, status: answer.statusCode, errorCode: answer.errorCode, reason: error.code },
+    'request refused by the HTTP parser',
+  );
   // Half-close and keep reading what the client still sends: closing with unread data would
   // reset the connection, and the client could lose the answer.
   socket.end(rawErrorResponse(answer, parts.securityHeaders, requestId));

@@ -20,4 +20,3 @@ export function globalValuesProblem(value: unknown): string | undefined {
   }
   return undefined;
 }
-

@@ -45,7 +45,8 @@ export function stopOnSignals(parts: ShutdownParts): void {
     }, graceMs);
     startExitWatchdog(graceMs + WATCHDOG_MARGIN_MS);
     drainConnections(app.getHttpServer() as Server);
-    app.close()
+    app
+      .close()
       .then(() => (dataSource.isInitialized ? dataSource.destroy() : undefined))
       .then(
         () => process.exit(0),

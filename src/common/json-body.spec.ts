@@ -17,18 +17,18 @@ describe('parseJsonBody', () => {
   });
 
   it('keeps the words as values, and escapes that spell other keys', () => {
-    expect(parseJsonBody('{"note":"the constructor of __proto__","\\u0061":"\\u00e9"}')).toEqual({ note: 'the constructor of __proto__', a: 'é' });
+    expect(parseJsonBody('{"note":"the constructor of __proto__","\\u0061":"\\u00e9"}')).toEqual({
+      note: 'the constructor of __proto__',
+      a: 'é',
+    });
   });
 
-  it.each([
-    '{"name":"a\\u0000b"}',
-    '{"\\u0000":1}',
-    '[{"x":[1,{"deep\\u0000key":true}]}]',
-    '"\\u0000"',
-    '{"name":"\u0000"}',
-  ])('refuses the NUL character in a value or key at any depth, escaped or raw: %s', (text) => {
-    expect(() => parseJsonBody(text)).toThrow(/NUL/);
-  });
+  it.each(['{"name":"a\\u0000b"}', '{"\\u0000":1}', '[{"x":[1,{"deep\\u0000key":true}]}]', '"\\u0000"', '{"name":"\u0000"}'])(
+    'refuses the NUL character in a value or key at any depth, escaped or raw: %s',
+    (text) => {
+      expect(() => parseJsonBody(text)).toThrow(/NUL/);
+    },
+  );
 
   it('keeps an escaped backslash followed by "u0000": that is text, not NUL', () => {
     expect(parseJsonBody('{"path":"C:\\\\u0000"}')).toEqual({ path: 'C:\\u0000' });

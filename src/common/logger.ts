@@ -13,10 +13,20 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
       paths: [
-        'password', '*.password', 'apikey', '*.apikey', 'authorization', '*.authorization', 'new_password', 'newPassword',
+        'password',
+        '*.password',
+        'apikey',
+        '*.apikey',
+        'authorization',
+        '*.authorization',
+        'new_password',
+        'newPassword',
         // A failed query's values (TypeORM's `parameters`, mysql2's `sql` with the values written
         // in) may be a password hash, a token hash or a row the log reader may not see.
-        'err.parameters', 'err.sql', 'err.driverError.parameters', 'err.driverError.sql',
+        'err.parameters',
+        'err.sql',
+        'err.driverError.parameters',
+        'err.driverError.sql',
       ],
       censor: '[REDACTED]',
     },

@@ -5,7 +5,13 @@ type Middleware = Parameters<typeof recordSecurityHeaders>[0];
 
 function responseLog() {
   const log: string[] = [];
-  return { log, res: { setHeader: (name: string, value: unknown) => void log.push(`set ${name}: ${String(value)}`), removeHeader: (name: string) => void log.push(`remove ${name}`) } };
+  return {
+    log,
+    res: {
+      setHeader: (name: string, value: unknown) => void log.push(`set ${name}: ${String(value)}`),
+      removeHeader: (name: string) => void log.push(`remove ${name}`),
+    },
+  };
 }
 
 describe('recordSecurityHeaders', () => {
@@ -38,7 +44,8 @@ describe('recordSecurityHeaders', () => {
   it('refuses a middleware that finishes later, or with an error', () => {
     const later = ((_req: unknown, _res: unknown, next: () => void) => void setTimeout(next, 0)) as unknown as Middleware;
     expect(() => recordSecurityHeaders(later)).toThrow(/synchronously/);
-    const failing = ((_req: unknown, _res: unknown, next: (error: Error) => void) => next(new Error('bad directive'))) as unknown as Middleware;
+    const failing = ((_req: unknown, _res: unknown, next: (error: Error) => void) =>
+      next(new Error('bad directive'))) as unknown as Middleware;
     expect(() => recordSecurityHeaders(failing)).toThrow('bad directive');
   });
 });

@@ -35,11 +35,14 @@ export function recordSecurityHeaders(middleware = helmet()): SecurityHeaders {
       removed.push(name);
     },
   };
-  const request = new Proxy({}, {
-    get(_target, property) {
-      throw new Error(`helmet read the request (${String(property)}): its headers are no longer the same for every request`);
+  const request = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        throw new Error(`helmet read the request (${String(property)}): its headers are no longer the same for every request`);
+      },
     },
-  });
+  );
   let finished = false;
   middleware(request as never, recorder as never, (error?: unknown) => {
     if (error) throw error;

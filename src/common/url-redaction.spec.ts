@@ -34,16 +34,22 @@ describe('redactUrl', () => {
 });
 
 describe('isAuthParamName', () => {
-  it.each([['auth', true], ['AuTh', true], ['%61uth', true], ['%2561uth', false], ['a%75th%20', false], ['oauth', false], ['auth2', false]])(
-    '%s -> %s',
-    (name, expected) => expect(isAuthParamName(name)).toBe(expected),
-  );
+  it.each([
+    ['auth', true],
+    ['AuTh', true],
+    ['%61uth', true],
+    ['%2561uth', false],
+    ['a%75th%20', false],
+    ['oauth', false],
+    ['auth2', false],
+  ])('%s -> %s', (name, expected) => expect(isAuthParamName(name)).toBe(expected));
 
   it('catches every spelling of "auth", each letter literal or percent-encoded, in either case (1,296 names)', () => {
-    const spellings = (c: string) => [c, c.toUpperCase()].flatMap((l) => {
-      const hex = l.charCodeAt(0).toString(16);
-      return [l, `%${hex}`, `%${hex.toUpperCase()}`];
-    });
+    const spellings = (c: string) =>
+      [c, c.toUpperCase()].flatMap((l) => {
+        const hex = l.charCodeAt(0).toString(16);
+        return [l, `%${hex}`, `%${hex.toUpperCase()}`];
+      });
     let names = [''];
     for (const c of 'auth') names = names.flatMap((prefix) => spellings(c).map((s) => prefix + s));
     expect(names).toHaveLength(1296);

@@ -51,8 +51,13 @@ describe('loadConfig', () => {
 
   it('bounds row-lock waits and write retries: 5 s and 10 s by default, 0 turning retries off', () => {
     expect(loadConfig({}).database).toMatchObject({ lockTimeoutMs: 5000, writeRetryBudgetMs: 10000 });
-    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '250', WRITE_RETRY_BUDGET_MS: '0' }).database).toMatchObject({ lockTimeoutMs: 250, writeRetryBudgetMs: 0 });
-    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '0', WRITE_RETRY_BUDGET_MS: '-1' })).toThrow(/DB_LOCK_TIMEOUT_MS[\s\S]*WRITE_RETRY_BUDGET_MS/);
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '250', WRITE_RETRY_BUDGET_MS: '0' }).database).toMatchObject({
+      lockTimeoutMs: 250,
+      writeRetryBudgetMs: 0,
+    });
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '0', WRITE_RETRY_BUDGET_MS: '-1' })).toThrow(
+      /DB_LOCK_TIMEOUT_MS[\s\S]*WRITE_RETRY_BUDGET_MS/,
+    );
   });
 
   it('treats empty strings as unset and parses booleans and numbers', () => {
@@ -114,7 +119,10 @@ describe('loadConfig', () => {
 
   it('bounds request arrival at 30 s and keeps idle connections 65 s by default, both configurable', () => {
     expect(loadConfig({}).http).toMatchObject({ requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 });
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', KEEP_ALIVE_TIMEOUT_MS: '5000' }).http).toMatchObject({ requestTimeoutMs: 5000, keepAliveTimeoutMs: 5000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', KEEP_ALIVE_TIMEOUT_MS: '5000' }).http).toMatchObject({
+      requestTimeoutMs: 5000,
+      keepAliveTimeoutMs: 5000,
+    });
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '999' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
   });
@@ -122,12 +130,16 @@ describe('loadConfig', () => {
   describe('auth providers', () => {
     it('finds the providers folder under the project root, whatever the working directory', () => {
       expect(loadConfig({}).auth.providersDir).toBe(join(PROJECT_ROOT, 'providers'));
-      expect(loadConfig({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers' }).auth.providersDir).toBe(join(PROJECT_ROOT, 'test', 'fixtures', 'providers'));
+      expect(loadConfig({ AUTH_PROVIDERS_DIR: 'test/fixtures/providers' }).auth.providersDir).toBe(
+        join(PROJECT_ROOT, 'test', 'fixtures', 'providers'),
+      );
       expect(loadConfig({ AUTH_PROVIDERS_DIR: '/srv/providers' }).auth.providersDir).toBe('/srv/providers');
     });
 
     it.each(['../evil', 'a/b', 'a\\b', '..', '.hidden', 'x..y'])('refuses the provider name %j: only plain file names', (name) => {
-      expect(() => loadConfig({ AUTH_PROVIDER: name })).toThrow(/AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/);
+      expect(() => loadConfig({ AUTH_PROVIDER: name })).toThrow(
+        /AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder/,
+      );
     });
 
     it('accepts names of modules such as secret-word and my_sso.v2', () => {
@@ -136,7 +148,9 @@ describe('loadConfig', () => {
     });
 
     it('refuses AUTH_PROVIDER_CONFIG for a built-in provider rather than ignore it', () => {
-      expect(() => loadConfig({ AUTH_PROVIDER_CONFIG: '{"secret":"x"}' })).toThrow(/AUTH_PROVIDER_CONFIG is set, but AUTH_PROVIDER is "default"/);
+      expect(() => loadConfig({ AUTH_PROVIDER_CONFIG: '{"secret":"x"}' })).toThrow(
+        /AUTH_PROVIDER_CONFIG is set, but AUTH_PROVIDER is "default"/,
+      );
       expect(() => loadConfig({ AUTH_PROVIDER: 'none', AUTH_PROVIDER_CONFIG: '{}' })).toThrow(ConfigError);
       expect(loadConfig({ AUTH_PROVIDER: 'ldap', AUTH_PROVIDER_CONFIG: '{}' }).auth.providerConfigJson).toBe('{}');
     });

@@ -106,9 +106,7 @@ function describe(errors: ValidationError[]): string[] {
  * Empty strings count as unset. Throws `ConfigError` listing every invalid variable.
  */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
-  );
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const schema = plainToInstance(EnvironmentSchema, present, { exposeDefaultValues: true });
   const problems = describe(validateSync(schema, { stopAtFirstError: true }));
 

@@ -33,9 +33,12 @@ export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): Data
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   const kind: DatabaseKind | undefined =
-    scheme === 'mysql' ? 'mysql'
-      : scheme === 'mariadb' ? 'mariadb'
-        : scheme === 'postgres' || scheme === 'postgresql' ? 'postgres'
+    scheme === 'mysql'
+      ? 'mysql'
+      : scheme === 'mariadb'
+        ? 'mariadb'
+        : scheme === 'postgres' || scheme === 'postgresql'
+          ? 'postgres'
           : undefined;
   if (!kind) throw new Error(`unsupported scheme "${scheme}"`);
   if (!parsed.hostname) throw new Error('the URL needs a host');

@@ -57,10 +57,14 @@ class ChecksumSecretRule implements ValidatorConstraintInterface {
  * boot error names every bad variable.
  */
 export class EnvironmentSchema {
-  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   PORT: number = 8080;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   HOST: string = '0.0.0.0';
 
   @IsString()
@@ -69,13 +73,19 @@ export class EnvironmentSchema {
   })
   DATABASE_URL: string = 'sqlite:./data/tessera.sqlite';
 
-  @IsOptional() @IsString() @Matches(NAME, { message: `API_ACCOUNT: ${NAME_MESSAGE}` })
+  @IsOptional()
+  @IsString()
+  @Matches(NAME, { message: `API_ACCOUNT: ${NAME_MESSAGE}` })
   API_ACCOUNT?: string;
 
-  @IsOptional() @IsString() @Matches(NAME, { message: `API_PROJECT: ${NAME_MESSAGE}` })
+  @IsOptional()
+  @IsString()
+  @Matches(NAME, { message: `API_PROJECT: ${NAME_MESSAGE}` })
   API_PROJECT?: string;
 
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, {
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/, {
     message: 'API_VERSIONS must be a comma-separated list of names, e.g. v1,v2',
   })
   API_VERSIONS?: string;
@@ -83,118 +93,203 @@ export class EnvironmentSchema {
   @IsIn(HTTP_ADAPTERS, { message: `HTTP_ADAPTER must be one of ${HTTP_ADAPTERS.join(', ')}` })
   HTTP_ADAPTER: (typeof HTTP_ADAPTERS)[number] = 'express';
 
-  @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(100 * 1024 * 1024)
   BODY_LIMIT_BYTES: number = 1024 * 1024;
 
   /** The longest a request (headers and body) may take to arrive; its headers get at most 10 s of it. */
-  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   REQUEST_TIMEOUT_MS: number = 30_000;
 
   /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout (60 s on AWS). */
-  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
   KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   TRUST_PROXY: boolean = false;
 
   /** The origin (and optional path prefix) clients reach Tessera at; `loadConfig` checks its shape. */
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   PUBLIC_URL?: string;
 
   /** The longest request target (path and query string) in bytes; longer: 414 / 4140. */
-  @Transform(toInt) @IsInt() @Min(1024) @Max(65_536)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(65_536)
   MAX_URL_BYTES: number = 8192;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   DB_POOL_SIZE: number = 10;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   DB_ACQUIRE_TIMEOUT_MS: number = 10_000;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
   DB_STATEMENT_TIMEOUT_MS: number = 30_000;
 
   /** Longest a statement waits for a row lock (MySQL/MariaDB round it up to whole seconds); then the write is retried. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
   DB_LOCK_TIMEOUT_MS: number = 5_000;
 
   /** How long a write that conflicts with concurrent ones (deadlock, serialization, lock wait) keeps being retried; 0 never retries. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
   WRITE_RETRY_BUDGET_MS: number = 10_000;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(10 * 365 * 86400)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10 * 365 * 86400)
   TOKEN_LIFETIME_SECONDS: number = 86400;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(60)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60)
   TOKEN_CACHE_SECONDS: number = 2;
 
   /** 0 keeps expired and disabled tokens forever. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(3650)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
   TOKEN_RETENTION_DAYS: number = 30;
 
-  @Transform(toInt) @IsInt() @Min(10) @Max(15)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(15)
   BCRYPT_COST: number = 12;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(10_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   LOGIN_MAX_FAILURES: number = 10;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   LOGIN_MAX_FAILURES_PER_ADDRESS: number = 100;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   LOGIN_QUEUE_MAX: number = 64;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   PERMIT_AUTH_IN_URL?: boolean;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   ALLOW_FREE_FORM_FILTERS?: boolean;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   DOCS_PUBLIC: boolean = false;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(5000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(5000)
   PAGE_SIZE_DEFAULT: number = 20;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   PAGE_SIZE_MAX: number = 5000;
 
-  @IsString() @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'RESOURCE_PREFIX must be an identifier' })
+  @IsString()
+  @Matches(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'RESOURCE_PREFIX must be an identifier' })
   RESOURCE_PREFIX: string = 'main';
 
   /** The key of row checksums; unset: a random secret generated at first boot and kept in the database. */
-  @IsOptional() @Validate(ChecksumSecretRule)
+  @IsOptional()
+  @Validate(ChecksumSecretRule)
   CHECKSUM_SECRET?: string;
 
-  @IsString() @MaxLength(100) @Matches(PROVIDER_NAME, {
-    message: 'AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder ' +
+  @IsString()
+  @MaxLength(100)
+  @Matches(PROVIDER_NAME, {
+    message:
+      'AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder ' +
       '(letters, digits, "_", "." or "-"; no path separators, no leading "." and no "..")',
   })
   AUTH_PROVIDER: string = 'default';
 
   /** Raw JSON text; the provider loader parses it, so its problems are reported with the module's. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   AUTH_PROVIDER_CONFIG?: string;
 
   /** The providers folder; relative paths start at the project root (the folder holding package.json). */
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   AUTH_PROVIDERS_DIR?: string;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   AUTH_PROVIDER_TIMEOUT_MS: number = 5000;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   TESSERA_ADMIN_USER?: string;
 
-  @IsOptional() @IsString() @MinLength(8) @MaxLength(72)
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(72)
   TESSERA_ADMIN_PASSWORD?: string;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
   SHUTDOWN_GRACE_MS: number = 10_000;
 }

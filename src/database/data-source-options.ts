@@ -12,10 +12,7 @@ export interface SchemaParts {
  * The one data-source options object, used by the application and by `ormconfig.ts`
  * (the TypeORM CLI). `synchronize` is always off: the schema comes from migrations.
  */
-export function buildDataSourceOptions(
-  database: AppConfig['database'],
-  schema: SchemaParts,
-): DataSourceOptions {
+export function buildDataSourceOptions(database: AppConfig['database'], schema: SchemaParts): DataSourceOptions {
   const common = {
     entities: schema.entities,
     migrations: schema.migrations,

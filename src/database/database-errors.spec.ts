@@ -57,7 +57,9 @@ describe('database error mapping', () => {
   });
 
   it('treats a query runner released under the transaction (its connection died) as the database being unavailable', () => {
-    const released = Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), { name: 'QueryRunnerAlreadyReleasedError' });
+    const released = Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), {
+      name: 'QueryRunnerAlreadyReleasedError',
+    });
     expect(apiErrorFromDatabase(released)?.errorCode).toBe(5030);
   });
 

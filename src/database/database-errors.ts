@@ -89,11 +89,9 @@ export function isRetryableConflict(error: unknown): boolean {
 
 /** What a client hears when retries within the budget did not get a transaction through. */
 export function concurrentConflict(): ApiError {
-  return new ApiError(
-    ErrorCode.CONCURRENT_CONFLICT,
-    'The change conflicted with a concurrent transaction; retry it.',
-    { 'Retry-After': '1' },
-  );
+  return new ApiError(ErrorCode.CONCURRENT_CONFLICT, 'The change conflicted with a concurrent transaction; retry it.', {
+    'Retry-After': '1',
+  });
 }
 
 /**
@@ -107,16 +105,29 @@ export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
   }
   const { code, errno } = codesOf(error);
   // duplicate key: MySQL 1062, PostgreSQL 23505, SQLite constraint unique / primary key
-  if (code === 'ER_DUP_ENTRY' || errno === 1062 || code === '23505'
-    || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if (
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062 ||
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  ) {
     return new ApiError(ErrorCode.DUPLICATE_KEY, 'An object with this key already exists.');
   }
   // foreign key, not null, check
-  if (code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_BAD_NULL_ERROR'
-    || code === 'ER_CHECK_CONSTRAINT_VIOLATED' || errno === 4025
-    || code === '23503' || code === '23502' || code === '23514'
-    || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_NOTNULL'
-    || code === 'SQLITE_CONSTRAINT_CHECK') {
+  if (
+    code === 'ER_NO_REFERENCED_ROW_2' ||
+    code === 'ER_ROW_IS_REFERENCED_2' ||
+    code === 'ER_BAD_NULL_ERROR' ||
+    code === 'ER_CHECK_CONSTRAINT_VIOLATED' ||
+    errno === 4025 ||
+    code === '23503' ||
+    code === '23502' ||
+    code === '23514' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    code === 'SQLITE_CONSTRAINT_NOTNULL' ||
+    code === 'SQLITE_CONSTRAINT_CHECK'
+  ) {
     return new ApiError(ErrorCode.DATABASE_CONSTRAINT, 'The change violates a database constraint (foreign key, not null or check).');
   }
   // a value its column cannot hold, past Tessera's own checks (see value-refusals.ts)

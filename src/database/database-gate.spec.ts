@@ -41,7 +41,11 @@ describe('DatabaseGate', () => {
 
   it('releases the gate when the work throws', async () => {
     const gate = new DatabaseGate(true);
-    await expect(gate.write(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      gate.write(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(gate.write(async () => 'ok')).resolves.toBe('ok');
   });
 
@@ -49,7 +53,10 @@ describe('DatabaseGate', () => {
     const gate = new DatabaseGate(false);
     const order: string[] = [];
     let release!: () => void;
-    const w = gate.write(async () => { await new Promise<void>((r) => (release = r)); order.push('w'); });
+    const w = gate.write(async () => {
+      await new Promise<void>((r) => (release = r));
+      order.push('w');
+    });
     await gate.read(async () => void order.push('r'));
     release();
     await w;

@@ -7,7 +7,8 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 describe('Database on SQLite', () => {
   let dataSource: DataSource;
   let db: Database;
-  const names = (): Promise<string[]> => db.read(async (s) => (await s.query('SELECT name FROM item ORDER BY id')).map((r) => r.name as string));
+  const names = (): Promise<string[]> =>
+    db.read(async (s) => (await s.query('SELECT name FROM item ORDER BY id')).map((r) => r.name as string));
 
   beforeAll(async () => {
     dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
@@ -47,7 +48,7 @@ describe('Database on SQLite', () => {
     expect(seen).toEqual([]);
   });
 
-  it('runs a transaction scope\'s statements at once, on the transaction, and commits them together', async () => {
+  it("runs a transaction scope's statements at once, on the transaction, and commits them together", async () => {
     const count = await db.transaction(async (tx) => {
       await tx.write(({ manager }) => manager.query("INSERT INTO item (name) VALUES ('a')"));
       await tx.write((s) => s.query("INSERT INTO item (name) VALUES ('b')"));

@@ -21,7 +21,10 @@ describe('loneReads on SQLite', () => {
     const read = loneReads(dataSource);
     const sql = 'SELECT id, name FROM item WHERE active = ? ORDER BY id';
     expect(await read(sql, [true])).toEqual(await dataSource.query(sql, [true]));
-    expect(await read(sql, [true])).toEqual([{ id: 1, name: 'one' }, { id: 3, name: 'three' }]);
+    expect(await read(sql, [true])).toEqual([
+      { id: 1, name: 'one' },
+      { id: 3, name: 'three' },
+    ]);
   });
 
   it('prepares each SQL text once, for every reader on the connection', async () => {

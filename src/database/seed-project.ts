@@ -11,13 +11,15 @@ const SEEDED = 'project_seeded_at';
  */
 export async function seedProjectOnce(db: Database, project: ProjectDefinition): Promise<boolean> {
   if (!project.seed || (await db.read(({ manager }) => manager.getRepository(TesseraMeta).findOneBy({ name: SEEDED })))) return false;
-  return db.transaction((tx) => tx.write(async ({ manager }) => {
-    let empty = true;
-    for (const entity of project.entities) {
-      if ((await manager.getRepository(entity).count({ take: 1 })) > 0) empty = false;
-    }
-    if (empty) await project.seed!(manager);
-    await manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() });
-    return empty;
-  }));
+  return db.transaction((tx) =>
+    tx.write(async ({ manager }) => {
+      let empty = true;
+      for (const entity of project.entities) {
+        if ((await manager.getRepository(entity).count({ take: 1 })) > 0) empty = false;
+      }
+      if (empty) await project.seed!(manager);
+      await manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() });
+      return empty;
+    }),
+  );
 }

@@ -14,7 +14,12 @@ const POSTGRES_CODES = new Set([
   '22021', // character_not_in_repertoire (NUL)
   '22P02', // invalid_text_representation, e.g. 2.5 for an integer
 ]);
-const MYSQL_CODES = new Set(['ER_DATA_TOO_LONG', 'ER_WARN_DATA_OUT_OF_RANGE', 'ER_TRUNCATED_WRONG_VALUE', 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD']);
+const MYSQL_CODES = new Set([
+  'ER_DATA_TOO_LONG',
+  'ER_WARN_DATA_OUT_OF_RANGE',
+  'ER_TRUNCATED_WRONG_VALUE',
+  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+]);
 const MYSQL_ERRNOS = new Set([1406, 1264, 1292, 1366]);
 
 export function isValueRefused(code: string | undefined, errno: number | undefined): boolean {

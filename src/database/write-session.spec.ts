@@ -21,7 +21,9 @@ describe('beginWriteSession on SQLite', () => {
 
   it('commits every statement together and answers as TypeORM does (RETURNING rows, affected counts)', async () => {
     const session = await beginWriteSession(dataSource);
-    const inserted = (await session.query("INSERT INTO item (name) VALUES (?) RETURNING id, name", ['new'], true)) as { records: unknown[] };
+    const inserted = (await session.query('INSERT INTO item (name) VALUES (?) RETURNING id, name', ['new'], true)) as {
+      records: unknown[];
+    };
     expect(inserted.records).toEqual([{ id: expect.any(Number), name: 'new' }]);
     const updated = (await session.query('UPDATE item SET name = ? WHERE name = ?', ['renamed', 'kept'], true)) as { affected: number };
     expect(updated.affected).toBe(1);

@@ -4,24 +4,50 @@ import { RowStore } from '../data/row-store.js';
 import { ancestorPaths, lockAncestors, type RowSource } from './ancestor-locks.js';
 import type { RuleBank } from './rule-bank.js';
 
-const column = (name: string, kind: 'integer' | 'string'): ResourceColumn =>
-  ({ name, propertyName: name, kind, nullable: false, generated: false, hasDefault: false, primary: false, unique: false });
+const column = (name: string, kind: 'integer' | 'string'): ResourceColumn => ({
+  name,
+  propertyName: name,
+  kind,
+  nullable: false,
+  generated: false,
+  hasDefault: false,
+  primary: false,
+  unique: false,
+});
 
 function resource(name: string, key: ResourceColumn, others: ResourceColumn[], parents: ParentRelation[] = []): Resource {
   const columns = [{ ...key, primary: true }, ...others];
-  return { name, tableName: name, target: name, columns, columnsByName: new Map(columns.map((c) => [c.name, c])), primaryKey: [columns[0]!], parents, children: [] };
+  return {
+    name,
+    tableName: name,
+    target: name,
+    columns,
+    columnsByName: new Map(columns.map((c) => [c.name, c])),
+    primaryKey: [columns[0]!],
+    parents,
+    children: [],
+  };
 }
 
 const customer = resource('customer', column('name', 'string'), [column('balance', 'integer')]);
-const order = resource('purchaseorder', column('order_number', 'integer'), [column('customer_name', 'string')], [
-  { name: 'customer', parent: 'customer', columns: [{ child: 'customer_name', parent: 'name' }] },
-]);
-const item = resource('lineitem', column('lineitem_id', 'integer'), [column('order_number', 'integer')], [
-  { name: 'purchaseorder', parent: 'purchaseorder', columns: [{ child: 'order_number', parent: 'order_number' }] },
-]);
+const order = resource(
+  'purchaseorder',
+  column('order_number', 'integer'),
+  [column('customer_name', 'string')],
+  [{ name: 'customer', parent: 'customer', columns: [{ child: 'customer_name', parent: 'name' }] }],
+);
+const item = resource(
+  'lineitem',
+  column('lineitem_id', 'integer'),
+  [column('order_number', 'integer')],
+  [{ name: 'purchaseorder', parent: 'purchaseorder', columns: [{ child: 'order_number', parent: 'order_number' }] }],
+);
 const registry = { get: (name: string) => [customer, order, item].find((r) => r.name === name)! } as unknown as ResourceRegistry;
 // The demo's aggregates: order totals from line items, balances from orders.
-const feeds = new Map([[item.name, [{ relation: item.parents[0] }]], [order.name, [{ relation: order.parents[0] }]]]);
+const feeds = new Map([
+  [item.name, [{ relation: item.parents[0] }]],
+  [order.name, [{ relation: order.parents[0] }]],
+]);
 const bank = { for: (r: Resource) => ({ feeds: feeds.get(r.name) ?? [] }) } as unknown as RuleBank;
 
 function capturingRunner() {
@@ -31,7 +57,12 @@ function capturingRunner() {
 
 async function lockStatements(dialect: 'mysql' | 'postgres', sources: RowSource[]) {
   const runner = capturingRunner();
-  await lockAncestors(new RowStore(runner, dialect), ancestorPaths(item, bank, registry), () => sources, () => undefined);
+  await lockAncestors(
+    new RowStore(runner, dialect),
+    ancestorPaths(item, bank, registry),
+    () => sources,
+    () => undefined,
+  );
   return runner.statements;
 }
 
@@ -44,14 +75,20 @@ describe('ancestor locks', () => {
 
   it('locks the customer through a subquery on the order, then the order, each FOR NO KEY UPDATE on PostgreSQL', async () => {
     const [first, second] = await lockStatements('postgres', [{ values: { order_number: 7 } }]);
-    expect(first!.sql).toMatch(/FROM "customer" "t" WHERE "t"\."name" IN \(\(SELECT "s2"\."customer_name" FROM "purchaseorder" "s2" WHERE "s2"\."order_number" = CAST\(\$1 AS bigint\)\)\) ORDER BY "t"\."name" FOR NO KEY UPDATE$/);
+    expect(first!.sql).toMatch(
+      /FROM "customer" "t" WHERE "t"\."name" IN \(\(SELECT "s2"\."customer_name" FROM "purchaseorder" "s2" WHERE "s2"\."order_number" = CAST\(\$1 AS bigint\)\)\) ORDER BY "t"\."name" FOR NO KEY UPDATE$/,
+    );
     expect(first!.values).toEqual([7]);
-    expect(second!.sql).toMatch(/FROM "purchaseorder" "t" WHERE "t"\."order_number" IN \(CAST\(\$1 AS bigint\)\) ORDER BY "t"\."order_number" FOR NO KEY UPDATE$/);
+    expect(second!.sql).toMatch(
+      /FROM "purchaseorder" "t" WHERE "t"\."order_number" IN \(CAST\(\$1 AS bigint\)\) ORDER BY "t"\."order_number" FOR NO KEY UPDATE$/,
+    );
   });
 
-  it('reads a stored row\'s parents by its key, and takes old and new parents in one statement each (MySQL: FOR UPDATE, placeholders in text order)', async () => {
+  it("reads a stored row's parents by its key, and takes old and new parents in one statement each (MySQL: FOR UPDATE, placeholders in text order)", async () => {
     const [first, second] = await lockStatements('mysql', [{ key: [41] }, { key: [41], values: { order_number: 9 } }]);
-    expect(first!.sql).toContain('WHERE `t`.`name` IN ((SELECT `s2`.`customer_name` FROM `purchaseorder` `s2` WHERE `s2`.`order_number` = (SELECT `s1`.`order_number` FROM `lineitem` `s1` WHERE `s1`.`lineitem_id` = ?)), (SELECT `s2`.`customer_name` FROM `purchaseorder` `s2` WHERE `s2`.`order_number` = ?))');
+    expect(first!.sql).toContain(
+      'WHERE `t`.`name` IN ((SELECT `s2`.`customer_name` FROM `purchaseorder` `s2` WHERE `s2`.`order_number` = (SELECT `s1`.`order_number` FROM `lineitem` `s1` WHERE `s1`.`lineitem_id` = ?)), (SELECT `s2`.`customer_name` FROM `purchaseorder` `s2` WHERE `s2`.`order_number` = ?))',
+    );
     expect(first!.sql).toMatch(/ORDER BY `t`\.`name` FOR UPDATE$/);
     expect(first!.values).toEqual([41, 9]);
     expect(second!.values).toEqual([41, 9]);

@@ -103,7 +103,9 @@ export function ancestorCondition(store: RowStore, path: AncestorPath, sources: 
   }
   if (alternatives.length === 0) return undefined;
   if (pairs.length === 1) return `${q('t')}.${q(pairs[0]!.parent)} IN (${alternatives.map((v) => v[0]).join(', ')})`;
-  return alternatives.map((values) => `(${pairs.map((pair, i) => `${q('t')}.${q(pair.parent)} = ${values[i]}`).join(' AND ')})`).join(' OR ');
+  return alternatives
+    .map((values) => `(${pairs.map((pair, i) => `${q('t')}.${q(pair.parent)} = ${values[i]}`).join(' AND ')})`)
+    .join(' OR ');
 }
 
 /**

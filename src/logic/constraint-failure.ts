@@ -17,7 +17,10 @@ export class ConstraintFailure extends ApiError {
     readonly row: CanonicalRow,
     private readonly template: string,
   ) {
-    super(ErrorCode.RULE_CONSTRAINT, renderMessage(resource, row, template, () => false));
+    super(
+      ErrorCode.RULE_CONSTRAINT,
+      renderMessage(resource, row, template, () => false),
+    );
   }
 
   /** The message as a reader who may see the columns `visible` admits sees it. */
@@ -37,7 +40,9 @@ function renderMessage(resource: Resource, row: CanonicalRow, template: string, 
   const namesHidden = placeholders(template).some((name) => resource.columnsByName.has(name) && !visible(name));
   const message = interpolate(template, resource, row, namesHidden ? () => false : visible);
   if (resource.primaryKey.every((c) => template.includes(`{${c.name}}`))) return message;
-  return resource.primaryKey.every((c) => visible(c.name)) ? `${message} (${resource.name}/${keySegment(resource, row)})` : `${message} (${resource.name})`;
+  return resource.primaryKey.every((c) => visible(c.name))
+    ? `${message} (${resource.name}/${keySegment(resource, row)})`
+    : `${message} (${resource.name})`;
 }
 
 function placeholders(template: string): string[] {

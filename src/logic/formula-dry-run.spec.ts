@@ -18,11 +18,13 @@ describe('undeclaredReads (the formula dry run)', () => {
   /** What a line-item formula with these uses reads beyond them. */
   function readsOf(uses: string[], compute: (item: RuleRow) => unknown): string[] {
     const resource = registry.get('lineitem');
-    const parentUses = uses.filter((u) => u.includes('.')).map((use) => {
-      const [name, attr] = use.split('.') as [string, string];
-      const relation = resource.parents.find((p) => p.name === name)!;
-      return { relation, parent: registry.get(relation.parent), attr };
-    });
+    const parentUses = uses
+      .filter((u) => u.includes('.'))
+      .map((use) => {
+        const [name, attr] = use.split('.') as [string, string];
+        const relation = resource.parents.find((p) => p.name === name)!;
+        return { relation, parent: registry.get(relation.parent), attr };
+      });
     return undeclaredReads({ resource, ownUses: uses.filter((u) => !u.includes('.')), parentUses, rule: { compute } });
   }
 
@@ -33,7 +35,12 @@ describe('undeclaredReads (the formula dry run)', () => {
 
   it('names each undeclared read once: an own attribute, a parent attribute, a relation not used, a misspelt name', () => {
     const reads = readsOf(['qty_ordered', 'purchaseorder.paid'], (item) => [
-      item.amount, item.amount, item.purchaseorder?.paid, item.purchaseorder?.notes, item.product?.price, item.piad,
+      item.amount,
+      item.amount,
+      item.purchaseorder?.paid,
+      item.purchaseorder?.notes,
+      item.product?.price,
+      item.piad,
     ]);
     expect(reads).toEqual(['amount', 'purchaseorder.notes', 'product', 'piad']);
   });
@@ -50,23 +57,38 @@ describe('undeclaredReads (the formula dry run)', () => {
 
   it('sees reads that only zeros, false or nulls lead to', () => {
     expect(readsOf(['qty_ordered'], (item) => (item.qty_ordered === 0 ? item.product_price : 1))).toEqual(['product_price']);
-    expect(readsOf(['purchaseorder.paid'], (item) => (item.purchaseorder === null ? item.qty_ordered : item.purchaseorder.paid))).toEqual(['qty_ordered']);
-    expect(readsOf(['purchaseorder.paid'], (item) => (item.purchaseorder?.paid === false ? item.purchaseorder.notes : 1))).toEqual(['purchaseorder.notes']);
+    expect(readsOf(['purchaseorder.paid'], (item) => (item.purchaseorder === null ? item.qty_ordered : item.purchaseorder.paid))).toEqual([
+      'qty_ordered',
+    ]);
+    expect(readsOf(['purchaseorder.paid'], (item) => (item.purchaseorder?.paid === false ? item.purchaseorder.notes : 1))).toEqual([
+      'purchaseorder.notes',
+    ]);
   });
 
   it('ignores what compute throws on sample values, but counts what it read before', () => {
-    expect(readsOf(['qty_ordered'], (item) => { throw new Error(`no ${item.qty_ordered}`); })).toEqual([]);
+    expect(
+      readsOf(['qty_ordered'], (item) => {
+        throw new Error(`no ${item.qty_ordered}`);
+      }),
+    ).toEqual([]);
     expect(readsOf(['qty_ordered'], (item) => D(item.qty_ordered).div(item.amount.minus(1)))).toEqual(['amount']);
-    expect(readsOf([], (item) => { void item.amount; throw new Error('x'); })).toEqual(['amount']);
+    expect(
+      readsOf([], (item) => {
+        void item.amount;
+        throw new Error('x');
+      }),
+    ).toEqual(['amount']);
   });
 
   it('does not count what JavaScript and decimal.js look up on the row itself', () => {
-    expect(readsOf(['qty_ordered'], (item) => {
-      void `${String(item)}${item.toString()}${item.valueOf() === item}${item.hasOwnProperty('qty_ordered')}`;
-      void Promise.resolve(item); // looks up `then`
-      void JSON.stringify([item.qty_ordered]);
-      return item.qty_ordered;
-    })).toEqual([]);
+    expect(
+      readsOf(['qty_ordered'], (item) => {
+        void `${String(item)}${item.toString()}${item.valueOf() === item}${item.hasOwnProperty('qty_ordered')}`;
+        void Promise.resolve(item); // looks up `then`
+        void JSON.stringify([item.qty_ordered]);
+        return item.qty_ordered;
+      }),
+    ).toEqual([]);
     // decimal.js asks any object for `toStringTag`, and renders it into its error message.
     expect(readsOf([], (item) => D(item as never))).toEqual([]);
     expect(readsOf([], (item) => item[Symbol.iterator as never])).toEqual([]);
@@ -91,7 +113,11 @@ describe('undeclaredReads (the formula dry run)', () => {
     const listener = (reason: unknown): void => void unhandled.push(reason);
     process.on('unhandledRejection', listener);
     try {
-      expect(readsOf(['qty_ordered'], async (item) => { throw new Error(`no ${item.qty_ordered}`); })).toEqual([]);
+      expect(
+        readsOf(['qty_ordered'], async (item) => {
+          throw new Error(`no ${item.qty_ordered}`);
+        }),
+      ).toEqual([]);
       await new Promise((resolve) => setTimeout(resolve, 10));
     } finally {
       process.off('unhandledRejection', listener);

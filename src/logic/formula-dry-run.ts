@@ -6,10 +6,20 @@ import { toRuleRow } from './rule-values.js';
 
 /** Canonical sample values, made into rule rows as the engine makes them (decimals become `Decimal`s). */
 const TYPICAL: Record<ColumnKind, CanonicalValue> = {
-  string: '1', integer: 1, decimal: '1', boolean: true, date: '2000-01-01', datetime: '2000-01-01T00:00:00.000Z',
+  string: '1',
+  integer: 1,
+  decimal: '1',
+  boolean: true,
+  date: '2000-01-01',
+  datetime: '2000-01-01T00:00:00.000Z',
 };
 const ZEROS: Record<ColumnKind, CanonicalValue> = {
-  string: '', integer: 0, decimal: '0', boolean: false, date: '2000-01-01', datetime: '2000-01-01T00:00:00.000Z',
+  string: '',
+  integer: 0,
+  decimal: '0',
+  boolean: false,
+  date: '2000-01-01',
+  datetime: '2000-01-01T00:00:00.000Z',
 };
 
 /** Sample runs: values that take the usual branches, values that take the other ones, and a row of nulls without parents. */

@@ -20,7 +20,9 @@ describe('orderFormulas', () => {
 
   it('names the cycle, from where it closes, without the formulas that lead into it', () => {
     expect(() => orderFormulas([f('a', 'b'), f('b', 'c'), f('c', 'b')])).toThrow(/^formula cycle: b -> c -> b$/);
-    expect(() => orderFormulas([f('amount', 'product_price'), f('product_price', 'amount')])).toThrow(/^formula cycle: amount -> product_price -> amount$/);
+    expect(() => orderFormulas([f('amount', 'product_price'), f('product_price', 'amount')])).toThrow(
+      /^formula cycle: amount -> product_price -> amount$/,
+    );
   });
 
   it('refuses a formula that reads its own attribute', () => {

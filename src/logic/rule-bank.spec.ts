@@ -103,21 +103,23 @@ describe('RuleBank', () => {
       expect(problems([formula({ entity: Lineitem, attr: 'amount', uses: untyped(['supplier.discount']), compute: () => 1 })])).toEqual([
         'rule 1 (formula amount): lineitem has no many-to-one relation "supplier" (it has: purchaseorder, product)',
       ]);
-      expect(problems([formula({ entity: Lineitem, attr: 'amount', uses: untyped(['purchaseorder.discount']), compute: () => 1 })])).toEqual([
-        'rule 1 (formula amount): purchaseorder has no attribute "discount"',
-      ]);
+      expect(
+        problems([formula({ entity: Lineitem, attr: 'amount', uses: untyped(['purchaseorder.discount']), compute: () => 1 })]),
+      ).toEqual(['rule 1 (formula amount): purchaseorder has no attribute "discount"']);
     });
 
     it('an unknown relation, or one that leads to another parent', () => {
       expect(problems([copy(untyped({ entity: Lineitem, attr: 'product_price', via: 'supplier', from: 'price' }))])).toEqual([
         'rule 1 (copy product_price): lineitem has no many-to-one relation "supplier" (it has: purchaseorder, product)',
       ]);
-      expect(problems([sum({ parent: Customer, attr: 'balance', children: Purchaseorder, via: untyped('salesrep'), childAttr: 'amount_total' })])).toEqual([
-        'rule 1 (sum balance): relation purchaseorder.salesrep leads to employee, not customer',
-      ]);
-      expect(problems([copy({ entity: Lineitem, attr: 'product_price', parent: Product, via: untyped('purchaseorder'), from: 'price' })])).toEqual([
-        'rule 1 (copy product_price): relation lineitem.purchaseorder leads to purchaseorder, not product',
-      ]);
+      expect(
+        problems([
+          sum({ parent: Customer, attr: 'balance', children: Purchaseorder, via: untyped('salesrep'), childAttr: 'amount_total' }),
+        ]),
+      ).toEqual(['rule 1 (sum balance): relation purchaseorder.salesrep leads to employee, not customer']);
+      expect(
+        problems([copy({ entity: Lineitem, attr: 'product_price', parent: Product, via: untyped('purchaseorder'), from: 'price' })]),
+      ).toEqual(['rule 1 (copy product_price): relation lineitem.purchaseorder leads to purchaseorder, not product']);
     });
 
     it('a derived primary key', () => {
@@ -130,10 +132,12 @@ describe('RuleBank', () => {
     });
 
     it('an attribute derived twice', () => {
-      expect(problems([
-        copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
-        formula({ entity: Lineitem, attr: 'product_price', uses: ['qty_ordered'], compute: (item) => item.qty_ordered }),
-      ])).toEqual(['rule 2 (formula product_price): lineitem.product_price is already derived by another rule']);
+      expect(
+        problems([
+          copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
+          formula({ entity: Lineitem, attr: 'product_price', uses: ['qty_ordered'], compute: (item) => item.qty_ordered }),
+        ]),
+      ).toEqual(['rule 2 (formula product_price): lineitem.product_price is already derived by another rule']);
     });
 
     it('sum, min and max without childAttr (count needs none)', () => {
@@ -151,10 +155,12 @@ describe('RuleBank', () => {
     });
 
     it('a formula cycle, naming its path', () => {
-      expect(problems([
-        formula({ entity: Lineitem, attr: 'amount', uses: ['product_price'], compute: (item) => item.product_price }),
-        formula({ entity: Lineitem, attr: 'product_price', uses: ['amount'], compute: (item) => item.amount }),
-      ])).toEqual(['lineitem: formula cycle: amount -> product_price -> amount']);
+      expect(
+        problems([
+          formula({ entity: Lineitem, attr: 'amount', uses: ['product_price'], compute: (item) => item.product_price }),
+          formula({ entity: Lineitem, attr: 'product_price', uses: ['amount'], compute: (item) => item.amount }),
+        ]),
+      ).toEqual(['lineitem: formula cycle: amount -> product_price -> amount']);
     });
   });
 
@@ -189,10 +195,15 @@ describe('RuleBank', () => {
       expect(problems([copy({ entity: Match, attr: 'venue', parent: Club, from: 'city' })], clubs)).toEqual([
         'rule 1 (copy venue): match has 2 many-to-one relations to club (home, away): name one with via',
       ]);
-      expect(problems([
-        sum({ parent: Club, attr: 'goals', children: Match, via: 'home', childAttr: 'home_goals' }),
-        copy({ entity: Match, attr: 'venue', parent: Club, via: 'home', from: 'city' }),
-      ], clubs)).toEqual([]);
+      expect(
+        problems(
+          [
+            sum({ parent: Club, attr: 'goals', children: Match, via: 'home', childAttr: 'home_goals' }),
+            copy({ entity: Match, attr: 'venue', parent: Club, via: 'home', from: 'city' }),
+          ],
+          clubs,
+        ),
+      ).toEqual([]);
     });
 
     it('needs a parent on a copy', () => {
@@ -204,26 +215,42 @@ describe('RuleBank', () => {
 
   describe('the dry run of formulas (see formula-dry-run.spec.ts)', () => {
     it('stops the boot when a formula reads an attribute its uses do not list, naming the formula and the attribute', () => {
-      expect(problems([
-        formula({ entity: Lineitem, attr: 'amount', uses: ['product_price'], compute: untyped((item: RuleRow<Lineitem>) => item.product_price!.times(item.qty_ordered)) }),
-      ])).toEqual([
-        'rule 1 (formula amount): formula lineitem.amount reads "qty_ordered", which is not in its uses: ["product_price"]',
-      ]);
-      expect(problems([
-        formula({
-          entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'purchaseorder.paid'],
-          compute: untyped((item: RuleRow) => [item.qty_ordered, item.purchaseorder?.paid, item.purchaseorder?.notes, item.piad]),
-        }),
-      ])).toEqual([
+      expect(
+        problems([
+          formula({
+            entity: Lineitem,
+            attr: 'amount',
+            uses: ['product_price'],
+            compute: untyped((item: RuleRow<Lineitem>) => item.product_price!.times(item.qty_ordered)),
+          }),
+        ]),
+      ).toEqual(['rule 1 (formula amount): formula lineitem.amount reads "qty_ordered", which is not in its uses: ["product_price"]']);
+      expect(
+        problems([
+          formula({
+            entity: Lineitem,
+            attr: 'amount',
+            uses: ['qty_ordered', 'purchaseorder.paid'],
+            compute: untyped((item: RuleRow) => [item.qty_ordered, item.purchaseorder?.paid, item.purchaseorder?.notes, item.piad]),
+          }),
+        ]),
+      ).toEqual([
         'rule 1 (formula amount): formula lineitem.amount reads "purchaseorder.notes" and "piad", which are not in its uses: ["qty_ordered","purchaseorder.paid"]',
       ]);
     });
 
     it('accepts formulas that read exactly their uses', () => {
       expect(problems(demoRules)).toEqual([]);
-      expect(problems([
-        formula({ entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'purchaseorder.paid'], compute: (item) => (item.purchaseorder?.paid ? 0 : item.qty_ordered) }),
-      ])).toEqual([]);
+      expect(
+        problems([
+          formula({
+            entity: Lineitem,
+            attr: 'amount',
+            uses: ['qty_ordered', 'purchaseorder.paid'],
+            compute: (item) => (item.purchaseorder?.paid ? 0 : item.qty_ordered),
+          }),
+        ]),
+      ).toEqual([]);
     });
   });
 
@@ -242,14 +269,16 @@ describe('RuleBank', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(RuleBankError);
-    expect((error as RuleBankError).message).toBe([
-      'The rules in the project are invalid:',
-      '  - rule 1 (formula nickname): customer has no attribute "nickname"',
-      '  - rule 2 (formula amount): lineitem has no many-to-one relation "supplier" (it has: purchaseorder, product)',
-      '  - rule 3 (formula name): customer.name is a primary key column and cannot be derived',
-      '  - rule 4 (formula notes): formula purchaseorder.notes reads "paid", which is not in its uses: []',
-      '  - lineitem: formula cycle: product_price -> qty_ordered -> product_price',
-    ].join('\n'));
+    expect((error as RuleBankError).message).toBe(
+      [
+        'The rules in the project are invalid:',
+        '  - rule 1 (formula nickname): customer has no attribute "nickname"',
+        '  - rule 2 (formula amount): lineitem has no many-to-one relation "supplier" (it has: purchaseorder, product)',
+        '  - rule 3 (formula name): customer.name is a primary key column and cannot be derived',
+        '  - rule 4 (formula notes): formula purchaseorder.notes reads "paid", which is not in its uses: []',
+        '  - lineitem: formula cycle: product_price -> qty_ordered -> product_price',
+      ].join('\n'),
+    );
   });
 
   describe('a valid bank', () => {
@@ -257,9 +286,19 @@ describe('RuleBank', () => {
     beforeAll(() => {
       bank = new RuleBank(demo, [
         // Declared before the demo's formula for amount, which it reads: the bank orders them.
-        formula({ entity: Lineitem, attr: 'product_number', uses: ['amount', 'purchaseorder.paid'], compute: (item) => (item.purchaseorder?.paid ? 1 : 2) }),
+        formula({
+          entity: Lineitem,
+          attr: 'product_number',
+          uses: ['amount', 'purchaseorder.paid'],
+          compute: (item) => (item.purchaseorder?.paid ? 1 : 2),
+        }),
         ...demoRules,
-        formula({ entity: Purchaseorder, attr: 'notes', uses: ['customer_name', 'paid'], compute: (o) => `${o.customer_name}${o.paid ? ' (paid)' : ''}` }),
+        formula({
+          entity: Purchaseorder,
+          attr: 'notes',
+          uses: ['customer_name', 'paid'],
+          compute: (o) => `${o.customer_name}${o.paid ? ' (paid)' : ''}`,
+        }),
         after({ entity: Customer, run: () => undefined }),
         commit({ run: () => undefined }),
       ]);
@@ -274,9 +313,9 @@ describe('RuleBank', () => {
     });
 
     it('files each aggregate under the child that feeds it, with its relation and attributes', () => {
-      expect(rulesOf('purchaseorder').feeds.map((f) => [f.rule.kind, f.parent.name, f.attr.name, f.relation.name, f.childAttr?.name])).toEqual([
-        ['sum', 'customer', 'balance', 'customer', 'amount_total'],
-      ]);
+      expect(
+        rulesOf('purchaseorder').feeds.map((f) => [f.rule.kind, f.parent.name, f.attr.name, f.relation.name, f.childAttr?.name]),
+      ).toEqual([['sum', 'customer', 'balance', 'customer', 'amount_total']]);
       expect(rulesOf('lineitem').feeds.map((f) => [f.parent.name, f.attr.name, f.relation.name, f.childAttr?.name])).toEqual([
         ['purchaseorder', 'amount_total', 'purchaseorder', 'amount'],
       ]);
@@ -296,7 +335,9 @@ describe('RuleBank', () => {
     });
 
     it('keeps copies, constraints and events with their entity, commit rules with the bank', () => {
-      expect(rulesOf('lineitem').copies.map((c) => [c.attr.name, c.relation.name, c.from.name])).toEqual([['product_price', 'product', 'price']]);
+      expect(rulesOf('lineitem').copies.map((c) => [c.attr.name, c.relation.name, c.from.name])).toEqual([
+        ['product_price', 'product', 'price'],
+      ]);
       expect(rulesOf('customer').constraints).toHaveLength(1);
       expect(rulesOf('customer').after).toHaveLength(1);
       expect(rulesOf('purchaseorder').after).toHaveLength(1);

@@ -52,8 +52,17 @@ export class ResourceRules {
   derived = new Set<string>();
 
   get isEmpty(): boolean {
-    return this.formulas.length + this.copies.length + this.constraints.length + this.commitConstraints.length
-      + this.early.length + this.after.length + this.feeds.length + this.readByChildren.length === 0;
+    return (
+      this.formulas.length +
+        this.copies.length +
+        this.constraints.length +
+        this.commitConstraints.length +
+        this.early.length +
+        this.after.length +
+        this.feeds.length +
+        this.readByChildren.length ===
+      0
+    );
   }
 }
 
@@ -74,7 +83,10 @@ export class RuleBank {
   private readonly byResource = new Map<string, ResourceRules>();
   readonly commitRules: CommitRule[] = [];
 
-  constructor(private readonly registry: ResourceRegistry, rules: readonly Rule[]) {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    rules: readonly Rule[],
+  ) {
     const problems: string[] = [];
     rules.forEach((rule, index) => {
       try {
@@ -124,7 +136,9 @@ export class RuleBank {
   private relation(child: Resource, via: string): ParentRelation {
     const relation = child.parents.find((p) => p.name === via);
     if (!relation) {
-      throw new Error(`${child.name} has no many-to-one relation "${via}" (it has: ${child.parents.map((p) => p.name).join(', ') || 'none'})`);
+      throw new Error(
+        `${child.name} has no many-to-one relation "${via}" (it has: ${child.parents.map((p) => p.name).join(', ') || 'none'})`,
+      );
     }
     return relation;
   }

@@ -43,7 +43,9 @@ describe('the rule DSL types', () => {
     expect(same<RuleRow<PurchaseorderAudit>['amount_total'], Decimal | null>(true)).toBe(true);
     expect(same<RuleRow<Purchaseorder>['paid'], boolean>(true)).toBe(true);
     expect(same<RuleRow<Purchaseorder>['salesrep_id'], number | null>(true)).toBe(true);
-    expect(same<keyof RuleRow<Lineitem>, 'lineitem_id' | 'order_number' | 'product_number' | 'qty_ordered' | 'product_price' | 'amount'>(true)).toBe(true);
+    expect(
+      same<keyof RuleRow<Lineitem>, 'lineitem_id' | 'order_number' | 'product_number' | 'qty_ordered' | 'product_price' | 'amount'>(true),
+    ).toBe(true);
     // Untyped, for the engine and for rows of any resource.
     expect(same<RuleRow, Record<string, any>>(true)).toBe(true);
   });
@@ -51,7 +53,14 @@ describe('the rule DSL types', () => {
   it('hands rules the values the types promise', () => {
     const customers = registry.get('customer');
     const seen: unknown[] = [];
-    const rule = constraint({ entity: Customer, message: 'x', check: (c) => { seen.push(c.balance, c.name); return c.balance.lte(c.credit_limit); } });
+    const rule = constraint({
+      entity: Customer,
+      message: 'x',
+      check: (c) => {
+        seen.push(c.balance, c.name);
+        return c.balance.lte(c.credit_limit);
+      },
+    });
     expect(rule.check(toRuleRow(customers, { name: 'Alpha', balance: '10.0000', credit_limit: '9.0000' }))).toBe(false);
     expect(D(seen[0] as Decimal).equals(10)).toBe(true);
     expect(seen[1]).toBe('Alpha');
@@ -60,14 +69,38 @@ describe('the rule DSL types', () => {
   it('accepts well-named rules, with via left out where one relation leads to the parent', () => {
     const rules: Rule[] = [
       sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total', where: (order) => !order.paid }),
-      count({ parent: Purchaseorder, attr: 'amount_total', children: Lineitem, via: 'purchaseorder', where: (item) => item.qty_ordered > 1 }),
+      count({
+        parent: Purchaseorder,
+        attr: 'amount_total',
+        children: Lineitem,
+        via: 'purchaseorder',
+        where: (item) => item.qty_ordered > 1,
+      }),
       copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
-      formula({ entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'purchaseorder.paid'], compute: (item) => (item.purchaseorder?.paid ? 0 : item.qty_ordered) }),
-      early({ entity: Purchaseorder, run: (event) => { if (event.changed('notes')) event.row.notes = event.row.notes?.trim() ?? null; } }),
-      after({ entity: Purchaseorder, on: ['UPDATE'], run: async (event) => {
-        const audit = await event.insert(PurchaseorderAudit, { order_number: event.row.order_number, amount_total: event.old!.amount_total, audit_time: new Date() });
-        same<typeof audit.amount_total, Decimal | null>(true);
-      } }),
+      formula({
+        entity: Lineitem,
+        attr: 'amount',
+        uses: ['qty_ordered', 'purchaseorder.paid'],
+        compute: (item) => (item.purchaseorder?.paid ? 0 : item.qty_ordered),
+      }),
+      early({
+        entity: Purchaseorder,
+        run: (event) => {
+          if (event.changed('notes')) event.row.notes = event.row.notes?.trim() ?? null;
+        },
+      }),
+      after({
+        entity: Purchaseorder,
+        on: ['UPDATE'],
+        run: async (event) => {
+          const audit = await event.insert(PurchaseorderAudit, {
+            order_number: event.row.order_number,
+            amount_total: event.old!.amount_total,
+            audit_time: new Date(),
+          });
+          same<typeof audit.amount_total, Decimal | null>(true);
+        },
+      }),
     ];
     expect(() => new RuleBank(registry, rules)).not.toThrow();
   });
@@ -79,25 +112,41 @@ describe('the rule DSL types', () => {
     constraint({ entity: Customer, message: 'x', check: (c) => c.balance * 2 < 100 });
 
     // @ts-expect-error `piad` again, in a formula: the dry run at boot sees it too
-    expect(bankError(formula({ entity: Purchaseorder, attr: 'notes', uses: ['paid'], compute: (order) => order.piad }))).toMatch(/reads "piad"/);
+    expect(bankError(formula({ entity: Purchaseorder, attr: 'notes', uses: ['paid'], compute: (order) => order.piad }))).toMatch(
+      /reads "piad"/,
+    );
+    // prettier-ignore
     // @ts-expect-error a formula sees only what its uses list
     expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['qty_ordered'], compute: (item) => D(item.product_price) }))).toMatch(/reads "product_price"/);
     // @ts-expect-error uses: no such attribute
-    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['qty_orderd'], compute: () => 1 }))).toMatch(/lineitem has no attribute "qty_orderd"/);
+    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['qty_orderd'], compute: () => 1 }))).toMatch(
+      /lineitem has no attribute "qty_orderd"/,
+    );
     // @ts-expect-error uses: no such relation
-    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['supplier.discount'], compute: () => 1 }))).toMatch(/no many-to-one relation "supplier"/);
+    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['supplier.discount'], compute: () => 1 }))).toMatch(
+      /no many-to-one relation "supplier"/,
+    );
     // @ts-expect-error uses: the parent has no such attribute
-    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['purchaseorder.piad'], compute: () => 1 }))).toMatch(/purchaseorder has no attribute "piad"/);
+    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['purchaseorder.piad'], compute: () => 1 }))).toMatch(
+      /purchaseorder has no attribute "piad"/,
+    );
     // @ts-expect-error a relation is not an attribute
-    expect(bankError(formula({ entity: Lineitem, attr: 'purchaseorder', uses: [], compute: () => 1 }))).toMatch(/lineitem has no attribute "purchaseorder"/);
+    expect(bankError(formula({ entity: Lineitem, attr: 'purchaseorder', uses: [], compute: () => 1 }))).toMatch(
+      /lineitem has no attribute "purchaseorder"/,
+    );
 
     // @ts-expect-error copy.from is an attribute of the parent reached by via (a product has no amount_total)
-    expect(bankError(copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'amount_total' }))).toMatch(/product has no attribute "amount_total"/);
+    expect(bankError(copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'amount_total' }))).toMatch(
+      /product has no attribute "amount_total"/,
+    );
     // @ts-expect-error via is a many-to-one relation property
-    expect(bankError(copy({ entity: Lineitem, attr: 'product_price', via: 'qty_ordered', from: 'price' }))).toMatch(/no many-to-one relation "qty_ordered"/);
+    expect(bankError(copy({ entity: Lineitem, attr: 'product_price', via: 'qty_ordered', from: 'price' }))).toMatch(
+      /no many-to-one relation "qty_ordered"/,
+    );
     // @ts-expect-error copy needs via or parent
     expect(bankError(copy({ entity: Lineitem, attr: 'product_price', from: 'price' }))).toMatch(/copy needs via or parent/);
 
+    // prettier-ignore
     // @ts-expect-error via leads to an employee, not a customer
     expect(bankError(sum({ parent: Customer, attr: 'balance', children: Purchaseorder, via: 'salesrep', childAttr: 'amount_total' }))).toMatch(/leads to employee, not customer/);
     // @ts-expect-error a sum is over a numeric attribute

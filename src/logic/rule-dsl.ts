@@ -35,7 +35,16 @@ import { Decimal } from 'decimal.js';
 
 import type { Verb } from '../data/row-change.js';
 import type {
-  ColumnKey, EntityClass, FormulaRow, NumericKey, ParentKey, ParentKeyTo, ParentOf, RuleRow, RuleValues, Use,
+  ColumnKey,
+  EntityClass,
+  FormulaRow,
+  NumericKey,
+  ParentKey,
+  ParentKeyTo,
+  ParentOf,
+  RuleRow,
+  RuleValues,
+  Use,
 } from './rule-row.js';
 
 export type { EntityClass, RuleRow, RuleValues, Verb };
@@ -168,11 +177,18 @@ export function formula<T, const U extends readonly Use<T>[]>(spec: {
 
 /** row.attr = parent.from through the relation `via`, copied when the row is inserted or re-parented (not later). */
 export function copy<T, const V extends ParentKey<T>>(spec: {
-  entity: EntityClass<T>; attr: ColumnKey<T>; via: V; from: ColumnKey<ParentOf<T, V>>;
+  entity: EntityClass<T>;
+  attr: ColumnKey<T>;
+  via: V;
+  from: ColumnKey<ParentOf<T, V>>;
 }): CopyRule;
 /** row.attr = parent.from, through the only relation of the row that leads to `parent` (or `via`, when there are several). */
 export function copy<T, P>(spec: {
-  entity: EntityClass<T>; attr: ColumnKey<T>; parent: EntityClass<P>; via?: ParentKeyTo<T, P>; from: ColumnKey<P>;
+  entity: EntityClass<T>;
+  attr: ColumnKey<T>;
+  parent: EntityClass<P>;
+  via?: ParentKeyTo<T, P>;
+  from: ColumnKey<P>;
 }): CopyRule;
 export function copy(spec: Omit<CopyRule, 'kind'>): CopyRule {
   return { kind: 'copy', ...spec };
@@ -185,7 +201,9 @@ export function constraint<T>(spec: { entity: EntityClass<T>; check: (row: RuleR
 
 /** Checked once at the end of the transaction, on the final values of every touched row of the entity. */
 export function commitConstraint<T>(spec: {
-  entity: EntityClass<T>; check: (row: RuleRow<T>) => boolean; message: string;
+  entity: EntityClass<T>;
+  check: (row: RuleRow<T>) => boolean;
+  message: string;
 }): ConstraintRule {
   return { kind: 'commitConstraint', ...spec, check: untyped<ConstraintRule['check']>(spec.check) };
 }

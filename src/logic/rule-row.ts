@@ -26,7 +26,8 @@ export type NumericKey<T> = { [K in keyof T]-?: NonNullable<T[K]> extends number
 /** The entity's many-to-one relation properties: `ParentKey<Lineitem>` is `'purchaseorder' | 'product'`. */
 export type ParentKey<T> = {
   [K in keyof T]-?: NonNullable<T[K]> extends NotAParent ? never : NonNullable<T[K]> extends object ? K : never;
-}[keyof T] & string;
+}[keyof T] &
+  string;
 
 /** The entity a relation property leads to. */
 export type ParentOf<T, R> = NonNullable<At<T, R>>;
@@ -67,7 +68,9 @@ type AttrVia<U, R extends string> = U extends `${R}.${infer A}` ? A : never;
 export type FormulaRow<T, U extends string> = {
   readonly [K in OwnUse<U> & ColumnKey<T>]: RuleSide<At<T, K>>;
 } & {
-  readonly [R in RelationOf<U> & ParentKey<T>]: {
-    readonly [A in AttrVia<U, R> & ColumnKey<ParentOf<T, R>>]: RuleSide<At<ParentOf<T, R>, A>>;
-  } | null;
+  readonly [R in RelationOf<U> & ParentKey<T>]:
+    | {
+        readonly [A in AttrVia<U, R> & ColumnKey<ParentOf<T, R>>]: RuleSide<At<ParentOf<T, R>, A>>;
+      }
+    | null;
 };

@@ -4,7 +4,18 @@ import type { ResourceColumn } from '../data/resource-registry.js';
 import { fromRuleValue } from './rule-values.js';
 
 function column(kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {
-  return { name: 'total', resource: 'team', propertyName: 'total', kind, nullable: false, generated: false, hasDefault: false, primary: false, unique: false, ...extra };
+  return {
+    name: 'total',
+    resource: 'team',
+    propertyName: 'total',
+    kind,
+    nullable: false,
+    generated: false,
+    hasDefault: false,
+    primary: false,
+    unique: false,
+    ...extra,
+  };
 }
 
 describe('fromRuleValue', () => {
@@ -17,7 +28,9 @@ describe('fromRuleValue', () => {
   });
 
   it('refuses a decimal past the column, naming the column and its resource', () => {
-    expect(() => fromRuleValue(money, new Decimal('1e15'))).toThrow('The value the rules computed for column "total" of team is out of range for decimal(19,4).');
+    expect(() => fromRuleValue(money, new Decimal('1e15'))).toThrow(
+      'The value the rules computed for column "total" of team is out of range for decimal(19,4).',
+    );
     expect(() => fromRuleValue(money, new Decimal(Number.NaN))).toThrow(ApiError);
     expect(() => fromRuleValue(money, 'lots')).toThrow(/must be a number/);
   });

@@ -7,7 +7,14 @@ const deadlock = (): Error => Object.assign(new Error('Deadlock found'), { drive
 function fakeTime(): { now: () => number; wait: (ms: number) => Promise<void>; waits: number[] } {
   let t = 0;
   const waits: number[] = [];
-  return { now: () => t, wait: async (ms) => { waits.push(ms); t += ms; }, waits };
+  return {
+    now: () => t,
+    wait: async (ms) => {
+      waits.push(ms);
+      t += ms;
+    },
+    waits,
+  };
 }
 
 describe('write retries', () => {
@@ -25,11 +32,14 @@ describe('write retries', () => {
   it('runs the attempt again after a deadlock, and answers its result', async () => {
     const time = fakeTime();
     let calls = 0;
-    const result = await withConflictRetries(async () => {
-      calls += 1;
-      if (calls < 3) throw deadlock();
-      return 'done';
-    }, { budgetMs: 1000, ...time, random: () => 0 });
+    const result = await withConflictRetries(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw deadlock();
+        return 'done';
+      },
+      { budgetMs: 1000, ...time, random: () => 0 },
+    );
     expect(result).toBe('done');
     expect(calls).toBe(3);
     expect(time.waits).toEqual([2, 4]);
@@ -38,10 +48,13 @@ describe('write retries', () => {
   it('answers 409 / 4093 with Retry-After once the budget leaves no room for another attempt', async () => {
     const time = fakeTime();
     let calls = 0;
-    const error = await withConflictRetries(async () => {
-      calls += 1;
-      throw deadlock();
-    }, { budgetMs: 100, ...time, random: () => 0.5 }).catch((e: unknown) => e);
+    const error = await withConflictRetries(
+      async () => {
+        calls += 1;
+        throw deadlock();
+      },
+      { budgetMs: 100, ...time, random: () => 0.5 },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).errorCode).toBe(4093);
     expect((error as ApiError).statusCode).toBe(409);
@@ -52,12 +65,26 @@ describe('write retries', () => {
 
   it('never retries with a budget of 0, and never retries other errors', async () => {
     let calls = 0;
-    const conflict = await withConflictRetries(async () => { calls += 1; throw deadlock(); }, { budgetMs: 0 }).catch((e: unknown) => e);
+    const conflict = await withConflictRetries(
+      async () => {
+        calls += 1;
+        throw deadlock();
+      },
+      { budgetMs: 0 },
+    ).catch((e: unknown) => e);
     expect((conflict as ApiError).errorCode).toBe(4093);
     expect(calls).toBe(1);
     const stale = new ApiError(4090, 'stale checksum');
     calls = 0;
-    await expect(withConflictRetries(async () => { calls += 1; throw stale; }, { budgetMs: 1000 })).rejects.toBe(stale);
+    await expect(
+      withConflictRetries(
+        async () => {
+          calls += 1;
+          throw stale;
+        },
+        { budgetMs: 1000 },
+      ),
+    ).rejects.toBe(stale);
     expect(calls).toBe(1);
   });
 });

@@ -85,7 +85,9 @@ export class WriteTransaction implements RuleContext {
     // One statement binds a value per row and level: past this, PostgreSQL's 65,535 parameters
     // come into reach. Such bodies lock row by row, as single rows do (a deadlock is retried).
     if (items.length > MAX_ROWS_LOCKED_AT_ONCE) return;
-    await this.lockAncestorsOf(resource, (path) => items.flatMap((item) => (item.key ? updateSources(path, item.key, item.values) : [{ values: item.values }])));
+    await this.lockAncestorsOf(resource, (path) =>
+      items.flatMap((item) => (item.key ? updateSources(path, item.key, item.values) : [{ values: item.values }])),
+    );
     this.ancestorsLockedFor.add(resource);
   }
 
@@ -129,7 +131,13 @@ export class WriteTransaction implements RuleContext {
    * whatever changed (a parent attribute they read changed). Returns the new row, or the
    * same object when nothing changed.
    */
-  async change(resource: Resource, before: CanonicalRow, changes: CanonicalRow, depth: number, forced: ReadonlySet<string> = new Set()): Promise<CanonicalRow> {
+  async change(
+    resource: Resource,
+    before: CanonicalRow,
+    changes: CanonicalRow,
+    depth: number,
+    forced: ReadonlySet<string> = new Set(),
+  ): Promise<CanonicalRow> {
     this.guard(depth);
     const rules = this.bank.for(resource);
     const row = await this.early(resource, rules, 'UPDATE', { ...before, ...changes }, before);
@@ -174,14 +182,20 @@ export class WriteTransaction implements RuleContext {
   }
 
   /** Parent aggregates by delta: one locked read and one UPDATE per affected parent, then the parent's own rules. */
-  private async adjustParents(resource: Resource, rules: ResourceRules, before: CanonicalRow | null, after: CanonicalRow | null, depth: number): Promise<void> {
+  private async adjustParents(
+    resource: Resource,
+    rules: ResourceRules,
+    before: CanonicalRow | null,
+    after: CanonicalRow | null,
+    depth: number,
+  ): Promise<void> {
     if (rules.feeds.length === 0) return;
     const pending: ParentAdjustment[] = adjustments(rules.feeds, before, after);
     for (const adjustment of pending) {
       const parentKey = orderedKey(adjustment.parent, adjustment.relation, adjustment.key);
       const id = rowIdentity(adjustment.parent, parentKey);
       if (this.deleting.has(id)) continue;
-      const parentRow = this.locked.get(id) ?? await this.lockRow(adjustment.parent, parentKey, 'update');
+      const parentRow = this.locked.get(id) ?? (await this.lockRow(adjustment.parent, parentKey, 'update'));
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
@@ -189,7 +203,13 @@ export class WriteTransaction implements RuleContext {
   }
 
   /** Children whose formulas read an attribute of this row that changed. */
-  private async recomputeChildren(resource: Resource, rules: ResourceRules, row: CanonicalRow, changed: Set<string>, depth: number): Promise<void> {
+  private async recomputeChildren(
+    resource: Resource,
+    rules: ResourceRules,
+    row: CanonicalRow,
+    changed: Set<string>,
+    depth: number,
+  ): Promise<void> {
     for (const formula of rules.readByChildren) {
       const uses = formula.parentUses.filter((u) => u.parent === resource && changed.has(u.attr));
       if (uses.length === 0) continue;
@@ -201,12 +221,25 @@ export class WriteTransaction implements RuleContext {
     }
   }
 
-  private async early(resource: Resource, rules: ResourceRules, verb: Verb, row: CanonicalRow, before: CanonicalRow | null): Promise<CanonicalRow> {
+  private async early(
+    resource: Resource,
+    rules: ResourceRules,
+    verb: Verb,
+    row: CanonicalRow,
+    before: CanonicalRow | null,
+  ): Promise<CanonicalRow> {
     if (!rules.early.some((e) => e.on.includes(verb))) return row;
     return runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
   }
 
-  private async after(resource: Resource, rules: ResourceRules, verb: Verb, row: CanonicalRow, before: CanonicalRow | null, depth: number): Promise<void> {
+  private async after(
+    resource: Resource,
+    rules: ResourceRules,
+    verb: Verb,
+    row: CanonicalRow,
+    before: CanonicalRow | null,
+    depth: number,
+  ): Promise<void> {
     if (!rules.after.some((e) => e.on.includes(verb))) return;
     await runRowEvents(this, resource, rules.after, verb, row, verb === 'INSERT' ? null : before, depth, false);
   }
@@ -239,7 +272,10 @@ export class WriteTransaction implements RuleContext {
     const row = await this.lockRow(resource, key, lock);
     if (!row) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
     if (checksum !== CHECKSUM_OVERRIDE && checksum !== this.checksums.of(resource, row)) {
-      throw new ApiError(ErrorCode.CHECKSUM_MISMATCH, `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`);
+      throw new ApiError(
+        ErrorCode.CHECKSUM_MISMATCH,
+        `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`,
+      );
     }
     return row;
   }
@@ -259,6 +295,6 @@ function updateSources(path: AncestorPath, key: KeyValues, changes: CanonicalRow
 function orderedKey(parent: Resource, relation: ParentRelation, values: CanonicalValue[]): KeyValues {
   return parent.primaryKey.map((column) => {
     const at = relation.columns.findIndex((pair) => pair.parent === column.name);
-    return at >= 0 ? values[at] ?? null : null;
+    return at >= 0 ? (values[at] ?? null) : null;
   });
 }

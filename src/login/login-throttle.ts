@@ -145,7 +145,12 @@ export class LoginThrottle {
   }
 
   /** Ends one pending attempt: counted as a failure, forgetting the failures (a success on the account), or given back. */
-  private async settle(manager: EntityManager, scope: LoginAttemptScope, subject: string, outcome: 'failed' | 'succeeded' | 'gave-back'): Promise<void> {
+  private async settle(
+    manager: EntityManager,
+    scope: LoginAttemptScope,
+    subject: string,
+    outcome: 'failed' | 'succeeded' | 'gave-back',
+  ): Promise<void> {
     const failures = { failed: 'failures + 1', succeeded: '0', 'gave-back': 'failures' }[outcome];
     await counters(manager)
       .createQueryBuilder()
@@ -203,7 +208,10 @@ export class LoginThrottle {
       counters(manager)
         .createQueryBuilder()
         .delete()
-        .where('window_start <= :cutoff AND (pending = 0 OR window_start <= :lost)', { cutoff: now - this.windowMs, lost: now - 2 * this.windowMs })
+        .where('window_start <= :cutoff AND (pending = 0 OR window_start <= :lost)', {
+          cutoff: now - this.windowMs,
+          lost: now - 2 * this.windowMs,
+        })
         .execute(),
     );
   }

@@ -11,8 +11,10 @@ import { Purchaseorder } from './entities/purchaseorder.entity.js';
  */
 export const demoRules: Rule[] = [
   sum({
-    parent: Customer, attr: 'balance',
-    children: Purchaseorder, childAttr: 'amount_total',
+    parent: Customer,
+    attr: 'balance',
+    children: Purchaseorder,
+    childAttr: 'amount_total',
     where: (order) => order.paid === false,
   }),
   constraint({
@@ -21,16 +23,21 @@ export const demoRules: Rule[] = [
     message: "Customer {name}'s balance {balance} exceeds their credit limit {credit_limit}",
   }),
   sum({
-    parent: Purchaseorder, attr: 'amount_total',
-    children: Lineitem, childAttr: 'amount',
+    parent: Purchaseorder,
+    attr: 'amount_total',
+    children: Lineitem,
+    childAttr: 'amount',
   }),
   copy({ entity: Lineitem, attr: 'product_price', via: 'product', from: 'price' }),
   formula({
-    entity: Lineitem, attr: 'amount', uses: ['qty_ordered', 'product_price'],
+    entity: Lineitem,
+    attr: 'amount',
+    uses: ['qty_ordered', 'product_price'],
     compute: (item) => D(item.product_price).times(item.qty_ordered),
   }),
   after({
-    entity: Purchaseorder, on: ['UPDATE'],
+    entity: Purchaseorder,
+    on: ['UPDATE'],
     run: async (event) => {
       if (!event.changed('amount_total')) return;
       const old = event.old!;

@@ -40,18 +40,29 @@ async function errorOf(work: Promise<unknown>): Promise<ApiError> {
 describe('CustomAuthProvider', () => {
   it('passes the payload and a context with the client address, config, logger and fetch', async () => {
     let seen: unknown;
-    const { adapter } = adapt({ authenticate: (payload, ctx) => ((seen = { payload, ctx }), { roleNames: ['r'], userIdentifier: 'ada' }) }, { region: 'eu' });
+    const { adapter } = adapt(
+      { authenticate: (payload, ctx) => ((seen = { payload, ctx }), { roleNames: ['r'], userIdentifier: 'ada' }) },
+      { region: 'eu' },
+    );
     await expect(adapter.authenticate(login, context)).resolves.toEqual({ roleNames: ['r'], userIdentifier: 'ada' });
-    expect(seen).toMatchObject({ payload: login, ctx: { clientAddress: '10.1.2.3', config: { region: 'eu' }, fetch: expect.any(Function), logger: expect.any(Object) } });
+    expect(seen).toMatchObject({
+      payload: login,
+      ctx: { clientAddress: '10.1.2.3', config: { region: 'eu' }, fetch: expect.any(Function), logger: expect.any(Object) },
+    });
   });
 
-  it('passes a refusal through as the client\'s message', async () => {
+  it("passes a refusal through as the client's message", async () => {
     const { adapter } = adapt({ authenticate: () => ({ errorMessage: 'Wrong secret word.' }) });
     await expect(adapter.authenticate(login, context)).resolves.toEqual({ errorMessage: 'Wrong secret word.' });
   });
 
   it.each([
-    ['throws', () => { throw new Error('boom'); }],
+    [
+      'throws',
+      () => {
+        throw new Error('boom');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('boom'))],
     ['answers nothing', () => undefined],
     ['answers roles that are not a list', () => ({ roleNames: 'admin', userIdentifier: 'x' })],
@@ -75,7 +86,7 @@ describe('CustomAuthProvider', () => {
     expect(log()).toMatch(/did not answer within AUTH_PROVIDER_TIMEOUT_MS/);
   });
 
-  it('keeps credentials and secret settings out of the log: the provider\'s own lines and its errors', async () => {
+  it("keeps credentials and secret settings out of the log: the provider's own lines and its errors", async () => {
     const { adapter, log } = adapt(
       {
         authenticate: (payload, ctx) => {
@@ -94,7 +105,7 @@ describe('CustomAuthProvider', () => {
     expect(text).not.toContain('directory-pw-42');
   });
 
-  it('accepts LAC\'s keyExpiration Date and errorMessage null with a success', async () => {
+  it("accepts LAC's keyExpiration Date and errorMessage null with a success", async () => {
     const expiry = new Date('2031-01-01T00:00:00Z');
     const { adapter } = adapt({ authenticate: () => ({ errorMessage: null, roleNames: [], userIdentifier: 'x', keyExpiration: expiry }) });
     await expect(adapter.authenticate(login, context)).resolves.toEqual({ roleNames: [], userIdentifier: 'x', keyExpiration: expiry });
@@ -106,10 +117,16 @@ describe('CustomAuthProvider', () => {
       const { adapter } = adapt({
         authenticate: (payload) => {
           calls.push(payload);
-          return { roleNames: ['r'], userIdentifier: 'ada', ...(payload['enablePasswordChange!'] ? { changePasswordResult: 'failure', changePasswordMessage: 'Too short.' } : {}) };
+          return {
+            roleNames: ['r'],
+            userIdentifier: 'ada',
+            ...(payload['enablePasswordChange!'] ? { changePasswordResult: 'failure', changePasswordMessage: 'Too short.' } : {}),
+          };
         },
       });
-      await expect(adapter.changePassword({ ...login, new_password: 'x' }, { roleNames: ['r'], userIdentifier: 'ada' }, context)).resolves.toEqual({
+      await expect(
+        adapter.changePassword({ ...login, new_password: 'x' }, { roleNames: ['r'], userIdentifier: 'ada' }, context),
+      ).resolves.toEqual({
         result: 'failure',
         message: 'Too short.',
       });
@@ -125,18 +142,30 @@ describe('CustomAuthProvider', () => {
   });
 
   describe('login info and config info', () => {
-    it('serves LAC\'s {fields, links}, and username/password when the provider has no getLoginInfo', async () => {
+    it("serves LAC's {fields, links}, and username/password when the provider has no getLoginInfo", async () => {
       const withInfo = adapt({
         authenticate: () => undefined,
-        getLoginInfo: () => ({ fields: [{ name: 'id_token', display: 'ID token', type: 'password' }, { display: 'no name' }], links: [{ display: 'Help', href: 'https://x' }] }),
+        getLoginInfo: () => ({
+          fields: [{ name: 'id_token', display: 'ID token', type: 'password' }, { display: 'no name' }],
+          links: [{ display: 'Help', href: 'https://x' }],
+        }),
       }).adapter;
-      expect(await withInfo.loginInfo()).toEqual({ fields: [{ name: 'id_token', display: 'ID token', type: 'password' }], links: [{ display: 'Help', href: 'https://x' }] });
-      expect((await adapt({ authenticate: () => undefined }).adapter.loginInfo()).fields.map((f) => f.name)).toEqual(['username', 'password']);
+      expect(await withInfo.loginInfo()).toEqual({
+        fields: [{ name: 'id_token', display: 'ID token', type: 'password' }],
+        links: [{ display: 'Help', href: 'https://x' }],
+      });
+      expect((await adapt({ authenticate: () => undefined }).adapter.loginInfo()).fields.map((f) => f.name)).toEqual([
+        'username',
+        'password',
+      ]);
     });
 
     it('describes the provider for operators with secrets blanked', async () => {
       const { adapter } = adapt(
-        { authenticate: () => undefined, getConfigInfo: () => ({ current: { url: 'ldap://x', bindPassword: 'pw-1', note: 'uses token t-99' } }) },
+        {
+          authenticate: () => undefined,
+          getConfigInfo: () => ({ current: { url: 'ldap://x', bindPassword: 'pw-1', note: 'uses token t-99' } }),
+        },
         { url: 'ldap://x', bindPassword: 'pw-1', apiToken: 't-99' },
       );
       expect(await adapter.describe()).toEqual({

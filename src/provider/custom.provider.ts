@@ -57,7 +57,7 @@ export class CustomAuthProvider implements AuthProvider {
     if (settled.status !== 'ok') throw this.failure(settled, 'authenticate', payload, ErrorCode.LOGIN_FAILED);
     const result = readAnswer(settled.value);
     if (isMalformed(result)) {
-      this.log.error({ problem: result.malformed }, 'the provider\'s authenticate answer is malformed; no token made');
+      this.log.error({ problem: result.malformed }, "the provider's authenticate answer is malformed; no token made");
       throw new ApiError(ErrorCode.LOGIN_FAILED, PROVIDER_FAILED_MESSAGE);
     }
     return result;
@@ -124,13 +124,24 @@ export class CustomAuthProvider implements AuthProvider {
    * Logs a failed call, credentials and secrets blanked, and gives the client's error:
    * 503 / 5031 for a timeout, else `errorCode` with a message that tells nothing about why.
    */
-  private failure(settled: Exclude<Settled<unknown>, { status: 'ok' }>, what: string, payload: Record<string, unknown>, errorCode: ErrorCode): ApiError {
+  private failure(
+    settled: Exclude<Settled<unknown>, { status: 'ok' }>,
+    what: string,
+    payload: Record<string, unknown>,
+    errorCode: ErrorCode,
+  ): ApiError {
     if (settled.status === 'timeout') {
       this.log.error({ timeoutMs: this.options.timeoutMs }, `the provider's ${what} did not answer within AUTH_PROVIDER_TIMEOUT_MS`);
       return new ApiError(ErrorCode.PROVIDER_UNAVAILABLE, PROVIDER_TIMEOUT_MESSAGE);
     }
-    this.log.error({ error: scrub(settled.error, this.secretsOf(payload)) }, `the provider's ${what} failed: ${scrub(messageOf(settled.error), this.secretsOf(payload))}`);
-    return new ApiError(errorCode, errorCode === ErrorCode.LOGIN_FAILED ? PROVIDER_FAILED_MESSAGE : 'The authentication provider failed; the log says why.');
+    this.log.error(
+      { error: scrub(settled.error, this.secretsOf(payload)) },
+      `the provider's ${what} failed: ${scrub(messageOf(settled.error), this.secretsOf(payload))}`,
+    );
+    return new ApiError(
+      errorCode,
+      errorCode === ErrorCode.LOGIN_FAILED ? PROVIDER_FAILED_MESSAGE : 'The authentication provider failed; the log says why.',
+    );
   }
 
   private secretsOf(payload: Record<string, unknown>): string[] {

@@ -42,9 +42,13 @@ export function shapeProblems(candidate: unknown): string[] {
   }
   const problems: string[] = [];
   if (!('authenticate' in candidate) || candidate.authenticate === undefined) {
-    problems.push('it has no authenticate function: add authenticate(payload, context), which answers {errorMessage} or {roleNames, userIdentifier, ...}');
+    problems.push(
+      'it has no authenticate function: add authenticate(payload, context), which answers {errorMessage} or {roleNames, userIdentifier, ...}',
+    );
   } else if (typeof candidate.authenticate !== 'function') {
-    problems.push(`authenticate is ${describeValue(candidate.authenticate)}, not a function: make it a function authenticate(payload, context)`);
+    problems.push(
+      `authenticate is ${describeValue(candidate.authenticate)}, not a function: make it a function authenticate(payload, context)`,
+    );
   }
   for (const [name, signature] of Object.entries(OPTIONAL_FUNCTIONS)) {
     const value = candidate[name];

@@ -31,14 +31,19 @@ describe('loadCustomProvider', () => {
 
   it('loads an ES module with named exports only, and a CommonJS factory', async () => {
     const named = await load('named-exports');
-    expect(await named.authenticate({ password: 'open sesame' }, { clientAddress: '::1', enablePasswordChange: false })).toMatchObject({ userIdentifier: 'named' });
+    expect(await named.authenticate({ password: 'open sesame' }, { clientAddress: '::1', enablePasswordChange: false })).toMatchObject({
+      userIdentifier: 'named',
+    });
     const lac = await load('lac-style');
     expect((await lac.describe()).file).toBe('test/fixtures/providers/lac-style.cjs');
   });
 
   it('overlays AUTH_PROVIDER_CONFIG on <name>.config.json, key by key, and hands the result to configure', async () => {
     const provider = await load('lac-style', '{"keyLifetimeMinutes": 5}');
-    const result = await provider.authenticate({ username: 'ada', password: 'lovelace' }, { clientAddress: '::1', enablePasswordChange: false });
+    const result = await provider.authenticate(
+      { username: 'ada', password: 'lovelace' },
+      { clientAddress: '::1', enablePasswordChange: false },
+    );
     const lifetime = (result as { keyExpiration: Date }).keyExpiration.getTime() - Date.now();
     expect(lifetime).toBeGreaterThan(4 * 60_000);
     expect(lifetime).toBeLessThanOrEqual(5 * 60_000);
@@ -55,12 +60,16 @@ describe('loadCustomProvider', () => {
   it('refuses a missing module, listing the providers that exist', async () => {
     const error = await bootError('my-sso');
     expect(error.message).toContain('test/fixtures/providers/my-sso.js');
-    expect(error.message).toMatch(/no module my-sso\.js, my-sso\.mjs or my-sso\.cjs .*the providers there are: .*accept-all.*lac-style.*named-exports/);
+    expect(error.message).toMatch(
+      /no module my-sso\.js, my-sso\.mjs or my-sso\.cjs .*the providers there are: .*accept-all.*lac-style.*named-exports/,
+    );
   });
 
   it('refuses a name that is not a plain file name, reading nothing', async () => {
     const error = await bootError('../accept-all');
-    expect(error.message).toMatch(/"\.\.\/accept-all" is not a provider name: only files directly inside test\/fixtures\/providers\/ are loaded/);
+    expect(error.message).toMatch(
+      /"\.\.\/accept-all" is not a provider name: only files directly inside test\/fixtures\/providers\/ are loaded/,
+    );
   });
 
   it('names the file and the fix when authenticate is missing', async () => {
@@ -78,7 +87,7 @@ describe('loadCustomProvider', () => {
     ]);
   });
 
-  it('reports a syntax error with the loader\'s message', async () => {
+  it("reports a syntax error with the loader's message", async () => {
     const error = await bootError('syntax-error');
     expect(error.message).toContain('test/fixtures/providers/syntax-error.js');
     expect(error.problems).toEqual([expect.stringMatching(/^the module does not load: SyntaxError: .+ \(line 4\): fix the file$/)]);
@@ -88,7 +97,7 @@ describe('loadCustomProvider', () => {
     expect((await bootError('not-a-provider')).problems).toEqual([expect.stringMatching(/^it exports a number, not a provider/)]);
   });
 
-  it('reports an unreadable config file and a bad AUTH_PROVIDER_CONFIG together with the module\'s problems', async () => {
+  it("reports an unreadable config file and a bad AUTH_PROVIDER_CONFIG together with the module's problems", async () => {
     expect((await bootError('bad-config')).problems).toEqual([
       expect.stringMatching(/^test\/fixtures\/providers\/bad-config\.config\.json is not valid JSON/),
     ]);

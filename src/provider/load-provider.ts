@@ -37,7 +37,10 @@ export async function loadCustomProvider(options: LoadProviderOptions): Promise<
   const problems = [...settings.problems];
   const secrets = secretSettings(settings.config, settings.environmentKeys);
   const fail = (more: string[]): never => {
-    throw new ProviderConfigError(file, [...more, ...problems].map((p) => scrub(p, secrets.values) as string));
+    throw new ProviderConfigError(
+      file,
+      [...more, ...problems].map((p) => scrub(p, secrets.values) as string),
+    );
   };
 
   let namespace: unknown;
@@ -65,7 +68,15 @@ export async function loadCustomProvider(options: LoadProviderOptions): Promise<
     if (configured.status === 'error') fail([`configure(config) refused the settings: ${messageOf(configured.error)}`]);
   }
   options.logger.info({ provider: name, file }, 'custom auth provider loaded');
-  return new CustomAuthProvider({ name, file, provider, config: Object.freeze(structuredClone(settings.config)), secrets, timeoutMs, logger: options.logger });
+  return new CustomAuthProvider({
+    name,
+    file,
+    provider,
+    config: Object.freeze(structuredClone(settings.config)),
+    secrets,
+    timeoutMs,
+    logger: options.logger,
+  });
 }
 
 /**

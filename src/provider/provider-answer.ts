@@ -19,7 +19,9 @@ export interface MalformedAnswer {
  */
 export function readAnswer(answer: unknown): AuthResult | MalformedAnswer {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-    return { malformed: `authenticate answered ${answer === null ? 'null' : Array.isArray(answer) ? 'an array' : typeof answer}, not an object` };
+    return {
+      malformed: `authenticate answered ${answer === null ? 'null' : Array.isArray(answer) ? 'an array' : typeof answer}, not an object`,
+    };
   }
   const a = answer as Record<string, unknown>;
   if (a.errorMessage !== undefined && a.errorMessage !== null) {
@@ -103,7 +105,9 @@ export function readPasswordChange(answer: unknown): PasswordChangeOutcome {
  * Entries without a name or display text are left out rather than sent to clients half-made.
  */
 export function readLoginInfo(answer: unknown): LoginInfo {
-  const a = Array.isArray(answer) ? { fields: answer } : ((typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>);
+  const a = Array.isArray(answer)
+    ? { fields: answer }
+    : ((typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>);
   const list = (value: unknown): Record<string, unknown>[] =>
     Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
   const fields = list(a.fields)

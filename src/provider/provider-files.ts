@@ -30,10 +30,20 @@ export function findProviderModule(dir: string, name: string): { file: string; p
   const wanted = join(dir, `${name}.js`);
   // AUTH_PROVIDER was checked at boot already; this is the last guard before a file is read.
   if (!PROVIDER_NAME.test(name)) {
-    return { file: wanted, problems: [`"${name}" is not a provider name: only files directly inside ${displayPath(dir)}/ are loaded; use letters, digits, "_", "." or "-", without path separators or ".."`] };
+    return {
+      file: wanted,
+      problems: [
+        `"${name}" is not a provider name: only files directly inside ${displayPath(dir)}/ are loaded; use letters, digits, "_", "." or "-", without path separators or ".."`,
+      ],
+    };
   }
   if (!isDirectory(dir)) {
-    return { file: wanted, problems: [`the providers folder ${displayPath(dir)} does not exist: create it, or point AUTH_PROVIDERS_DIR at the folder that holds ${name}.js`] };
+    return {
+      file: wanted,
+      problems: [
+        `the providers folder ${displayPath(dir)} does not exist: create it, or point AUTH_PROVIDERS_DIR at the folder that holds ${name}.js`,
+      ],
+    };
   }
   const found = PROVIDER_EXTENSIONS.map((ext) => join(dir, `${name}${ext}`)).filter((file) => existsSync(file) && statSync(file).isFile());
   if (found.length === 0) {
@@ -41,11 +51,16 @@ export function findProviderModule(dir: string, name: string): { file: string; p
     const offer = available.length > 0 ? `the providers there are: ${available.join(', ')}` : 'the folder holds no provider modules';
     return {
       file: wanted,
-      problems: [`no module ${name}.js, ${name}.mjs or ${name}.cjs in ${displayPath(dir)}/ (${offer}): set AUTH_PROVIDER to one of them, or to default or none`],
+      problems: [
+        `no module ${name}.js, ${name}.mjs or ${name}.cjs in ${displayPath(dir)}/ (${offer}): set AUTH_PROVIDER to one of them, or to default or none`,
+      ],
     };
   }
   if (found.length > 1) {
-    return { file: found[0]!, problems: [`more than one module is named ${name}: ${found.map((f) => basename(f)).join(' and ')}; keep one of them`] };
+    return {
+      file: found[0]!,
+      problems: [`more than one module is named ${name}: ${found.map((f) => basename(f)).join(' and ')}; keep one of them`],
+    };
   }
   return { file: found[0]!, problems: [] };
 }
@@ -64,7 +79,8 @@ export function readProviderSettings(moduleFile: string, name: string, environme
   let fromFile: Record<string, unknown> = {};
   if (existsSync(configFile)) {
     const parsed = parseObject(readFileSync(configFile, 'utf8'));
-    if (typeof parsed === 'string') problems.push(`${displayPath(configFile)} ${parsed}: fix the file (or remove it and configure through AUTH_PROVIDER_CONFIG)`);
+    if (typeof parsed === 'string')
+      problems.push(`${displayPath(configFile)} ${parsed}: fix the file (or remove it and configure through AUTH_PROVIDER_CONFIG)`);
     else fromFile = parsed;
   }
   let fromEnvironment: Record<string, unknown> = {};

@@ -50,10 +50,12 @@ export function sortSecrets(secrets: Iterable<string>): string[] {
 
 /** A provider's logger on Tessera's log: tagged with the provider, with `secrets` blanked out. */
 export function providerLogger(log: Logger, secrets: readonly string[]): ProviderLogger {
-  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, details?: unknown): void => {
-    const text = scrubText(String(message), secrets);
-    if (details === undefined) log[level](text);
-    else log[level]({ details: scrub(details, secrets) }, text);
-  };
+  const write =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, details?: unknown): void => {
+      const text = scrubText(String(message), secrets);
+      if (details === undefined) log[level](text);
+      else log[level]({ details: scrub(details, secrets) }, text);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

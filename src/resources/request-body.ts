@@ -9,7 +9,8 @@ export const MAX_OBJECTS_PER_REQUEST = 1000;
 /** The items of a POST or PUT body: one object, or an array of objects. */
 export function bodyItems(body: unknown): Array<Record<string, unknown>> {
   const items = Array.isArray(body) ? body : [body];
-  if (body === undefined || items.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body must be a JSON object or an array of objects.');
+  if (body === undefined || items.length === 0)
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body must be a JSON object or an array of objects.');
   if (items.length > MAX_OBJECTS_PER_REQUEST) {
     throw new ApiError(ErrorCode.BAD_REQUEST, `At most ${MAX_OBJECTS_PER_REQUEST} objects may be sent in one request.`);
   }
@@ -41,7 +42,10 @@ export function metadataOf(item: Record<string, unknown>): { href?: string; chec
 export function columnValues(resource: Resource, item: Record<string, unknown>, writable: (column: string) => boolean): CanonicalRow {
   const refused = Object.keys(item).filter((name) => name !== METADATA && (!resource.columnsByName.has(name) || !writable(name)));
   if (refused.length > 0) {
-    throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`);
+    throw new ApiError(
+      ErrorCode.UNKNOWN_COLUMN,
+      `Not a writable column of ${resource.name}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`,
+    );
   }
   const values: CanonicalRow = {};
   for (const [name, value] of Object.entries(item)) {

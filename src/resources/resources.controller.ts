@@ -23,7 +23,12 @@ interface WriteResult {
 
 /** An ETag or If-Match value may come quoted, and weak. */
 function unquote(value: string | undefined): string | undefined {
-  return value?.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') || undefined;
+  return (
+    value
+      ?.trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1') || undefined
+  );
 }
 
 /** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§7). */

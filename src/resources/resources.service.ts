@@ -74,8 +74,13 @@ export class ResourcesService {
       .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
       .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
     const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, this.roleSql(resource, params))];
-    const page = await this.database.read((session) => this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset));
-    return { rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })), hasMore: page.length > query.pageSize };
+    const page = await this.database.read((session) =>
+      this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset),
+    );
+    return {
+      rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })),
+      hasMore: page.length > query.pageSize,
+    };
   }
 
   async get(access: ResourceAccess, keySegment: string): Promise<VisibleRow | undefined> {
@@ -105,7 +110,11 @@ export class ResourcesService {
       return values;
     });
     return this.engine.run(this.security.rowPolicy(access), async (tx) => {
-      if (items.length > 1) await tx.lockAncestorsOfMany(resource, items.map((values) => ({ values })));
+      if (items.length > 1)
+        await tx.lockAncestorsOfMany(
+          resource,
+          items.map((values) => ({ values })),
+        );
       for (const values of items) await tx.insert(resource, values);
     });
   }
@@ -123,7 +132,10 @@ export class ResourcesService {
       const key = keySegment !== undefined ? parseKeySegment(resource, keySegment) : this.keyOfItem(resource, item, metadata.href);
       const checksum = metadata.checksum ?? (items.length === 1 ? ifMatch : undefined);
       if (!checksum) {
-        throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, 'An update needs the object\'s current checksum in @metadata.checksum (or "override").');
+        throw new ApiError(
+          ErrorCode.CHECKSUM_REQUIRED,
+          'An update needs the object\'s current checksum in @metadata.checksum (or "override").',
+        );
       }
       const keyColumns = new Set(resource.primaryKey.map((c) => c.name));
       const values = columnValues(resource, item, (name) => keyColumns.has(name) || writable(name));
@@ -136,7 +148,11 @@ export class ResourcesService {
       return { key, checksum, values };
     });
     return this.engine.run(this.security.rowPolicy(access), async (tx) => {
-      if (changes.length > 1) await tx.lockAncestorsOfMany(resource, changes.map((c) => ({ key: c.key, values: c.values })));
+      if (changes.length > 1)
+        await tx.lockAncestorsOfMany(
+          resource,
+          changes.map((c) => ({ key: c.key, values: c.values })),
+        );
       for (const change of changes) await tx.update(resource, change.key, change.values, change.checksum);
     });
   }
@@ -145,7 +161,10 @@ export class ResourcesService {
     const resource = access.resource;
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
-      throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`);
+      throw new ApiError(
+        ErrorCode.CHECKSUM_REQUIRED,
+        `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`,
+      );
     }
     return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined));
   }
@@ -165,7 +184,11 @@ export class ResourcesService {
    * When the caller's READ grants differ in columns and some are row-filtered, each row's
    * visible columns depend on which grants admit it: select one flag per filtered grant.
    */
-  private visibilityFlags(resource: Resource, access: ResourceAccess, params: Params): {
+  private visibilityFlags(
+    resource: Resource,
+    access: ResourceAccess,
+    params: Params,
+  ): {
     select: Array<{ alias: string; sql: string }>;
     readable: (extra: Record<string, unknown>) => ReadonlySet<string> | undefined;
   } {
@@ -183,7 +206,8 @@ export class ResourcesService {
     });
     return {
       select,
-      readable: (extra) => access.readableIn(grants.filter((g) => !g.filter || flagged.some((f) => f.grant === g && Number(extra[f.alias]) === 1))),
+      readable: (extra) =>
+        access.readableIn(grants.filter((g) => !g.filter || flagged.some((f) => f.grant === g && Number(extra[f.alias]) === 1))),
     };
   }
 
@@ -200,9 +224,16 @@ export class ResourcesService {
       if (at < 0) throw new ApiError(ErrorCode.BAD_REQUEST, `@metadata.href does not name a ${resource.name}.`);
       return parseKeySegment(resource, path.slice(at + marker.length));
     }
-    const values = columnValues(resource, Object.fromEntries(resource.primaryKey.filter((c) => c.name in item).map((c) => [c.name, item[c.name]])), () => true);
+    const values = columnValues(
+      resource,
+      Object.fromEntries(resource.primaryKey.filter((c) => c.name in item).map((c) => [c.name, item[c.name]])),
+      () => true,
+    );
     if (resource.primaryKey.some((c) => !(c.name in values))) {
-      throw new ApiError(ErrorCode.BAD_REQUEST, `Each object needs @metadata.href or its key column(s): ${resource.primaryKey.map((c) => c.name).join(', ')}.`);
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `Each object needs @metadata.href or its key column(s): ${resource.primaryKey.map((c) => c.name).join(', ')}.`,
+      );
     }
     return keyOf(resource, values);
   }

@@ -8,25 +8,62 @@ import { CallerColumnResolver } from './caller-column-resolver.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';
 
-const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn =>
-  ({ name, propertyName: name, kind, nullable: !primary, generated: false, hasDefault: false, primary, unique: false });
-const resourceOf = (name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource =>
-  ({ name, tableName: name, target: name, columns, columnsByName: new Map(columns.map((c) => [c.name, c])), primaryKey: columns.filter((c) => c.primary), parents, children: [] });
+const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn => ({
+  name,
+  propertyName: name,
+  kind,
+  nullable: !primary,
+  generated: false,
+  hasDefault: false,
+  primary,
+  unique: false,
+});
+const resourceOf = (name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource => ({
+  name,
+  tableName: name,
+  target: name,
+  columns,
+  columnsByName: new Map(columns.map((c) => [c.name, c])),
+  primaryKey: columns.filter((c) => c.primary),
+  parents,
+  children: [],
+});
 
 const customer = resourceOf('customer', [column('name', 'string', true), column('balance', 'decimal'), column('credit_limit', 'decimal')]);
-const order = resourceOf('purchaseorder', [column('order_number', 'integer', true), column('customer_name', 'string'), column('salesrep_id', 'integer')], [
-  { name: 'customer', parent: 'customer', columns: [{ child: 'customer_name', parent: 'name' }] },
-]);
+const order = resourceOf(
+  'purchaseorder',
+  [column('order_number', 'integer', true), column('customer_name', 'string'), column('salesrep_id', 'integer')],
+  [{ name: 'customer', parent: 'customer', columns: [{ child: 'customer_name', parent: 'name' }] }],
+);
 const registry = { find: (name: string) => [customer, order].find((r) => r.name === name) } as unknown as ResourceRegistry;
 
-const bank = new RoleBank(registry, {
-  globals: ['employee_id', 'own'],
-  roles: [
-    { name: 'Sales rep', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] }, purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}' } } },
-    { name: 'Own customer', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own}' }, purchaseorder: { access: ['READ'] } } },
-    { name: 'Totals only', defaultAccess: 'NONE', resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number'] }, customer: { access: ['READ'] } } },
-  ],
-}, 'sqlite');
+const bank = new RoleBank(
+  registry,
+  {
+    globals: ['employee_id', 'own'],
+    roles: [
+      {
+        name: 'Sales rep',
+        defaultAccess: 'NONE',
+        resources: {
+          customer: { access: ['READ'], readColumns: ['name', 'balance'] },
+          purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}' },
+        },
+      },
+      {
+        name: 'Own customer',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ'], rowFilter: 'name = @{own}' }, purchaseorder: { access: ['READ'] } },
+      },
+      {
+        name: 'Totals only',
+        defaultAccess: 'NONE',
+        resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number'] }, customer: { access: ['READ'] } },
+      },
+    ],
+  },
+  'sqlite',
+);
 
 function compile(roles: string[], filter: string, globals: Record<string, string | number> = {}) {
   const principal: Principal = { tokenId: 1, userIdentifier: null, roleNames: roles, globals };

@@ -39,7 +39,9 @@ export class CallerColumnResolver implements ColumnResolver {
         render: (params) => {
           const guarded = `CASE WHEN ${this.access.grantsPredicate(grants, this.system(resource, 't', params))} THEN ${plain} END`;
           // SQLite gives a CASE no column affinity: a number would then compare below any bound text ('4500').
-          return this.dialect === 'sqlite' && (column.kind === 'decimal' || column.kind === 'integer') ? `CAST(${guarded} AS NUMERIC)` : `(${guarded})`;
+          return this.dialect === 'sqlite' && (column.kind === 'decimal' || column.kind === 'integer')
+            ? `CAST(${guarded} AS NUMERIC)`
+            : `(${guarded})`;
         },
       };
     }
@@ -53,7 +55,9 @@ export class CallerColumnResolver implements ColumnResolver {
     if (!mayName(parentAccess, column.name)) return undefined;
     const parentGrants = parentAccess.columnGrants(column.name, true);
     // The join reads the row's relation columns: where those are hidden, so is the parent.
-    const joinGrants = relation.columns.map((pair) => this.access.columnGrants(pair.child, false)).filter((g): g is readonly Grant[] => g !== undefined);
+    const joinGrants = relation.columns
+      .map((pair) => this.access.columnGrants(pair.child, false))
+      .filter((g): g is readonly Grant[] => g !== undefined);
     if (!parentGrants && joinGrants.length === 0) {
       return { sql: parentSubquery(this.dialect, relation, parent, column.name, 't'), kind: column.kind, maxLength: column.length };
     }
@@ -71,7 +75,11 @@ export class CallerColumnResolver implements ColumnResolver {
   }
 
   /** Role filters name any column: compiled with the system's view, on the given alias. */
-  private system(resource: Resource, alias: string, params: ParameterSink): { columns: RegistryColumnResolver; params: ParameterSink; dialect: Dialect } {
+  private system(
+    resource: Resource,
+    alias: string,
+    params: ParameterSink,
+  ): { columns: RegistryColumnResolver; params: ParameterSink; dialect: Dialect } {
     return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, undefined, alias), params, dialect: this.dialect };
   }
 }

@@ -36,10 +36,7 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
   async mayChange(store: RowStore, resource: Resource, key: KeyValues, verb: 'UPDATE' | 'DELETE'): Promise<void> {
     const access = this.access.to(resource);
     if (access.coversEveryRow(verb)) return;
-    const result = await store.test(resource, key, [
-      (p) => this.predicate(access, verb, p),
-      (p) => this.predicate(access, 'READ', p),
-    ]);
+    const result = await store.test(resource, key, [(p) => this.predicate(access, verb, p), (p) => this.predicate(access, 'READ', p)]);
     if (!result) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
     const [permitted, visible] = result;
     if (permitted) return;
@@ -96,8 +93,10 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
     } else {
       const dialect = this.database.dialect;
       const filtered = reads.filter((g) => g.filter);
-      const onValues = filtered.map((g) => (params: Params) =>
-        access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, dialect, row), params, dialect }));
+      const onValues = filtered.map(
+        (g) => (params: Params) =>
+          access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, dialect, row), params, dialect }),
+      );
       const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
       const [admits, committed] = await this.database.read(async (session) => {
         const store = new RowStore(session, dialect);
@@ -127,6 +126,8 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
 function refusal(resource: Resource, verb: 'INSERT' | 'UPDATE'): ApiError {
   return new ApiError(
     ErrorCode.FORBIDDEN,
-    verb === 'INSERT' ? `Your roles do not permit inserting this ${resource.name}.` : `Your roles do not permit this change: the ${resource.name} would leave the rows you may update.`,
+    verb === 'INSERT'
+      ? `Your roles do not permit inserting this ${resource.name}.`
+      : `Your roles do not permit this change: the ${resource.name} would leave the rows you may update.`,
   );
 }

@@ -19,8 +19,11 @@ let purchaseorder: Resource;
 let lineitem: Resource;
 
 /** A role with access to one resource only. */
-const onOne = (name: string, resource: string, permission: ResourcePermission): RoleDefinition =>
-  ({ name, defaultAccess: 'NONE', resources: { [resource]: permission } });
+const onOne = (name: string, resource: string, permission: ResourcePermission): RoleDefinition => ({
+  name,
+  defaultAccess: 'NONE',
+  resources: { [resource]: permission },
+});
 
 beforeAll(async () => {
   registry = await registryOf(demoProject.entities);
@@ -28,36 +31,40 @@ beforeAll(async () => {
   product = registry.get('product');
   purchaseorder = registry.get('purchaseorder');
   lineitem = registry.get('lineitem');
-  bank = new RoleBank(registry, {
-    globals: ['employee_id', 'region'],
-    roles: [
-      { name: 'Reader', defaultAccess: 'READ' },
-      { name: 'Nobody', defaultAccess: 'NONE' },
-      { name: 'No products', defaultAccess: 'ALL', resources: { product: { access: [] } } },
-      {
-        name: 'Sales rep',
-        defaultAccess: 'NONE',
-        resources: {
-          customer: { access: ['READ'], readColumns: ['name', 'balance'] },
-          purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}' },
-          lineitem: { access: ['ALL'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
+  bank = new RoleBank(
+    registry,
+    {
+      globals: ['employee_id', 'region'],
+      roles: [
+        { name: 'Reader', defaultAccess: 'READ' },
+        { name: 'Nobody', defaultAccess: 'NONE' },
+        { name: 'No products', defaultAccess: 'ALL', resources: { product: { access: [] } } },
+        {
+          name: 'Sales rep',
+          defaultAccess: 'NONE',
+          resources: {
+            customer: { access: ['READ'], readColumns: ['name', 'balance'] },
+            purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}' },
+            lineitem: { access: ['ALL'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
+          },
         },
-      },
-      onOne('Auditor', 'purchaseorder', { access: ['READ'], readColumns: ['order_number', 'amount_total'] }),
-      onOne('Numbers', 'purchaseorder', { access: ['READ'], readColumns: ['order_number'] }),
-      onOne('Own notes', 'purchaseorder', {
-        access: ['READ', 'UPDATE'],
-        rowFilter: 'notes = @{_apikey.user_identifier}',
-        readColumns: ['order_number', 'notes'],
-        writeColumns: ['notes'],
-      }),
-      onOne('Regional', 'purchaseorder', { access: ['READ'], rowFilter: 'customer_name = @{region} and salesrep_id <> @{employee_id}' }),
-      onOne('Writer', 'customer', { access: ['INSERT', 'UPDATE'], writeColumns: ['name', 'credit_limit'] }),
-      onOne('Creator', 'customer', { access: ['INSERT'], writeColumns: ['name', 'balance'] }),
-      // readColumns on a grant without READ: they must count for nothing
-      onOne('Fixer', 'purchaseorder', { access: ['UPDATE'], rowFilter: 'paid = false', readColumns: ['notes'] }),
-    ],
-  }, 'sqlite');
+        onOne('Auditor', 'purchaseorder', { access: ['READ'], readColumns: ['order_number', 'amount_total'] }),
+        onOne('Numbers', 'purchaseorder', { access: ['READ'], readColumns: ['order_number'] }),
+        onOne('Own notes', 'purchaseorder', {
+          access: ['READ', 'UPDATE'],
+          rowFilter: 'notes = @{_apikey.user_identifier}',
+          readColumns: ['order_number', 'notes'],
+          writeColumns: ['notes'],
+        }),
+        onOne('Regional', 'purchaseorder', { access: ['READ'], rowFilter: 'customer_name = @{region} and salesrep_id <> @{employee_id}' }),
+        onOne('Writer', 'customer', { access: ['INSERT', 'UPDATE'], writeColumns: ['name', 'credit_limit'] }),
+        onOne('Creator', 'customer', { access: ['INSERT'], writeColumns: ['name', 'balance'] }),
+        // readColumns on a grant without READ: they must count for nothing
+        onOne('Fixer', 'purchaseorder', { access: ['UPDATE'], rowFilter: 'paid = false', readColumns: ['notes'] }),
+      ],
+    },
+    'sqlite',
+  );
 });
 
 function principal(roleNames: string[], globals: GlobalValues = {}, userIdentifier: string | null = null): Principal {
@@ -133,7 +140,7 @@ describe('ResourceAccess: operations', () => {
 });
 
 describe('ResourceAccess: columns', () => {
-  it('reads the union of the READ grants\' columns, all of them when one grant names none, none without a READ grant', () => {
+  it("reads the union of the READ grants' columns, all of them when one grant names none, none without a READ grant", () => {
     expect(sorted(accessOf(['Auditor', 'Own notes'], purchaseorder).readable())).toEqual(['amount_total', 'notes', 'order_number']);
     expect(accessOf(['Auditor', 'Sales rep'], purchaseorder).readable()).toBeUndefined();
     expect(sorted(accessOf(['Nobody'], purchaseorder).readable())).toEqual([]);
@@ -142,7 +149,7 @@ describe('ResourceAccess: columns', () => {
     expect(sorted(accessOf(['Auditor', 'Fixer'], purchaseorder).readable())).toEqual(['amount_total', 'order_number']);
   });
 
-  it('writes the union of the operation\'s grants\' columns, all of them when one grant names none, none without a grant', () => {
+  it("writes the union of the operation's grants' columns, all of them when one grant names none, none without a grant", () => {
     const customerWriters = accessOf(['Writer', 'Creator'], customer);
     expect(sorted(customerWriters.writable('INSERT'))).toEqual(['balance', 'credit_limit', 'name']);
     expect(sorted(customerWriters.writable('UPDATE'))).toEqual(['credit_limit', 'name']);
@@ -162,7 +169,7 @@ describe('ResourceAccess: columns', () => {
     expect(accessOf(['Auditor', 'Fixer'], purchaseorder).columnsVaryByRow).toBe(false);
   });
 
-  it('reads, in a row some grants admit, the union of those grants\' columns', () => {
+  it("reads, in a row some grants admit, the union of those grants' columns", () => {
     const access = accessOf(['Auditor', 'Own notes', 'Sales rep'], purchaseorder);
     const [auditor, ownNotes, salesRep] = access.grantsFor('READ');
     expect(sorted(access.readableIn([]))).toEqual([]);
@@ -219,14 +226,14 @@ describe('ResourceAccess: rows', () => {
     expect(rowPredicate(accessOf(['Auditor'], purchaseorder), 'UPDATE')).toEqual({ sql: '(1=0)', values: [] });
   });
 
-  it('compiles one grant\'s row filter with the principal\'s global bound', () => {
+  it("compiles one grant's row filter with the principal's global bound", () => {
     expect(rowPredicate(accessOf(['Sales rep'], purchaseorder, { employee_id: 7 }), 'DELETE')).toEqual({
       sql: '(("t"."salesrep_id" = ?))',
       values: [7],
     });
   });
 
-  it('ORs the grants\' row filters, globals and the user identifier bound in the order they appear', () => {
+  it("ORs the grants' row filters, globals and the user identifier bound in the order they appear", () => {
     const access = accessOf(['Own notes', 'Regional', 'Sales rep'], purchaseorder, { employee_id: 7, region: 'North' }, 'sam');
     expect(rowPredicate(access, 'READ')).toEqual({
       sql: '(("t"."notes" = ?) OR (("t"."customer_name" = ?) AND ("t"."salesrep_id" <> ?)) OR ("t"."salesrep_id" = ?))',
@@ -245,7 +252,7 @@ describe('ResourceAccess: rows', () => {
     expect(values).toEqual([true, 'sam', 7]);
   });
 
-  it('reads a parent\'s column in a row filter through a subquery', () => {
+  it("reads a parent's column in a row filter through a subquery", () => {
     expect(rowPredicate(accessOf(['Sales rep'], lineitem, { employee_id: 7 }), 'UPDATE')).toEqual({
       sql: '(((SELECT "tp"."salesrep_id" FROM "purchaseorder" "tp" WHERE "tp"."order_number" = "t"."order_number") = ?))',
       values: [7],
@@ -293,7 +300,7 @@ describe('ResourceAccess: rows', () => {
 });
 
 describe('ResourceAccess: other resources and the system', () => {
-  it('hands back itself for its own resource and the same principal\'s access for another', () => {
+  it("hands back itself for its own resource and the same principal's access for another", () => {
     const access = accessOf(['Sales rep'], purchaseorder, { employee_id: 7 });
     expect(access.to(purchaseorder)).toBe(access);
     const onCustomer = access.to(customer);

@@ -32,15 +32,21 @@ export class ResourceAccess {
     for (const name of new Set(principal.roleNames)) {
       const role = bank.get(name);
       if (!role) continue; // a token may outlive a role; an unknown role grants nothing
-      const grant = role.grants.get(resource.name) ?? (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
+      const grant =
+        role.grants.get(resource.name) ??
+        (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
       if (grant && grant.operations.size > 0) grants.push(grant);
     }
-    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier }, (other) => ResourceAccess.of(bank, principal, other));
+    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier }, (other) =>
+      ResourceAccess.of(bank, principal, other),
+    );
   }
 
   /** Full rights, for work done by the system (rules) rather than a caller. */
   static system(resource: Resource): ResourceAccess {
-    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {}, (other) => ResourceAccess.system(other));
+    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {}, (other) =>
+      ResourceAccess.system(other),
+    );
   }
 
   /** The same principal's access to another resource. */

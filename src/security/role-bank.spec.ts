@@ -34,7 +34,10 @@ function bankOf(definition: RolesDefinition): RoleBank {
 
 describe('RoleBank: rejections', () => {
   it('refuses a role defined twice', () => {
-    const roles: RoleDefinition[] = [{ name: 'Twice', defaultAccess: 'NONE' }, { name: 'Twice', defaultAccess: 'READ' }];
+    const roles: RoleDefinition[] = [
+      { name: 'Twice', defaultAccess: 'NONE' },
+      { name: 'Twice', defaultAccess: 'READ' },
+    ];
     expect(problemsOf({ globals: [], roles })).toEqual(['role "Twice" is defined twice']);
   });
 
@@ -93,10 +96,12 @@ describe('RoleBank: rejections', () => {
   });
 
   it('refuses a row filter whose parent path names no parent, or a column the parent lacks', () => {
-    expect(problemsOfRole({
-      lineitem: { access: ['READ'], rowFilter: 'order.salesrep_id = 1' },
-      purchaseorder: { access: ['READ'], rowFilter: 'customer.shoe_size = 1' },
-    })).toEqual([
+    expect(
+      problemsOfRole({
+        lineitem: { access: ['READ'], rowFilter: 'order.salesrep_id = 1' },
+        purchaseorder: { access: ['READ'], rowFilter: 'customer.shoe_size = 1' },
+      }),
+    ).toEqual([
       'role "R", resource "lineitem": row filter "order.salesrep_id = 1": unknown column "order.salesrep_id"',
       'role "R", resource "purchaseorder": row filter "customer.shoe_size = 1": unknown column "customer.shoe_size"',
     ]);
@@ -112,13 +117,17 @@ describe('RoleBank: rejections', () => {
     const definition = {
       globals: ['employee_id'],
       roles: [
-        { name: 'Broken', defaultAccess: 'NONE', resources: {
-          nothing: { access: ['READ'] },
-          customer: { access: ['READ', 'WRITE'], readColumns: ['shoe_size'], writeColumns: ['hat_size'], rowFilter: 'name = @{tenant}' },
-          product: { access: ['READ'], rowFilter: 'price >' },
-          purchaseorder: { access: ['READ'], rowFilter: 'nosuch = 1' },
-          lineitem: { access: ['READ'], rowFilter: 'nosuch.salesrep_id = @{employee_id}' },
-        } },
+        {
+          name: 'Broken',
+          defaultAccess: 'NONE',
+          resources: {
+            nothing: { access: ['READ'] },
+            customer: { access: ['READ', 'WRITE'], readColumns: ['shoe_size'], writeColumns: ['hat_size'], rowFilter: 'name = @{tenant}' },
+            product: { access: ['READ'], rowFilter: 'price >' },
+            purchaseorder: { access: ['READ'], rowFilter: 'nosuch = 1' },
+            lineitem: { access: ['READ'], rowFilter: 'nosuch.salesrep_id = @{employee_id}' },
+          },
+        },
         { name: 'Broken', defaultAccess: 'SOME' },
       ],
     } as unknown as RolesDefinition;
@@ -149,7 +158,7 @@ describe('RoleBank: rejections', () => {
 describe('RoleBank: what a valid bank compiles', () => {
   const ALL_OPERATIONS = new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']);
 
-  it('compiles the demo project\'s roles', () => {
+  it("compiles the demo project's roles", () => {
     const bank = new RoleBank(registry, demoProject.roles, 'sqlite');
     expect(bank.names()).toEqual(demoProject.roles.roles.map((r) => r.name));
   });
@@ -163,11 +172,17 @@ describe('RoleBank: what a valid bank compiles', () => {
   it('keeps one grant per named resource, with its operations, row filter and column sets', () => {
     const bank = bankOf({
       globals: ['employee_id'],
-      roles: [{ name: 'Sales rep', defaultAccess: 'NONE', resources: {
-        customer: { access: ['READ'], readColumns: ['name', 'balance'] },
-        purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}', writeColumns: ['notes', 'paid'] },
-        lineitem: { access: ['READ', 'UPDATE'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
-      } }],
+      roles: [
+        {
+          name: 'Sales rep',
+          defaultAccess: 'NONE',
+          resources: {
+            customer: { access: ['READ'], readColumns: ['name', 'balance'] },
+            purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}', writeColumns: ['notes', 'paid'] },
+            lineitem: { access: ['READ', 'UPDATE'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
+          },
+        },
+      ],
     });
     const role = bank.get('Sales rep')!;
     expect([...role.grants.keys()]).toEqual(['customer', 'purchaseorder', 'lineitem']);
@@ -195,28 +210,53 @@ describe('RoleBank: what a valid bank compiles', () => {
   });
 
   it('files a grant under the resource the registry resolves, from a prefixed or differently cased name', () => {
-    const role = bankOf({ globals: [], roles: [{ name: 'R', defaultAccess: 'NONE', resources: {
-      'main:Customer': { access: ['READ'] },
-      PRODUCT: { access: ['UPDATE'] },
-      'MAIN:purchaseorder_audit': { access: ['DELETE'] },
-    } }] }).get('R')!;
+    const role = bankOf({
+      globals: [],
+      roles: [
+        {
+          name: 'R',
+          defaultAccess: 'NONE',
+          resources: {
+            'main:Customer': { access: ['READ'] },
+            PRODUCT: { access: ['UPDATE'] },
+            'MAIN:purchaseorder_audit': { access: ['DELETE'] },
+          },
+        },
+      ],
+    }).get('R')!;
     expect([...role.grants.keys()]).toEqual(['customer', 'product', 'purchaseorder_audit']);
     expect(role.grants.get('product')!.operations).toEqual(new Set(['UPDATE']));
   });
 
   it('expands ALL to the four operations, alone or beside others', () => {
-    const role = bankOf({ globals: [], roles: [{ name: 'R', defaultAccess: 'NONE', resources: {
-      customer: { access: ['ALL'] }, product: { access: ['READ', 'ALL'] }, employee: { access: [] },
-    } }] }).get('R')!;
+    const role = bankOf({
+      globals: [],
+      roles: [
+        {
+          name: 'R',
+          defaultAccess: 'NONE',
+          resources: {
+            customer: { access: ['ALL'] },
+            product: { access: ['READ', 'ALL'] },
+            employee: { access: [] },
+          },
+        },
+      ],
+    }).get('R')!;
     expect(role.grants.get('customer')!.operations).toEqual(ALL_OPERATIONS);
     expect(role.grants.get('product')!.operations).toEqual(ALL_OPERATIONS);
     expect(role.grants.get('employee')!.operations).toEqual(new Set());
   });
 
   it('turns defaultAccess into defaultOperations', () => {
-    const bank = bankOf({ globals: [], roles: [
-      { name: 'All', defaultAccess: 'ALL' }, { name: 'Read', defaultAccess: 'READ' }, { name: 'None', defaultAccess: 'NONE' },
-    ] });
+    const bank = bankOf({
+      globals: [],
+      roles: [
+        { name: 'All', defaultAccess: 'ALL' },
+        { name: 'Read', defaultAccess: 'READ' },
+        { name: 'None', defaultAccess: 'NONE' },
+      ],
+    });
     expect(bank.get('All')!.defaultOperations).toEqual(ALL_OPERATIONS);
     expect(bank.get('Read')!.defaultOperations).toEqual(new Set(['READ']));
     expect(bank.get('None')!.defaultOperations).toEqual(new Set());
@@ -224,27 +264,45 @@ describe('RoleBank: what a valid bank compiles', () => {
   });
 
   it('gives metaAccess false unless the role says true', () => {
-    const bank = bankOf({ globals: [], roles: [
-      { name: 'Plain', defaultAccess: 'ALL' },
-      { name: 'Meta', defaultAccess: 'NONE', metaAccess: true },
-      { name: 'No meta', defaultAccess: 'ALL', metaAccess: false },
-    ] });
+    const bank = bankOf({
+      globals: [],
+      roles: [
+        { name: 'Plain', defaultAccess: 'ALL' },
+        { name: 'Meta', defaultAccess: 'NONE', metaAccess: true },
+        { name: 'No meta', defaultAccess: 'ALL', metaAccess: false },
+      ],
+    });
     expect(bank.get('Plain')!.metaAccess).toBe(false);
     expect(bank.get('Meta')!.metaAccess).toBe(true);
     expect(bank.get('No meta')!.metaAccess).toBe(false);
   });
 
   it('accepts the user identifier global without declaring it, and a row filter through a parent', () => {
-    const role = bankOf({ globals: [], roles: [{ name: 'Mine', defaultAccess: 'NONE', resources: {
-      purchaseorder: { access: ['READ'], rowFilter: 'notes = @{_apikey.user_identifier}' },
-      lineitem: { access: ['READ'], rowFilter: "purchaseorder.customer_name = 'Alpha'" },
-    } }] }).get('Mine')!;
+    const role = bankOf({
+      globals: [],
+      roles: [
+        {
+          name: 'Mine',
+          defaultAccess: 'NONE',
+          resources: {
+            purchaseorder: { access: ['READ'], rowFilter: 'notes = @{_apikey.user_identifier}' },
+            lineitem: { access: ['READ'], rowFilter: "purchaseorder.customer_name = 'Alpha'" },
+          },
+        },
+      ],
+    }).get('Mine')!;
     expect(role.grants.get('purchaseorder')!.filter).toEqual(parseFilter('notes = @{_apikey.user_identifier}'));
     expect(role.grants.get('lineitem')!.filter).toEqual(parseFilter("purchaseorder.customer_name = 'Alpha'"));
   });
 
   it('lists its roles in the order defined and knows no other', () => {
-    const bank = bankOf({ globals: [], roles: [{ name: 'B', defaultAccess: 'NONE' }, { name: 'A', defaultAccess: 'READ' }] });
+    const bank = bankOf({
+      globals: [],
+      roles: [
+        { name: 'B', defaultAccess: 'NONE' },
+        { name: 'A', defaultAccess: 'READ' },
+      ],
+    });
     expect(bank.names()).toEqual(['B', 'A']);
     expect(bank.get('A')!.name).toBe('A');
     expect(bank.get('C')).toBeUndefined();

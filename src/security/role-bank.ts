@@ -113,7 +113,10 @@ export class RoleBank {
       const globals = new Set<string>();
       globalsOf(node, globals);
       const unknown = [...globals].filter((g) => !knownGlobals.has(g));
-      if (unknown.length > 0) problems.push(`${where}: row filter names unknown global(s) ${unknown.map((g) => `@{${g}}`).join(', ')} (declare them in the roles' globals)`);
+      if (unknown.length > 0)
+        problems.push(
+          `${where}: row filter names unknown global(s) ${unknown.map((g) => `@{${g}}`).join(', ')} (declare them in the roles' globals)`,
+        );
       compileFilter(node, { columns: new RegistryColumnResolver(resource, registry, dialect), params: positionalParams(), dialect });
       return node;
     } catch (error) {

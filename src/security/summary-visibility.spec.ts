@@ -7,22 +7,41 @@ import type { Resource, ResourceColumn, ResourceRegistry } from '../data/resourc
 import type { RowStore } from '../data/row-store.js';
 import { SummaryVisibility } from './summary-visibility.js';
 
-const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn =>
-  ({ name, propertyName: name, kind, nullable: !primary, generated: false, hasDefault: false, primary, unique: false });
+const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn => ({
+  name,
+  propertyName: name,
+  kind,
+  nullable: !primary,
+  generated: false,
+  hasDefault: false,
+  primary,
+  unique: false,
+});
 const customer = ((columns: ResourceColumn[]) =>
-  ({ name: 'customer', tableName: 'customer', target: 'customer', columns, columnsByName: new Map(columns.map((c) => [c.name, c])), primaryKey: columns.filter((c) => c.primary), parents: [], children: [] }) as unknown as Resource)(
-  [column('name', 'string', true), column('balance', 'decimal'), column('credit_limit', 'decimal')],
-);
+  ({
+    name: 'customer',
+    tableName: 'customer',
+    target: 'customer',
+    columns,
+    columnsByName: new Map(columns.map((c) => [c.name, c])),
+    primaryKey: columns.filter((c) => c.primary),
+    parents: [],
+    children: [],
+  }) as unknown as Resource)([column('name', 'string', true), column('balance', 'decimal'), column('credit_limit', 'decimal')]);
 const registry = { find: (name: string) => (name === 'customer' ? customer : undefined) } as unknown as ResourceRegistry;
 
-const bank = new RoleBank(registry, {
-  globals: ['own'],
-  roles: [
-    { name: 'Full access', defaultAccess: 'ALL' },
-    { name: 'Names', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] } } },
-    { name: 'Own customer', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own}' } } },
-  ],
-}, 'sqlite');
+const bank = new RoleBank(
+  registry,
+  {
+    globals: ['own'],
+    roles: [
+      { name: 'Full access', defaultAccess: 'ALL' },
+      { name: 'Names', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] } } },
+      { name: 'Own customer', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'name = @{own}' } } },
+    ],
+  },
+  'sqlite',
+);
 
 const accessOf = (roles: string[]): ResourceAccess => {
   const principal: Principal = { tokenId: 1, userIdentifier: null, roleNames: roles, globals: { own: 'Alpha' } };
@@ -58,7 +77,10 @@ describe('SummaryVisibility', () => {
     const full = await visibility.of(store, entries, accessOf(['Full access']));
     expect(full.map((e) => e.readable)).toEqual([undefined, undefined]);
     const names = await visibility.of(store, entries, accessOf(['Names']));
-    expect(names.map((e) => [...e.readable!].sort())).toEqual([['balance', 'name'], ['balance', 'name']]);
+    expect(names.map((e) => [...e.readable!].sort())).toEqual([
+      ['balance', 'name'],
+      ['balance', 'name'],
+    ]);
     expect(statements()).toBe(0);
   });
 
@@ -71,7 +93,10 @@ describe('SummaryVisibility', () => {
   it('gives each row the columns of the grants admitting it, in one statement per resource', async () => {
     const { store, statements } = storeAdmitting(['Alpha']);
     const shown = await visibility.of(store, entries, accessOf(['Names', 'Own customer']));
-    expect(shown.map((e) => [e.row.name, e.readable && [...e.readable].sort()])).toEqual([['Alpha', undefined], ['Bravo', ['balance', 'name']]]);
+    expect(shown.map((e) => [e.row.name, e.readable && [...e.readable].sort()])).toEqual([
+      ['Alpha', undefined],
+      ['Bravo', ['balance', 'name']],
+    ]);
     expect(statements()).toBe(1);
     const own = await visibility.of(storeAdmitting(['Alpha']).store, entries, accessOf(['Own customer']));
     expect(own.map((e) => e.row.name)).toEqual(['Alpha']);

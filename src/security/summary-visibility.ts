@@ -73,10 +73,15 @@ export class SummaryVisibility {
   ): Promise<void> {
     const params = paramsFor(this.dialect);
     const sql = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
-    const extra = filtered.map((grant, i) => ({ alias: `__grant_${i}`, sql: `CASE WHEN ${access.grantPredicate(grant, sql)} THEN 1 ELSE 0 END` }));
+    const extra = filtered.map((grant, i) => ({
+      alias: `__grant_${i}`,
+      sql: `CASE WHEN ${access.grantPredicate(grant, sql)} THEN 1 ELSE 0 END`,
+    }));
     const keys = entries.map((e) => `(${store.keyPredicate(resource, keyOf(resource, e.row), params, 't')})`);
     const found = await store.page(resource, { where: [`(${keys.join(' OR ')})`], orderBy: [], extra }, params, entries.length, 0);
-    const flags = new Map(found.map((f) => [rowIdentity(resource, keyOf(resource, f.row)), extra.map((e) => Number(f.extra[e.alias]) === 1)]));
+    const flags = new Map(
+      found.map((f) => [rowIdentity(resource, keyOf(resource, f.row)), extra.map((e) => Number(f.extra[e.alias]) === 1)]),
+    );
     for (const entry of entries) {
       const admits = flags.get(rowIdentity(resource, keyOf(resource, entry.row)));
       if (admits) show(entry, admits);
@@ -97,8 +102,13 @@ export class SummaryVisibility {
       return;
     }
     const conditions = entries.flatMap((entry) =>
-      filtered.map((grant) => (params: ReturnType<typeof paramsFor>) =>
-        access.grantPredicate(grant, { columns: new ValuesColumnResolver(resource, this.registry, this.dialect, entry.row), params, dialect: this.dialect }),
+      filtered.map(
+        (grant) => (params: ReturnType<typeof paramsFor>) =>
+          access.grantPredicate(grant, {
+            columns: new ValuesColumnResolver(resource, this.registry, this.dialect, entry.row),
+            params,
+            dialect: this.dialect,
+          }),
       ),
     );
     const answers = await store.testValues(conditions);

@@ -67,13 +67,26 @@ export class TokenPurge implements OnApplicationBootstrap, OnModuleDestroy {
     let purged = 0;
     while (!this.stopped) {
       const rows = await this.db.read(({ manager }) =>
-        manager.getRepository(ApiToken).createQueryBuilder('t').select('t.id', 'id').where(PURGEABLE, { cutoff }).orderBy('t.id').limit(PURGE_BATCH).getRawMany<{ id: number | string }>(),
+        manager
+          .getRepository(ApiToken)
+          .createQueryBuilder('t')
+          .select('t.id', 'id')
+          .where(PURGEABLE, { cutoff })
+          .orderBy('t.id')
+          .limit(PURGE_BATCH)
+          .getRawMany<{ id: number | string }>(),
       );
       if (rows.length === 0) break;
       const ids = rows.map((r) => Number(r.id));
       // The condition again: a row is only ever deleted while it is still past its retention.
       const result = await this.db.write(({ manager }) =>
-        manager.getRepository(ApiToken).createQueryBuilder().delete().where('id IN (:...ids)', { ids }).andWhere(PURGEABLE, { cutoff }).execute(),
+        manager
+          .getRepository(ApiToken)
+          .createQueryBuilder()
+          .delete()
+          .where('id IN (:...ids)', { ids })
+          .andWhere(PURGEABLE, { cutoff })
+          .execute(),
       );
       purged += result.affected ?? 0;
       if (rows.length < PURGE_BATCH) break;

@@ -23,8 +23,10 @@ describe('hashTokenValue', () => {
 });
 
 describe('MANUAL_KEY_PATTERN', () => {
-  it.each([['public-demo-key-01', true], ['short-key', false], ['has space in the key!', false], ['a'.repeat(201), false]])(
-    '%s -> %s',
-    (key, ok) => expect(MANUAL_KEY_PATTERN.test(key)).toBe(ok),
-  );
+  it.each([
+    ['public-demo-key-01', true],
+    ['short-key', false],
+    ['has space in the key!', false],
+    ['a'.repeat(201), false],
+  ])('%s -> %s', (key, ok) => expect(MANUAL_KEY_PATTERN.test(key)).toBe(ok));
 });

@@ -38,7 +38,10 @@ export class TokensController {
   async create(@Body() body: CreateTokenDto, @CurrentAdmin() admin: string): Promise<TokenView & { apikey: string }> {
     this.knownRoles.assertKnown(body.roles);
     if (body.userIdentifier !== undefined && (await this.users.findByLogin(body.userIdentifier))) {
-      throw new ApiError(ErrorCode.BAD_REQUEST, `userIdentifier "${body.userIdentifier}" is a user's login; a hand-made token's identifier must differ from every user's.`);
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `userIdentifier "${body.userIdentifier}" is a user's login; a hand-made token's identifier must differ from every user's.`,
+      );
     }
     if (body.key !== undefined && (await this.tokens.existsWithKey(body.key))) {
       throw new ApiError(ErrorCode.DUPLICATE_KEY, 'A token with this key already exists; choose another key.');

@@ -163,7 +163,9 @@ export class TokensService {
 
   /** A page of tokens as the token check sees them: login tokens with their user's roles, globals and state. */
   async list(offset: number, limit: number): Promise<[FoundToken[], number]> {
-    const [page, total] = await this.db.read(({ manager }) => tokens(manager).findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }));
+    const [page, total] = await this.db.read(({ manager }) =>
+      tokens(manager).findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit }),
+    );
     return [await this.followUsers(page), total];
   }
 
@@ -195,7 +197,10 @@ export class TokensService {
     this.forgetCachedTokens();
   }
 
-  private async disableActive(scope: DatabaseScope, which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>): Promise<void> {
+  private async disableActive(
+    scope: DatabaseScope,
+    which: (update: UpdateQueryBuilder<ApiToken>) => UpdateQueryBuilder<ApiToken>,
+  ): Promise<void> {
     const now = this.clock.now();
     await scope.write(({ manager }) => {
       const update = tokens(manager)

@@ -18,7 +18,12 @@ export class UsersSeeder implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const seeds = this.seedUsers;
-    if (seeds.length === 0 || (await this.db.read(({ manager }) => manager.getRepository(TesseraMeta).existsBy({ name: SEEDED }))) || (await this.users.count()) > 0) return;
+    if (
+      seeds.length === 0 ||
+      (await this.db.read(({ manager }) => manager.getRepository(TesseraMeta).existsBy({ name: SEEDED }))) ||
+      (await this.users.count()) > 0
+    )
+      return;
     for (const { password, ...seed } of seeds) {
       await this.users.create({ ...seed, passwordHash: await this.users.hashNewPassword(password) });
     }

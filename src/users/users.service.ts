@@ -49,7 +49,9 @@ export class UsersService {
   }
 
   async recordLogin(user: User, address: string): Promise<void> {
-    await this.db.write(({ manager }) => users(manager).update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address }));
+    await this.db.write(({ manager }) =>
+      users(manager).update({ login: user.login }, { lastLoginAt: this.clock.now(), lastLoginIp: address }),
+    );
   }
 
   /**

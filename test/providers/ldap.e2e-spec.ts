@@ -20,7 +20,7 @@ const ALICE = 'uid=alice,ou=people,dc=example,dc=org';
 const BOB = 'uid=bob,ou=people,dc=example,dc=org';
 const CAROL = 'uid=carol,ou=people,dc=example,dc=org';
 const STAR = 'uid=star*(x),ou=people,dc=example,dc=org';
-const COMMA = 'uid=d\'artagnan\\, jr,ou=people,dc=example,dc=org';
+const COMMA = "uid=d'artagnan\\, jr,ou=people,dc=example,dc=org";
 
 // slapd is a system package: without it this suite is skipped (the run says so up front);
 // .ci/run installs it. The provider does not touch the database, so the first target is enough.
@@ -39,7 +39,7 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
       person('bob', 'bob-pw-1'),
       person('carol', 'carol-pw-1'),
       person('star*(x)', 'star-pw-1'),
-      person('d\'artagnan\\, jr', 'comma-pw-1'),
+      person("d'artagnan\\, jr", 'comma-pw-1'),
       group('api-admins', [ALICE, STAR, COMMA]),
       group('api-readers', [BOB, ALICE]),
       group('staff', [CAROL, BOB]),
@@ -63,7 +63,11 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
   });
   const login = (username: unknown, password: unknown) => t.http().post(`${t.base}/@authentication`).send({ username, password });
   const tokenOf = async (userIdentifier: string) => {
-    const res = await t.http().get('/admin/v1/tokens?pagesize=1000').set(...(await adminHeader(t))).expect(200);
+    const res = await t
+      .http()
+      .get('/admin/v1/tokens?pagesize=1000')
+      .set(...(await adminHeader(t)))
+      .expect(200);
     return res.body.items.filter((x: { userIdentifier: string }) => x.userIdentifier === userIdentifier);
   };
 
@@ -84,14 +88,20 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
     await expectKeyOpensApi(t, res.body.apikey);
   });
 
-  it('maps the user\'s groups to roles and attributes to globals; unmapped groups give nothing', async () => {
+  it("maps the user's groups to roles and attributes to globals; unmapped groups give nothing", async () => {
     await login('bob', 'bob-pw-1').expect(200);
-    expect(await tokenOf('alice')).toEqual([expect.objectContaining({ roles: ['Full access', 'Read only'], globals: { employee_id: '42' }, origin: 'provider' })]);
+    expect(await tokenOf('alice')).toEqual([
+      expect.objectContaining({ roles: ['Full access', 'Read only'], globals: { employee_id: '42' }, origin: 'provider' }),
+    ]);
     expect(await tokenOf('bob')).toEqual([expect.objectContaining({ roles: ['Read only'], globals: {} })]);
   });
 
   it('refuses a user none of whose groups maps to a role', async () => {
-    expect((await login('carol', 'carol-pw-1').expect(401)).body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: 'Login failed: the account has no role in this API.' });
+    expect((await login('carol', 'carol-pw-1').expect(401)).body).toEqual({
+      statusCode: 401,
+      errorCode: 4013,
+      errorMessage: 'Login failed: the account has no role in this API.',
+    });
   });
 
   it.each([
@@ -114,16 +124,21 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
 
   it('escapes user names in the DN (RFC 4514) and in the group filter (RFC 4515)', async () => {
     await login('star*(x)', 'star-pw-1').expect(200);
-    await login('d\'artagnan, jr', 'comma-pw-1').expect(200);
+    await login("d'artagnan, jr", 'comma-pw-1').expect(200);
     expect(await tokenOf('star*(x)')).toEqual([expect.objectContaining({ roles: ['Full access'] })]);
-    expect(await tokenOf('d\'artagnan, jr')).toEqual([expect.objectContaining({ roles: ['Full access'] })]);
+    expect(await tokenOf("d'artagnan, jr")).toEqual([expect.objectContaining({ roles: ['Full access'] })]);
   });
 
   it('answers 401 / 4013, without hanging, when the directory is down', async () => {
     const down = await startTestApp(target, {
       env: {
         AUTH_PROVIDER: 'ldap',
-        AUTH_PROVIDER_CONFIG: JSON.stringify({ url: 'ldap://127.0.0.1:1', timeoutMs: 500, userDn: 'uid={username},ou=people,dc=example,dc=org', groupBase: 'ou=groups,dc=example,dc=org' }),
+        AUTH_PROVIDER_CONFIG: JSON.stringify({
+          url: 'ldap://127.0.0.1:1',
+          timeoutMs: 500,
+          userDn: 'uid={username},ou=people,dc=example,dc=org',
+          groupBase: 'ou=groups,dc=example,dc=org',
+        }),
       },
     });
     try {

@@ -35,7 +35,10 @@ class TestIdp {
   }
 
   /** A token as the IdP would issue it; `overrides` change claims or the signing key. */
-  async token(claims: JWTPayload, overrides: { key?: CryptoKey; issuer?: string; audience?: string; expiresAt?: number } = {}): Promise<string> {
+  async token(
+    claims: JWTPayload,
+    overrides: { key?: CryptoKey; issuer?: string; audience?: string; expiresAt?: number } = {},
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
@@ -79,7 +82,14 @@ describe(`sample provider oidc [${target.name}]`, () => {
     await idp?.stop();
   });
   const login = (body: object) => t.http().post(`${t.base}/@authentication`).send(body);
-  const ada = { sub: 'f3a9-11', preferred_username: 'ada', email: 'ada@example.org', employee_id: 7, region: 'north', realm_access: { roles: ['api-admin', 'offline_access'] } };
+  const ada = {
+    sub: 'f3a9-11',
+    preferred_username: 'ada',
+    email: 'ada@example.org',
+    employee_id: 7,
+    region: 'north',
+    realm_access: { roles: ['api-admin', 'offline_access'] },
+  };
 
   it('logs in with an ID token; the token opens @serverinfo and the customer resource', async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 1800;
@@ -88,11 +98,22 @@ describe(`sample provider oidc [${target.name}]`, () => {
     await expectKeyOpensApi(t, res.body.apikey);
   });
 
-  it('maps claims to the token\'s user, roles and globals, and accepts an access token too', async () => {
-    await login({ access_token: await idp.token({ ...ada, preferred_username: 'bea', realm_access: { roles: ['api-reader', 'api-admin'] } }) }).expect(200);
-    const tokens = await t.http().get('/admin/v1/tokens?pagesize=1000').set(...(await adminHeader(t))).expect(200);
+  it("maps claims to the token's user, roles and globals, and accepts an access token too", async () => {
+    await login({
+      access_token: await idp.token({ ...ada, preferred_username: 'bea', realm_access: { roles: ['api-reader', 'api-admin'] } }),
+    }).expect(200);
+    const tokens = await t
+      .http()
+      .get('/admin/v1/tokens?pagesize=1000')
+      .set(...(await adminHeader(t)))
+      .expect(200);
     expect(tokens.body.items).toContainEqual(
-      expect.objectContaining({ userIdentifier: 'bea', origin: 'provider', roles: ['Read only', 'Full access'], globals: { employee_id: 7, region: 'north' } }),
+      expect.objectContaining({
+        userIdentifier: 'bea',
+        origin: 'provider',
+        roles: ['Read only', 'Full access'],
+        globals: { employee_id: 7, region: 'north' },
+      }),
     );
   });
 
@@ -104,11 +125,19 @@ describe(`sample provider oidc [${target.name}]`, () => {
   });
 
   it.each([
-    ['a bad signature', async () => idp.token(ada, { key: (await generateKeyPair('RS256')).privateKey }), 'the token\'s signature is not valid'],
+    [
+      'a bad signature',
+      async () => idp.token(ada, { key: (await generateKeyPair('RS256')).privateKey }),
+      "the token's signature is not valid",
+    ],
     ['a wrong issuer', () => idp.token(ada, { issuer: 'https://evil.example.test' }), 'the token was issued by another issuer'],
     ['a wrong audience', () => idp.token(ada, { audience: 'some-other-app' }), 'the token is meant for another audience'],
     ['an expired token', () => idp.token(ada, { expiresAt: Math.floor(Date.now() / 1000) - 3600 }), 'the token has expired'],
-    ['a token without a mapped role', () => idp.token({ ...ada, realm_access: { roles: ['offline_access'] } }), 'the token grants no role in this API'],
+    [
+      'a token without a mapped role',
+      () => idp.token({ ...ada, realm_access: { roles: ['offline_access'] } }),
+      'the token grants no role in this API',
+    ],
     ['a token that is not a JWT', async () => 'not.a.token', 'the token is malformed'],
   ])('refuses %s with 401 / 4013', async (_what, makeToken, reason) => {
     const res = await login({ id_token: await makeToken() }).expect(401);
@@ -117,9 +146,18 @@ describe(`sample provider oidc [${target.name}]`, () => {
 
   it('refuses a token whose signature was tampered with: claims changed after signing', async () => {
     const [header, , signature] = (await idp.token(ada)).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...ada, iss: ISSUER, aud: AUDIENCE, exp: 9999999999, realm_access: { roles: ['api-admin'] }, preferred_username: 'root' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({
+        ...ada,
+        iss: ISSUER,
+        aud: AUDIENCE,
+        exp: 9999999999,
+        realm_access: { roles: ['api-admin'] },
+        preferred_username: 'root',
+      }),
+    ).toString('base64url');
     const res = await login({ id_token: `${header}.${forged}.${signature}` }).expect(401);
-    expect(res.body.errorMessage).toBe('Login failed: the token\'s signature is not valid.');
+    expect(res.body.errorMessage).toBe("Login failed: the token's signature is not valid.");
   });
 
   it('refuses a login without a token, and username/password of a built-in user', async () => {
@@ -136,10 +174,17 @@ describe(`sample provider oidc [${target.name}]`, () => {
   it('verifies with a static public key instead of a JWKS URL', async () => {
     const pem = await exportSPKI(idp.publicKey);
     const app = await startTestApp(target, {
-      env: { AUTH_PROVIDER: 'oidc', AUTH_PROVIDER_CONFIG: JSON.stringify({ issuer: ISSUER, audience: AUDIENCE, publicKey: pem, roleMap: { admin: 'Full access' } }) },
+      env: {
+        AUTH_PROVIDER: 'oidc',
+        AUTH_PROVIDER_CONFIG: JSON.stringify({ issuer: ISSUER, audience: AUDIENCE, publicKey: pem, roleMap: { admin: 'Full access' } }),
+      },
     });
     try {
-      const ok = await app.http().post(`${app.base}/@authentication`).send({ id_token: await idp.token({ sub: 'svc-1', roles: ['admin'] }) }).expect(200);
+      const ok = await app
+        .http()
+        .post(`${app.base}/@authentication`)
+        .send({ id_token: await idp.token({ sub: 'svc-1', roles: ['admin'] }) })
+        .expect(200);
       await expectKeyOpensApi(app, ok.body.apikey);
       const other = await idp.token({ sub: 'svc-1', roles: ['admin'] }, { key: (await generateKeyPair('RS256')).privateKey });
       await app.http().post(`${app.base}/@authentication`).send({ id_token: other }).expect(401);

@@ -40,7 +40,11 @@ export interface NewUserOptions {
 
 /** Creates a built-in user through the admin API. */
 export async function createUser(t: TestApp, user: NewUserOptions): Promise<void> {
-  const res = await t.http().post('/admin/v1/users').set(...(await adminHeader(t))).send({ roles: [], ...user });
+  const res = await t
+    .http()
+    .post('/admin/v1/users')
+    .set(...(await adminHeader(t)))
+    .send({ roles: [], ...user });
   if (res.status !== 201) throw new Error(`user creation answered ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
@@ -56,7 +60,8 @@ export interface ManualTokenOptions {
 
 /** Creates a hand-made API token through the admin API and returns its key. */
 export async function createManualToken(t: TestApp, options: ManualTokenOptions): Promise<string> {
-  const res = await t.http()
+  const res = await t
+    .http()
     .post('/admin/v1/tokens')
     .set(...(await adminHeader(t)))
     .send({ label: 'test token', ...options });
@@ -66,7 +71,15 @@ export async function createManualToken(t: TestApp, options: ManualTokenOptions)
 
 /** The key opens the API: `@serverinfo` and a resource read (the demo's customers) answer 200. */
 export async function expectKeyOpensApi(t: TestApp, apikey: string): Promise<void> {
-  await t.http().get(`${t.base}/@serverinfo`).set(...authHeader(apikey)).expect(200);
-  const customers = await t.http().get(`${t.base}/customer`).set(...authHeader(apikey)).expect(200);
+  await t
+    .http()
+    .get(`${t.base}/@serverinfo`)
+    .set(...authHeader(apikey))
+    .expect(200);
+  const customers = await t
+    .http()
+    .get(`${t.base}/customer`)
+    .set(...authHeader(apikey))
+    .expect(200);
   expect(customers.body.length).toBeGreaterThan(0);
 }

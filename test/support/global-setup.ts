@@ -16,6 +16,7 @@ export default function globalSetup(): void {
   if (!process.env.TEST_MYSQL_URL) lines.push('TEST_MYSQL_URL is not set: MariaDB/MySQL end-to-end suites are skipped.');
   if (!process.env.TEST_POSTGRES_URL) lines.push('TEST_POSTGRES_URL is not set: PostgreSQL end-to-end suites are skipped.');
   process.env.TEST_SLAPD ||= findSlapd() ?? '';
-  if (!process.env.TEST_SLAPD) lines.push('slapd is not installed: the LDAP provider end-to-end suite is skipped (apt-get install slapd; .ci/run does).');
+  if (!process.env.TEST_SLAPD)
+    lines.push('slapd is not installed: the LDAP provider end-to-end suite is skipped (apt-get install slapd; .ci/run does).');
   if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 }

@@ -47,7 +47,8 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
   await new Promise<void>((resolve, reject) => {
     const check = () => {
       if (stdout.includes('Tessera is listening')) return resolve();
-      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
+      if (child.exitCode !== null || child.signalCode !== null)
+        return reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
       setTimeout(check, 25);
     };
     check();

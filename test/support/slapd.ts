@@ -65,7 +65,9 @@ export async function startSlapd(): Promise<Slapd> {
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
   // -d keeps slapd in the foreground, so it is this child process and stops with it.
-  const child: ChildProcess = spawn(TEST_SLAPD, ['-f', join(dir, 'slapd.conf'), '-h', `${url}/`, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(TEST_SLAPD, ['-f', join(dir, 'slapd.conf'), '-h', `${url}/`, '-d', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,9 +1,12 @@
 import { IsString, MaxLength, MinLength } from 'class-validator';
 
 export class AdminLoginDto {
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   username!: string;
 
-  @IsString() @MaxLength(1024)
+  @IsString()
+  @MaxLength(1024)
   password!: string;
 }

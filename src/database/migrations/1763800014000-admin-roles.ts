@@ -10,7 +10,10 @@ export class AdminRoles1763800014000 implements MigrationInterface {
   name = 'AdminRoles1763800014000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn(ACCOUNTS, new TableColumn({ name: 'role', type: 'varchar', length: '20', isNullable: false, default: "'admin'" }));
+    await queryRunner.addColumn(
+      ACCOUNTS,
+      new TableColumn({ name: 'role', type: 'varchar', length: '20', isNullable: false, default: "'admin'" }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

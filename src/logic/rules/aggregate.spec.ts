@@ -22,8 +22,25 @@ function fakeContext(children: CanonicalRow[] = []) {
 }
 
 const member = (values: CanonicalRow): CanonicalRow => ({ member_id: 7, team_id: 1, age: 30, active: true, nickname: null, ...values });
-const team = (values: CanonicalRow = {}): CanonicalRow => ({ team_id: 1, name: 'Reds', active_members: 2, total_age: 50, oldest: 30, youngest: 20, max_members: 10, ...values });
-const order = (values: CanonicalRow): CanonicalRow => ({ order_number: 5, customer_name: 'Alpha', salesrep_id: null, amount_total: '100.0000', paid: false, notes: null, ...values });
+const team = (values: CanonicalRow = {}): CanonicalRow => ({
+  team_id: 1,
+  name: 'Reds',
+  active_members: 2,
+  total_age: 50,
+  oldest: 30,
+  youngest: 20,
+  max_members: 10,
+  ...values,
+});
+const order = (values: CanonicalRow): CanonicalRow => ({
+  order_number: 5,
+  customer_name: 'Alpha',
+  salesrep_id: null,
+  amount_total: '100.0000',
+  paid: false,
+  notes: null,
+  ...values,
+});
 
 describe('aggregate adjustments', () => {
   let teams: ResourceRegistry;
@@ -71,18 +88,30 @@ describe('aggregate adjustments', () => {
 
     it('take a re-parented child from the old parent and give it to the new one', async () => {
       const list = adjustments(only('active_members', 'total_age'), member({ team_id: 1, age: 30 }), member({ team_id: 2, age: 30 }));
-      expect(keys(list)).toEqual([['team', 'team', [1]], ['team', 'team', [2]]]);
+      expect(keys(list)).toEqual([
+        ['team', 'team', [1]],
+        ['team', 'team', [2]],
+      ]);
       expect(await list[0]!.apply(team(), fakeContext().tx)).toEqual({ active_members: 1, total_age: 20 });
-      expect(await list[1]!.apply(team({ team_id: 2, active_members: 0, total_age: 0 }), fakeContext().tx)).toEqual({ active_members: 1, total_age: 30 });
+      expect(await list[1]!.apply(team({ team_id: 2, active_members: 0, total_age: 0 }), fakeContext().tx)).toEqual({
+        active_members: 1,
+        total_age: 30,
+      });
     });
 
     it('follow a where that flips: the child leaves and comes back', async () => {
       const [paying] = adjustments(orderFeeds, order({ paid: false }), order({ paid: true }));
       expect(paying!.key).toEqual(['Alpha']);
-      expect(await paying!.apply({ name: 'Alpha', balance: '250.0000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({ balance: '150.0000' });
+      expect(await paying!.apply({ name: 'Alpha', balance: '250.0000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({
+        balance: '150.0000',
+      });
       const [unpaying] = adjustments(orderFeeds, order({ paid: true }), order({ paid: false }));
-      expect(await unpaying!.apply({ name: 'Alpha', balance: '150.0000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({ balance: '250.0000' });
-      expect(adjustments(orderFeeds, order({ paid: true, amount_total: '1.0000' }), order({ paid: true, amount_total: '2.0000' }))).toEqual([]);
+      expect(await unpaying!.apply({ name: 'Alpha', balance: '150.0000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({
+        balance: '250.0000',
+      });
+      expect(adjustments(orderFeeds, order({ paid: true, amount_total: '1.0000' }), order({ paid: true, amount_total: '2.0000' }))).toEqual(
+        [],
+      );
       const [leaving] = adjustments(only('active_members', 'total_age'), member({ active: true }), member({ active: false }));
       expect(await leaving!.apply(team(), fakeContext().tx)).toEqual({ active_members: 1 });
     });
@@ -90,9 +119,13 @@ describe('aggregate adjustments', () => {
     it('read a null child value as nothing to add, and a null parent total as zero', async () => {
       expect(adjustments(orderFeeds, order({ amount_total: null }), order({ amount_total: null }))).toEqual([]);
       const [arriving] = adjustments(orderFeeds, order({ amount_total: null }), order({ amount_total: '12.5000' }));
-      expect(await arriving!.apply({ name: 'Alpha', balance: null, credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({ balance: '12.5000' });
+      expect(await arriving!.apply({ name: 'Alpha', balance: null, credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({
+        balance: '12.5000',
+      });
       const [leaving] = adjustments(orderFeeds, order({ amount_total: '12.5000' }), order({ amount_total: null }));
-      expect(await leaving!.apply({ name: 'Alpha', balance: '12.5000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({ balance: '0.0000' });
+      expect(await leaving!.apply({ name: 'Alpha', balance: '12.5000', credit_limit: '1000.0000' }, fakeContext().tx)).toEqual({
+        balance: '0.0000',
+      });
     });
 
     it('leave a parent alone for a child without one (a null foreign key), and for a zero', () => {
@@ -159,7 +192,10 @@ describe('aggregate adjustments', () => {
 
     it('take a re-parented extreme from the old parent (reading it again) and offer it to the new one', async () => {
       const list = adjustments(only('oldest'), member({ team_id: 1, age: 30 }), member({ team_id: 2, age: 30 }));
-      expect(keys(list)).toEqual([['team', 'team', [1]], ['team', 'team', [2]]]);
+      expect(keys(list)).toEqual([
+        ['team', 'team', [1]],
+        ['team', 'team', [2]],
+      ]);
       const { tx, findChildren } = fakeContext([member({ member_id: 1, age: 21 })]);
       expect(await list[0]!.apply(team({ oldest: 30 }), tx)).toEqual({ oldest: 21 });
       expect(await list[1]!.apply(team({ team_id: 2, oldest: 40 }), tx)).toEqual({ oldest: 40 });

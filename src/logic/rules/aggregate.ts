@@ -42,7 +42,10 @@ type Step = (current: CanonicalValue, parentRow: CanonicalRow, tx: RuleContext) 
  * so each parent gets one UPDATE.
  */
 export function adjustments(feeds: readonly Aggregate[], before: CanonicalRow | null, after: CanonicalRow | null): ParentAdjustment[] {
-  const byParent = new Map<string, { parent: Resource; relation: ParentRelation; key: CanonicalValue[]; steps: Array<[Aggregate, Step]> }>();
+  const byParent = new Map<
+    string,
+    { parent: Resource; relation: ParentRelation; key: CanonicalValue[]; steps: Array<[Aggregate, Step]> }
+  >();
   const add = (aggregate: Aggregate, key: CanonicalValue[], step: Step): void => {
     const id = `${aggregate.parent.name}\u0000${aggregate.relation.name}\u0000${key.join('\u0000')}`;
     let entry = byParent.get(id);
@@ -69,7 +72,12 @@ export function adjustments(feeds: readonly Aggregate[], before: CanonicalRow | 
     }
     if (old && now && sameKey(old.key, now.key) && old.value?.equals(now.value ?? NaN)) continue;
     if (old && (!now || !sameKey(old.key, now.key))) add(aggregate, old.key, extremeLeaves(aggregate, old.value));
-    if (now) add(aggregate, now.key, old && sameKey(old.key, now.key) ? extremeMoves(aggregate, old.value, now.value) : extremeArrives(aggregate, now.value));
+    if (now)
+      add(
+        aggregate,
+        now.key,
+        old && sameKey(old.key, now.key) ? extremeMoves(aggregate, old.value, now.value) : extremeArrives(aggregate, now.value),
+      );
   }
 
   return [...byParent.values()].map((entry) => ({
@@ -80,7 +88,7 @@ export function adjustments(feeds: readonly Aggregate[], before: CanonicalRow | 
       const changes: CanonicalRow = {};
       for (const [aggregate, step] of entry.steps) {
         const name = aggregate.attr.name;
-        changes[name] = await step(name in changes ? changes[name]! : parentRow[name] ?? null, parentRow, tx);
+        changes[name] = await step(name in changes ? changes[name]! : (parentRow[name] ?? null), parentRow, tx);
       }
       return changes;
     },
@@ -91,7 +99,8 @@ function plus(aggregate: Aggregate, delta: Decimal): Step {
   return async (current) => fromRuleValue(aggregate.attr, new Decimal((current as string | number | null) ?? 0).plus(delta));
 }
 
-const beats = (kind: 'min' | 'max', candidate: Decimal, current: Decimal): boolean => (kind === 'min' ? candidate.lt(current) : candidate.gt(current));
+const beats = (kind: 'min' | 'max', candidate: Decimal, current: Decimal): boolean =>
+  kind === 'min' ? candidate.lt(current) : candidate.gt(current);
 
 function extremeArrives(aggregate: Aggregate, value: Decimal | null): Step {
   const kind = aggregate.rule.kind as 'min' | 'max';

@@ -5,7 +5,13 @@ import { fromRuleValue } from '../rule-values.js';
 import type { RuleContext } from './rule-context.js';
 
 /** Copies parent attributes into the row when it is inserted or re-parented (never later). */
-export async function applyCopies(tx: RuleContext, _resource: Resource, rules: ResourceRules, row: CanonicalRow, before: CanonicalRow | null): Promise<void> {
+export async function applyCopies(
+  tx: RuleContext,
+  _resource: Resource,
+  rules: ResourceRules,
+  row: CanonicalRow,
+  before: CanonicalRow | null,
+): Promise<void> {
   for (const copy of rules.copies) {
     const reparented = before === null || copy.relation.columns.some((pair) => (row[pair.child] ?? null) !== (before[pair.child] ?? null));
     if (!reparented) continue;

@@ -33,7 +33,10 @@ export async function runRowEvents(
     },
     insert: async <E>(entity: EntityClass<E>, values: RuleValues<E>): Promise<RuleRow<E>> => {
       const written = await tx.insertFor(entity, values, depth);
-      return toRuleRow<E>(tx.registry.resources.find((r) => r.target === entity)!, written);
+      return toRuleRow<E>(
+        tx.registry.resources.find((r) => r.target === entity)!,
+        written,
+      );
     },
   };
   for (const rule of events) {

@@ -27,7 +27,7 @@ export function errorSchema(): JsonObject {
         enum: CODES,
         description: `What went wrong; its first three digits are the HTTP status. ${CODES.map(describeCode).join(', ')}.`,
       },
-      errorMessage: { type: 'string', description: 'For people; a rule constraint\'s failure carries the rule\'s message.' },
+      errorMessage: { type: 'string', description: "For people; a rule constraint's failure carries the rule's message." },
       requestId: { type: 'string', description: 'Only on 5xx answers: the request id of the log line (also in the X-Request-Id header).' },
     },
   };
@@ -36,20 +36,29 @@ export function errorSchema(): JsonObject {
 /** One shared response per HTTP status that errors use, each naming the codes it carries. */
 export function errorResponses(): Record<string, JsonObject> {
   const statuses = [...new Set(CODES.map(httpStatusOf))];
-  return Object.fromEntries(statuses.map((status) => {
-    const codes = codesOf(status);
-    const response: JsonObject = {
-      description: `${STATUS_CODES[status] ?? 'Error'}: ${codes.map(describeCode).join(', ')}.`,
-      content: jsonContent({
-        allOf: [ref('schemas', 'Error')],
-        properties: { statusCode: { const: status }, errorCode: { enum: codes } },
-      }),
-    };
-    if (status === 409) response.headers = { 'Retry-After': { description: 'With 4093 only: seconds after which the write may get through.', schema: { type: 'integer' } } };
-    if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds until logins are accepted again.', schema: { type: 'integer' } } };
-    if (status === 503) response.headers = { 'Retry-After': { description: 'With 5032: seconds until the logins in progress are through.', schema: { type: 'integer' } } };
-    return [responseName(status), response];
-  }));
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const codes = codesOf(status);
+      const response: JsonObject = {
+        description: `${STATUS_CODES[status] ?? 'Error'}: ${codes.map(describeCode).join(', ')}.`,
+        content: jsonContent({
+          allOf: [ref('schemas', 'Error')],
+          properties: { statusCode: { const: status }, errorCode: { enum: codes } },
+        }),
+      };
+      if (status === 409)
+        response.headers = {
+          'Retry-After': { description: 'With 4093 only: seconds after which the write may get through.', schema: { type: 'integer' } },
+        };
+      if (status === 429)
+        response.headers = { 'Retry-After': { description: 'Seconds until logins are accepted again.', schema: { type: 'integer' } } };
+      if (status === 503)
+        response.headers = {
+          'Retry-After': { description: 'With 5032: seconds until the logins in progress are through.', schema: { type: 'integer' } },
+        };
+      return [responseName(status), response];
+    }),
+  );
 }
 
 /**

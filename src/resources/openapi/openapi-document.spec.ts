@@ -10,8 +10,14 @@ function column(name: string, kind: ResourceColumn['kind'], extra: Partial<Resou
 
 function resource(name: string, columns: ResourceColumn[]): Resource {
   return {
-    name, tableName: name, target: name, columns, columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: columns.filter((c) => c.primary), parents: [], children: [],
+    name,
+    tableName: name,
+    target: name,
+    columns,
+    columnsByName: new Map(columns.map((c) => [c.name, c])),
+    primaryKey: columns.filter((c) => c.primary),
+    parents: [],
+    children: [],
   };
 }
 
@@ -32,9 +38,17 @@ const slot = resource('slot', [
 
 function source(overrides: Partial<OpenApiSource> = {}): OpenApiSource {
   return {
-    project: 'shop', account: 'acme', tesseraVersion: '9.9.9', resources: [order, slot],
+    project: 'shop',
+    account: 'acme',
+    tesseraVersion: '9.9.9',
+    resources: [order, slot],
     derived: (r) => new Set(r === order ? ['total'] : []),
-    resourcePrefix: 'main', permitAuthInUrl: false, allowFreeFormFilters: true, pageSizeDefault: 20, pageSizeMax: 500, docsPublic: false,
+    resourcePrefix: 'main',
+    permitAuthInUrl: false,
+    allowFreeFormFilters: true,
+    pageSizeDefault: 20,
+    pageSizeMax: 500,
+    docsPublic: false,
     ...overrides,
   };
 }
@@ -81,9 +95,14 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/slot/{key}'])).toEqual(['parameters', 'get', 'put', 'delete']);
     expect(doc.components.parameters['key.order']).toMatchObject({ in: 'path', required: true, schema: { type: 'integer' } });
     expect(doc.components.parameters['key.slot']).toMatchObject({
-      schema: { type: 'string' }, example: 'warehouse~1', description: expect.stringContaining('(warehouse, number), each URL-encoded'),
+      schema: { type: 'string' },
+      example: 'warehouse~1',
+      description: expect.stringContaining('(warehouse, number), each URL-encoded'),
     });
-    expect(doc.paths['/order/{key}'].delete.parameters).toEqual([{ $ref: '#/components/parameters/checksum' }, { $ref: '#/components/parameters/If-Match' }]);
+    expect(doc.paths['/order/{key}'].delete.parameters).toEqual([
+      { $ref: '#/components/parameters/checksum' },
+      { $ref: '#/components/parameters/If-Match' },
+    ]);
     expect(doc.components.parameters.pagesize.schema).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 20 });
   });
 
@@ -91,25 +110,44 @@ describe('the OpenAPI document', () => {
     const codes = Object.values(ErrorCode).filter((v): v is number => typeof v === 'number');
     expect(schemas.Error.properties.errorCode.enum).toEqual(codes);
     expect(new Set(codes).size).toBe(codes.length);
-    const listed = Object.values(doc.components.responses as Record<string, Json>)
-      .flatMap((r) => r.content['application/json'].schema.properties.errorCode.enum as number[]);
+    const listed = Object.values(doc.components.responses as Record<string, Json>).flatMap(
+      (r) => r.content['application/json'].schema.properties.errorCode.enum as number[],
+    );
     expect(listed.sort()).toEqual([...codes].sort());
     expect(doc.components.responses.Error429.headers['Retry-After']).toBeDefined();
     expect(doc.components.responses.Error409.headers['Retry-After'].description).toMatch(/4093/);
     // Any operation may be refused before routing: a bad Host or escape (400), a URL over MAX_URL_BYTES (414).
     for (const operation of [doc.paths['/order'].get, doc.paths['/order/{key}'].delete]) {
-      expect(operation.responses).toMatchObject({ 400: { $ref: '#/components/responses/Error400' }, 414: { $ref: '#/components/responses/Error414' } });
+      expect(operation.responses).toMatchObject({
+        400: { $ref: '#/components/responses/Error400' },
+        414: { $ref: '#/components/responses/Error414' },
+      });
     }
     expect(doc.components.responses.Error503.headers['Retry-After']).toBeDefined();
-    expect(doc.paths['/order'].post.responses).toMatchObject({ 201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WriteResult' } } } }, 422: { $ref: '#/components/responses/Error422' } });
+    expect(doc.paths['/order'].post.responses).toMatchObject({
+      201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/WriteResult' } } } },
+      422: { $ref: '#/components/responses/Error422' },
+    });
   });
 
   it('drops filter and order when the API forbids free-form queries', () => {
     const strict = buildOpenApiDocument(source({ allowFreeFormFilters: false }), 'v1') as Json;
     expect(Object.keys(strict.components.parameters)).not.toContain('filter');
     expect(Object.keys(strict.components.parameters)).not.toContain('order');
-    expect(strict.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual(['sysfilter', 'sysorder', 'pagesize', 'offset']);
-    expect(doc.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual(['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset']);
+    expect(strict.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual([
+      'sysfilter',
+      'sysorder',
+      'pagesize',
+      'offset',
+    ]);
+    expect(doc.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual([
+      'filter',
+      'sysfilter',
+      'order',
+      'sysorder',
+      'pagesize',
+      'offset',
+    ]);
   });
 
   it('offers ?auth= on GETs only when the project permits keys in URLs', () => {
@@ -138,6 +176,8 @@ describe('the OpenAPI document', () => {
     expect(named.paths['/odd%20name/{key}'].parameters).toEqual([{ $ref: '#/components/parameters/key.odd_name' }]);
     expect(named.components.schemas.Error.properties.errorCode).toBeDefined();
     expect(named.components.schemas.Error_2.title).toBe('Error');
-    expect(named.paths['/Error/{key}'].get.responses[200].content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/Error_2' });
+    expect(named.paths['/Error/{key}'].get.responses[200].content['application/json'].schema.items).toEqual({
+      $ref: '#/components/schemas/Error_2',
+    });
   });
 });

@@ -29,14 +29,19 @@ const QUERY_SCHEME = 'authInUrl';
 function securitySchemes(source: OpenApiSource): Record<string, JsonObject> {
   const schemes: Record<string, JsonObject> = {
     [HEADER_SCHEME]: {
-      type: 'apiKey', in: 'header', name: 'Authorization',
-      description: 'A token from @authentication (or one an operator made), sent as "Authorization: CALiveAPICreator <apikey>:1". '
-        + 'The scheme words Espresso and Bearer work too (any case), and ":1" is optional. No token: 401 / 4010; unknown or disabled: 4011; expired: 4012.',
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        'A token from @authentication (or one an operator made), sent as "Authorization: CALiveAPICreator <apikey>:1". ' +
+        'The scheme words Espresso and Bearer work too (any case), and ":1" is optional. No token: 401 / 4010; unknown or disabled: 4011; expired: 4012.',
     },
   };
   if (source.permitAuthInUrl) {
     schemes[QUERY_SCHEME] = {
-      type: 'apiKey', in: 'query', name: 'auth',
+      type: 'apiKey',
+      in: 'query',
+      name: 'auth',
       description: '"?auth=<apikey>:1", on GET only (401 / 4014 on other methods). Keys in URLs end up in logs and caches along the way.',
     };
   }
@@ -51,8 +56,16 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
   const getSecurity = source.permitAuthInUrl ? [{ [HEADER_SCHEME]: [] }, { [QUERY_SCHEME]: [] }] : undefined;
   const system = systemSchemas();
   const shared = sharedResourceSchemas(source.resources.map((r) => r.name));
-  const names = componentNamesOf(source.resources, [...Object.keys(system), ...Object.keys(shared), 'Error'].flatMap((n) => [n, `${n}.new`]));
-  const options = { allowFreeFormFilters: source.allowFreeFormFilters, pageSizeDefault: source.pageSizeDefault, pageSizeMax: source.pageSizeMax, getSecurity };
+  const names = componentNamesOf(
+    source.resources,
+    [...Object.keys(system), ...Object.keys(shared), 'Error'].flatMap((n) => [n, `${n}.new`]),
+  );
+  const options = {
+    allowFreeFormFilters: source.allowFreeFormFilters,
+    pageSizeDefault: source.pageSizeDefault,
+    pageSizeMax: source.pageSizeMax,
+    getSecurity,
+  };
 
   const schemas: Record<string, JsonObject> = { ...shared, Error: errorSchema(), ...system };
   const parameters: Record<string, JsonObject> = queryParameters(options);
@@ -71,9 +84,10 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     info: {
       title: source.project,
       version,
-      description: `The ${source.project} API (account ${source.account}), served by Tessera ${source.tesseraVersion} and generated from its resources at start-up. `
-        + 'It speaks the wire protocol of CA Live API Creator. Each resource is also reachable as '
-        + `${source.resourcePrefix}:<table>, and names match in any case. Errors are {statusCode, errorCode, errorMessage}.`,
+      description:
+        `The ${source.project} API (account ${source.account}), served by Tessera ${source.tesseraVersion} and generated from its resources at start-up. ` +
+        'It speaks the wire protocol of CA Live API Creator. Each resource is also reachable as ' +
+        `${source.resourcePrefix}:<table>, and names match in any case. Errors are {statusCode, errorCode, errorMessage}.`,
       'x-tessera-version': source.tesseraVersion,
     },
     security: [{ [HEADER_SCHEME]: [] }],

@@ -16,56 +16,85 @@ const FILTER_LIMITS = 'At most 4 KiB and 200 conditions, columns and values; a s
 /** The shared query parameters of collection reads (api-contract §5); `filter` and `order` only when free-form queries are allowed. */
 export function queryParameters(options: ResourceOperationOptions): Record<string, JsonObject> {
   const repeatable = (name: string, description: string): JsonObject => ({
-    name, in: 'query', required: false, style: 'form', explode: true, description,
+    name,
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    description,
     schema: { type: 'array', items: { type: 'string', maxLength: 4096 } },
   });
   const parameters: Record<string, JsonObject> = {
-    sysfilter: repeatable('sysfilter',
-      'Structured filter, repeatable (ANDed): equal(col:value, ...), notequal, less, lessequal, greater, greaterequal, like, notlike, '
-      + `null(col), notnull(col); modifiers _or (OR the pairs) and _uc (case-insensitive), e.g. less_or(balance:100, credit_limit:500). ${FILTER_LIMITS}`),
+    sysfilter: repeatable(
+      'sysfilter',
+      'Structured filter, repeatable (ANDed): equal(col:value, ...), notequal, less, lessequal, greater, greaterequal, like, notlike, ' +
+        `null(col), notnull(col); modifiers _or (OR the pairs) and _uc (case-insensitive), e.g. less_or(balance:100, credit_limit:500). ${FILTER_LIMITS}`,
+    ),
     sysorder: {
-      name: 'sysorder', in: 'query', required: false, schema: { type: 'string' },
+      name: 'sysorder',
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
       description: 'Structured order: (col:asc|desc|asc_uc|desc_uc, ...). At most 8 terms with order; the primary key always completes it.',
     },
     pagesize: {
-      name: 'pagesize', in: 'query', required: false,
+      name: 'pagesize',
+      in: 'query',
+      required: false,
       description: 'Objects per page. When more exist, the last array element is {"@metadata": {"next_batch": "<URL>"}}.',
       schema: { type: 'integer', minimum: 1, maximum: options.pageSizeMax, default: options.pageSizeDefault },
     },
     offset: {
-      name: 'offset', in: 'query', required: false, description: 'Objects to skip; next_batch links carry it.',
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Objects to skip; next_batch links carry it.',
       schema: { type: 'integer', minimum: 0, default: 0 },
     },
     checksum: {
-      name: 'checksum', in: 'query', required: false,
-      description: 'The object\'s current @metadata.checksum, or "override" to skip the check. Required unless If-Match carries it (400 / 4004 without either).',
+      name: 'checksum',
+      in: 'query',
+      required: false,
+      description:
+        'The object\'s current @metadata.checksum, or "override" to skip the check. Required unless If-Match carries it (400 / 4004 without either).',
       schema: { type: 'string', pattern: '^(R:[0-9a-f]{16}|override)$' },
     },
     'If-Match': {
-      name: 'If-Match', in: 'header', required: false,
+      name: 'If-Match',
+      in: 'header',
+      required: false,
       description: 'The checksum (the ETag of a single-object GET), in place of the one in the body or query.',
       schema: { type: 'string' },
     },
     'If-None-Match': {
-      name: 'If-None-Match', in: 'header', required: false,
-      description: 'ETags the client holds (quoted, weak or not, comma-separated), or *: 304 without a body when one is the object\'s current ETag (* : when the object exists).',
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        "ETags the client holds (quoted, weak or not, comma-separated), or *: 304 without a body when one is the object's current ETag (* : when the object exists).",
       schema: { type: 'string' },
     },
   };
   if (!options.allowFreeFormFilters) return parameters;
   return {
-    filter: repeatable('filter',
-      'Free-form filter, repeatable (ANDed): comparisons = <> != < <= > >=, like, not like, in (...), not in (...), between ... and ..., '
-      + `is [not] null, and, or, not, parentheses; literals 'text', numbers, true, false, null; identifiers are the readable columns. ${FILTER_LIMITS}`),
+    filter: repeatable(
+      'filter',
+      'Free-form filter, repeatable (ANDed): comparisons = <> != < <= > >=, like, not like, in (...), not in (...), between ... and ..., ' +
+        `is [not] null, and, or, not, parentheses; literals 'text', numbers, true, false, null; identifiers are the readable columns. ${FILTER_LIMITS}`,
+    ),
     order: {
-      name: 'order', in: 'query', required: false, schema: { type: 'string' },
+      name: 'order',
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
       description: 'Free-form order: col [asc|desc], ... At most 8 terms with sysorder; the primary key always completes it.',
     },
     ...parameters,
   };
 }
 
-const WRITE_BODY_NOTE = 'Content-Type: application/json. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included.';
+const WRITE_BODY_NOTE =
+  'Content-Type: application/json. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included.';
 
 /**
  * The operations on one resource: `/<name>` (list, insert, update several) and
@@ -75,17 +104,24 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
   const tags = [resource.name];
   const row = ref('schemas', schemaName);
   const rows = (item: JsonObject): JsonObject => ({ oneOf: [item, { type: 'array', items: item, minItems: 1 }] });
-  const writeResult = (status: '200' | '201', description: string): JsonObject => ({ [status]: { description, content: jsonContent(ref('schemas', 'WriteResult')) } });
+  const writeResult = (status: '200' | '201', description: string): JsonObject => ({
+    [status]: { description, content: jsonContent(ref('schemas', 'WriteResult')) },
+  });
   const getSecurity = options.getSecurity ? { security: options.getSecurity } : {};
   const path = `/${encodeURIComponent(resource.name)}`;
-  const queryNames = options.allowFreeFormFilters ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset'] : ['sysfilter', 'sysorder', 'pagesize', 'offset'];
+  const queryNames = options.allowFreeFormFilters
+    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset']
+    : ['sysfilter', 'sysorder', 'pagesize', 'offset'];
 
   return {
     [path]: {
       get: {
-        tags, operationId: `list_${schemaName}`, summary: `List ${resource.name}`,
-        description: 'Rows the caller\'s roles may not read are left out; columns they may not read are omitted.'
-          + (options.allowFreeFormFilters ? '' : ' This API refuses free-form filter and order (400 / 4002): use sysfilter and sysorder.'),
+        tags,
+        operationId: `list_${schemaName}`,
+        summary: `List ${resource.name}`,
+        description:
+          "Rows the caller's roles may not read are left out; columns they may not read are omitted." +
+          (options.allowFreeFormFilters ? '' : ' This API refuses free-form filter and order (400 / 4002): use sysfilter and sysorder.'),
         ...getSecurity,
         parameters: queryNames.map((name) => ref('parameters', name)),
         responses: {
@@ -97,12 +133,17 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
         },
       },
       post: {
-        tags, operationId: `insert_${schemaName}`, summary: `Insert ${resource.name}`, description: WRITE_BODY_NOTE,
+        tags,
+        operationId: `insert_${schemaName}`,
+        summary: `Insert ${resource.name}`,
+        description: WRITE_BODY_NOTE,
         requestBody: { required: true, content: jsonContent(rows(ref('schemas', `${schemaName}.new`))) },
         responses: { ...writeResult('201', 'Inserted.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
       },
       put: {
-        tags, operationId: `update_${schemaName}_list`, summary: `Update several ${resource.name}`,
+        tags,
+        operationId: `update_${schemaName}_list`,
+        summary: `Update several ${resource.name}`,
         description: `Each object names its row by @metadata.href or by its key columns and carries @metadata.checksum ("override" skips the check); only the sent columns change. ${WRITE_BODY_NOTE}`,
         parameters: [ref('parameters', 'If-Match')],
         requestBody: { required: true, content: jsonContent(rows(row)) },
@@ -112,30 +153,37 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
     [`${path}/{key}`]: {
       parameters: [ref('parameters', `key.${schemaName}`)],
       get: {
-        tags, operationId: `get_${schemaName}`, summary: `Get one ${resource.name} by key`, ...getSecurity,
+        tags,
+        operationId: `get_${schemaName}`,
+        summary: `Get one ${resource.name} by key`,
+        ...getSecurity,
         parameters: [ref('parameters', 'If-None-Match')],
         responses: {
           200: {
             description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
-            headers: { ETag: { description: 'The object\'s checksum.', schema: { type: 'string' } } },
+            headers: { ETag: { description: "The object's checksum.", schema: { type: 'string' } } },
             content: jsonContent({ type: 'array', items: row, maxItems: 1 }),
           },
           304: {
             description: 'The object is unchanged: If-None-Match holds its current ETag. No body.',
-            headers: { ETag: { description: 'The object\'s checksum.', schema: { type: 'string' } } },
+            headers: { ETag: { description: "The object's checksum.", schema: { type: 'string' } } },
           },
           ...errorRefs(400, 401, 403, 404),
         },
       },
       put: {
-        tags, operationId: `update_${schemaName}`, summary: `Update one ${resource.name}`,
+        tags,
+        operationId: `update_${schemaName}`,
+        summary: `Update one ${resource.name}`,
         description: `Needs the current checksum in @metadata.checksum or If-Match ("override" skips the check); only the sent columns change; the key cannot. ${WRITE_BODY_NOTE}`,
         parameters: [ref('parameters', 'If-Match')],
         requestBody: { required: true, content: jsonContent(row) },
         responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
       },
       delete: {
-        tags, operationId: `delete_${schemaName}`, summary: `Delete one ${resource.name}`,
+        tags,
+        operationId: `delete_${schemaName}`,
+        summary: `Delete one ${resource.name}`,
         description: 'Needs the current checksum (query or If-Match). Rows deleted with it (cascades, rules) are in the answer too.',
         parameters: [ref('parameters', 'checksum'), ref('parameters', 'If-Match')],
         responses: { ...writeResult('200', 'Deleted.'), ...errorRefs(400, 401, 403, 404, 409, 422) },

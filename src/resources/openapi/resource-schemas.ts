@@ -21,7 +21,8 @@ export function componentNamesOf(resources: readonly Resource[], taken: Iterable
   return names;
 }
 
-const DECIMAL_NOTE = 'Exact in the database and in rules (never binary floating point); sent and received as a JSON number, exact to 15 significant digits.';
+const DECIMAL_NOTE =
+  'Exact in the database and in rules (never binary floating point); sent and received as a JSON number, exact to 15 significant digits.';
 
 function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
   switch (column.kind) {
@@ -32,7 +33,8 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
       return { type: 'integer', minimum: min, maximum: max };
     }
     case 'decimal': {
-      const declared = column.precision !== undefined ? `decimal(${column.precision}${column.scale !== undefined ? `,${column.scale}` : ''}). ` : '';
+      const declared =
+        column.precision !== undefined ? `decimal(${column.precision}${column.scale !== undefined ? `,${column.scale}` : ''}). ` : '';
       return { type: 'number', description: `${declared}${DECIMAL_NOTE}` };
     }
     case 'boolean':
@@ -40,7 +42,11 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
     case 'date':
       return { type: 'string', format: 'date', description: `A day that exists, years ${MIN_YEAR} to ${MAX_YEAR}.` };
     case 'datetime':
-      return { type: 'string', format: 'date-time', description: `ISO 8601; stored and answered in UTC, years ${MIN_YEAR} to ${MAX_YEAR}.` };
+      return {
+        type: 'string',
+        format: 'date-time',
+        description: `ISO 8601; stored and answered in UTC, years ${MIN_YEAR} to ${MAX_YEAR}.`,
+      };
   }
 }
 
@@ -102,14 +108,20 @@ export function keyParameter(resource: Resource): JsonObject {
     const { type, ...rest } = kindSchema(only);
     delete rest.description;
     return {
-      name: 'key', in: 'path', required: true,
+      name: 'key',
+      in: 'path',
+      required: true,
       description: `The ${only.name} of the ${resource.name}, URL-encoded.`,
       schema: { type, ...rest },
     };
   }
-  const example = resource.primaryKey.map((c) => (c.kind === 'integer' || c.kind === 'decimal' ? '1' : c.kind === 'boolean' ? 'true' : c.name)).join('~');
+  const example = resource.primaryKey
+    .map((c) => (c.kind === 'integer' || c.kind === 'decimal' ? '1' : c.kind === 'boolean' ? 'true' : c.name))
+    .join('~');
   return {
-    name: 'key', in: 'path', required: true,
+    name: 'key',
+    in: 'path',
+    required: true,
     description: `The composite key of the ${resource.name}: its parts in key-column order (${keyColumns(resource)}), each URL-encoded (a "~" inside a part as %7E), joined with "~".`,
     schema: { type: 'string' },
     example,
@@ -123,10 +135,12 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
       type: 'object',
       description: 'Sent with every object. On PUT, checksum says which version of the row the change is based on.',
       properties: {
-        href: { type: 'string', format: 'uri', readOnly: true, description: 'The object\'s absolute URL.' },
+        href: { type: 'string', format: 'uri', readOnly: true, description: "The object's absolute URL." },
         checksum: {
-          type: 'string', pattern: '^(R:[0-9a-f]{16}|override)$',
-          description: 'R: and 16 hex digits over the row\'s stored values; it changes whenever the row changes. "override" on PUT skips the check.',
+          type: 'string',
+          pattern: '^(R:[0-9a-f]{16}|override)$',
+          description:
+            'R: and 16 hex digits over the row\'s stored values; it changes whenever the row changes. "override" on PUT skips the check.',
         },
       },
     },
@@ -134,21 +148,29 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
       type: 'object',
       description: 'The last element of a page when more objects exist.',
       required: ['@metadata'],
-      properties: { '@metadata': { type: 'object', required: ['next_batch'], properties: { next_batch: { type: 'string', format: 'uri' } } } },
+      properties: {
+        '@metadata': { type: 'object', required: ['next_batch'], properties: { next_batch: { type: 'string', format: 'uri' } } },
+      },
       additionalProperties: false,
     },
     TxSummaryEntry: {
       type: 'object',
-      description: 'A row the transaction inserted, updated or deleted (rule-induced ones included): the columns the caller may read, and @metadata.',
+      description:
+        'A row the transaction inserted, updated or deleted (rule-induced ones included): the columns the caller may read, and @metadata.',
       required: ['@metadata'],
       properties: {
         '@metadata': {
-          type: 'object', required: ['href', 'resource', 'verb'],
+          type: 'object',
+          required: ['href', 'resource', 'verb'],
           properties: {
             href: { type: 'string', format: 'uri' },
             resource: { enum: [...resourceNames] },
             verb: { enum: ['INSERT', 'UPDATE', 'DELETE'] },
-            checksum: { type: 'string', pattern: '^R:[0-9a-f]{16}$', description: 'Equals what a GET of the row answers right after; absent for DELETE.' },
+            checksum: {
+              type: 'string',
+              pattern: '^R:[0-9a-f]{16}$',
+              description: 'Equals what a GET of the row answers right after; absent for DELETE.',
+            },
           },
         },
       },

@@ -19,22 +19,35 @@ export function systemSchemas(): Record<string, JsonObject> {
   return {
     LoginRequest: {
       type: 'object',
-      description: 'Log in through the configured provider; each login creates a new token. With ?enablePasswordChange!, new_password (or newPassword) changes the password too.',
+      description:
+        'Log in through the configured provider; each login creates a new token. With ?enablePasswordChange!, new_password (or newPassword) changes the password too.',
       required: ['username', 'password'],
-      properties: { username: str, password: { type: 'string', format: 'password' }, new_password: { type: 'string', format: 'password' }, newPassword: { type: 'string', format: 'password' } },
+      properties: {
+        username: str,
+        password: { type: 'string', format: 'password' },
+        new_password: { type: 'string', format: 'password' },
+        newPassword: { type: 'string', format: 'password' },
+      },
       additionalProperties: true,
     },
     RevalidateRequest: {
-      type: 'object', description: 'Re-validate a token (the provider is not asked).',
-      required: ['apikey'], properties: { apikey: str }, additionalProperties: false,
+      type: 'object',
+      description: 'Re-validate a token (the provider is not asked).',
+      required: ['apikey'],
+      properties: { apikey: str },
+      additionalProperties: false,
     },
     DisableRequest: {
-      type: 'object', description: 'Disable a token (also a success on one already disabled or expired).',
-      required: ['apikey', 'disable'], properties: { apikey: str, disable: { const: true } }, additionalProperties: false,
+      type: 'object',
+      description: 'Disable a token (also a success on one already disabled or expired).',
+      required: ['apikey', 'disable'],
+      properties: { apikey: str, disable: { const: true } },
+      additionalProperties: false,
     },
     TokenResponse: {
       type: 'object',
-      description: 'The token and who it belongs to; providers may add fields. lastLoginTs / lastLoginIP describe the previous successful login.',
+      description:
+        'The token and who it belongs to; providers may add fields. lastLoginTs / lastLoginIP describe the previous successful login.',
       required: ['apikey', 'expiration', 'lastLoginTs', 'lastLoginIP', 'email'],
       properties: {
         apikey: str,
@@ -48,10 +61,13 @@ export function systemSchemas(): Record<string, JsonObject> {
       additionalProperties: true,
     },
     DisabledToken: {
-      type: 'object', required: ['apikey', 'disabled'], properties: { apikey: str, disabled: { const: true } },
+      type: 'object',
+      required: ['apikey', 'disabled'],
+      properties: { apikey: str, disabled: { const: true } },
     },
     LoginInfo: {
-      type: 'object', required: ['fields', 'links'],
+      type: 'object',
+      required: ['fields', 'links'],
       properties: {
         fields: { type: 'array', items: { type: 'object', properties: { name: str, display: str, type: { enum: ['text', 'password'] } } } },
         links: { type: 'array', items: {} },
@@ -59,15 +75,22 @@ export function systemSchemas(): Record<string, JsonObject> {
     },
     Heartbeat: { type: 'object', required: ['status'], properties: { status: { const: 'OK' } } },
     License: {
-      type: 'object', required: ['company', 'license_type', 'license_expiration'],
+      type: 'object',
+      required: ['company', 'license_type', 'license_expiration'],
       properties: { company: str, license_type: str, license_expiration: strOrNull },
     },
     ServerInfo: {
       type: 'object',
       properties: {
-        name: str, version: str, account: str, project: str, apiVersions: { type: 'array', items: str },
-        databaseType: { enum: ['sqlite', 'mysql', 'mariadb', 'postgres'] }, httpAdapter: { enum: ['express', 'fastify'] },
-        uptimeSeconds: { type: 'integer' }, serverTime: { type: 'string', format: 'date-time' },
+        name: str,
+        version: str,
+        account: str,
+        project: str,
+        apiVersions: { type: 'array', items: str },
+        databaseType: { enum: ['sqlite', 'mysql', 'mariadb', 'postgres'] },
+        httpAdapter: { enum: ['express', 'fastify'] },
+        uptimeSeconds: { type: 'integer' },
+        serverTime: { type: 'string', format: 'date-time' },
       },
     },
     ResourceSummary: {
@@ -80,16 +103,31 @@ export function systemSchemas(): Record<string, JsonObject> {
         name: str,
         columns: { type: 'array', items: ref('schemas', 'TableColumn') },
         primaryKey: { type: 'array', items: str },
-        parents: { type: 'array', items: { type: 'object', properties: { name: str, parent: str, columns: { type: 'array', items: { type: 'object', properties: { child: str, parent: str } } } } } },
+        parents: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: str,
+              parent: str,
+              columns: { type: 'array', items: { type: 'object', properties: { child: str, parent: str } } },
+            },
+          },
+        },
         children: { type: 'array', items: { type: 'object', properties: { name: str, child: str, via: str } } },
       },
     },
     TableColumn: {
       type: 'object',
       properties: {
-        name: str, type: { enum: ['string', 'integer', 'decimal', 'boolean', 'date', 'datetime'] },
-        size: { type: ['integer', 'null'] }, precision: { type: ['integer', 'null'] }, scale: { type: ['integer', 'null'] },
-        nullable: { type: 'boolean' }, generated: { type: 'boolean' }, primaryKey: { type: 'boolean' },
+        name: str,
+        type: { enum: ['string', 'integer', 'decimal', 'boolean', 'date', 'datetime'] },
+        size: { type: ['integer', 'null'] },
+        precision: { type: ['integer', 'null'] },
+        scale: { type: ['integer', 'null'] },
+        nullable: { type: 'boolean' },
+        generated: { type: 'boolean' },
+        primaryKey: { type: 'boolean' },
       },
     },
   };
@@ -106,54 +144,115 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
   return {
     '/@authentication': {
       post: {
-        tags: ['authentication'], operationId: 'authenticate', summary: 'Log in, re-validate or disable a token (alias: @authenticate)', ...PUBLIC,
-        parameters: [{
-          name: 'enablePasswordChange!', in: 'query', required: false, allowEmptyValue: true, schema: str,
-          description: 'Present (the name exactly so, "!" included): change the password while logging in.',
-        }],
-        requestBody: { required: true, content: jsonContent({ oneOf: [ref('schemas', 'LoginRequest'), ref('schemas', 'DisableRequest'), ref('schemas', 'RevalidateRequest')] }) },
+        tags: ['authentication'],
+        operationId: 'authenticate',
+        summary: 'Log in, re-validate or disable a token (alias: @authenticate)',
+        ...PUBLIC,
+        parameters: [
+          {
+            name: 'enablePasswordChange!',
+            in: 'query',
+            required: false,
+            allowEmptyValue: true,
+            schema: str,
+            description: 'Present (the name exactly so, "!" included): change the password while logging in.',
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: jsonContent({
+            oneOf: [ref('schemas', 'LoginRequest'), ref('schemas', 'DisableRequest'), ref('schemas', 'RevalidateRequest')],
+          }),
+        },
         responses: {
-          ...ok('The token (login, re-validation) or the disabled token.', { oneOf: [ref('schemas', 'TokenResponse'), ref('schemas', 'DisabledToken')] }),
+          ...ok('The token (login, re-validation) or the disabled token.', {
+            oneOf: [ref('schemas', 'TokenResponse'), ref('schemas', 'DisabledToken')],
+          }),
           ...errorRefs(400, 401, 404, 413, 415, 429),
         },
       },
     },
     '/@login_info': {
-      get: { tags: ['authentication'], operationId: 'loginInfo', summary: 'The login fields of the configured provider', ...PUBLIC, responses: { ...ok('Login fields.', ref('schemas', 'LoginInfo')), ...errorRefs(404) } },
+      get: {
+        tags: ['authentication'],
+        operationId: 'loginInfo',
+        summary: 'The login fields of the configured provider',
+        ...PUBLIC,
+        responses: { ...ok('Login fields.', ref('schemas', 'LoginInfo')), ...errorRefs(404) },
+      },
     },
     '/@heartbeat': {
-      get: { tags: system, operationId: 'heartbeat', summary: 'Liveness', ...PUBLIC, responses: { ...ok('The service is up.', ref('schemas', 'Heartbeat')), ...errorRefs(404) } },
+      get: {
+        tags: system,
+        operationId: 'heartbeat',
+        summary: 'Liveness',
+        ...PUBLIC,
+        responses: { ...ok('The service is up.', ref('schemas', 'Heartbeat')), ...errorRefs(404) },
+      },
     },
     '/@license': {
-      get: { tags: system, operationId: 'license', summary: 'License', ...PUBLIC, responses: { ...ok('The license.', ref('schemas', 'License')), ...errorRefs(404) } },
+      get: {
+        tags: system,
+        operationId: 'license',
+        summary: 'License',
+        ...PUBLIC,
+        responses: { ...ok('The license.', ref('schemas', 'License')), ...errorRefs(404) },
+      },
     },
     '/@serverinfo': {
-      get: { tags: system, operationId: 'serverInfo', summary: 'Name, version, database type and uptime', ...tokenGet, responses: { ...ok('Server information.', ref('schemas', 'ServerInfo')), ...errorRefs(401, 404) } },
+      get: {
+        tags: system,
+        operationId: 'serverInfo',
+        summary: 'Name, version, database type and uptime',
+        ...tokenGet,
+        responses: { ...ok('Server information.', ref('schemas', 'ServerInfo')), ...errorRefs(401, 404) },
+      },
     },
     '/@resources': {
       get: {
-        tags: system, operationId: 'listResources', summary: 'The resources this API serves', description: META_NOTE, ...tokenGet,
+        tags: system,
+        operationId: 'listResources',
+        summary: 'The resources this API serves',
+        description: META_NOTE,
+        ...tokenGet,
         responses: { ...ok('Every resource.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
       },
     },
     '/@tables': {
       get: {
-        tags: system, operationId: 'listTables', summary: 'Every table with its columns', description: META_NOTE, ...tokenGet,
+        tags: system,
+        operationId: 'listTables',
+        summary: 'Every table with its columns',
+        description: META_NOTE,
+        ...tokenGet,
         responses: { ...ok('Every table.', { type: 'array', items: ref('schemas', 'Table') }), ...errorRefs(401, 403, 404) },
       },
     },
     '/@tables/{name}': {
       get: {
-        tags: system, operationId: 'getTable', summary: 'One table with its columns', description: META_NOTE, ...tokenGet,
-        parameters: [{ name: 'name', in: 'path', required: true, description: 'A resource name, plain or prefixed, any case.', schema: str }],
+        tags: system,
+        operationId: 'getTable',
+        summary: 'One table with its columns',
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: [
+          { name: 'name', in: 'path', required: true, description: 'A resource name, plain or prefixed, any case.', schema: str },
+        ],
         responses: { ...ok('The table.', ref('schemas', 'Table')), ...errorRefs(401, 403, 404) },
       },
     },
     '/@docs': {
       get: {
-        tags: system, operationId: 'openApiDocument', summary: 'This document',
-        ...(options.docsPublic ? { ...PUBLIC, description: 'Public on this server (DOCS_PUBLIC).' } : { ...tokenGet, description: META_NOTE }),
-        responses: { ...ok('The OpenAPI 3.1 document of this API, generated from its resources.', { type: 'object' }), ...errorRefs(...(options.docsPublic ? [404] : [401, 403, 404])) },
+        tags: system,
+        operationId: 'openApiDocument',
+        summary: 'This document',
+        ...(options.docsPublic
+          ? { ...PUBLIC, description: 'Public on this server (DOCS_PUBLIC).' }
+          : { ...tokenGet, description: META_NOTE }),
+        responses: {
+          ...ok('The OpenAPI 3.1 document of this API, generated from its resources.', { type: 'object' }),
+          ...errorRefs(...(options.docsPublic ? [404] : [401, 403, 404])),
+        },
       },
     },
   };

@@ -5,22 +5,34 @@ import { IsGlobalValues, IsRoleNames } from '../../admin-api/validators.js';
 
 /** A hand-made token (spec §2.1): label, optional key, user identifier, roles, globals, expiration. */
 export class CreateTokenDto {
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   label!: string;
 
-  @IsOptional() @IsString() @Matches(MANUAL_KEY_PATTERN, { message: 'key must be 16 to 200 characters of A-Z a-z 0-9 . _ ~ -' })
+  @IsOptional()
+  @IsString()
+  @Matches(MANUAL_KEY_PATTERN, { message: 'key must be 16 to 200 characters of A-Z a-z 0-9 . _ ~ -' })
   key?: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
   userIdentifier?: string;
 
-  @IsOptional() @IsRoleNames()
+  @IsOptional()
+  @IsRoleNames()
   roles?: string[];
 
-  @IsOptional() @IsGlobalValues()
+  @IsOptional()
+  @IsGlobalValues()
   globals?: GlobalValues;
 
   /** ISO 8601 with a time zone; absent or null: never expires. */
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsISO8601({ strict: true }) @Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: 'expiration must give a time zone, e.g. 2030-01-01T00:00:00Z' })
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsISO8601({ strict: true })
+  @Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: 'expiration must give a time zone, e.g. 2030-01-01T00:00:00Z' })
   expiration?: string | null;
 }

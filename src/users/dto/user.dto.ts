@@ -6,32 +6,45 @@ const MAX_LIFETIME = 10 * 365 * 86400;
 
 /** Fields of a user an operator may change; null clears email and keyLifetimeSeconds. */
 export class UpdateUserDto {
-  @IsOptional() @IsRoleNames()
+  @IsOptional()
+  @IsRoleNames()
   roles?: string[];
 
-  @IsOptional() @IsGlobalValues()
+  @IsOptional()
+  @IsGlobalValues()
   globals?: GlobalValues;
 
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsEmail() @MaxLength(254)
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsEmail()
+  @MaxLength(254)
   email?: string | null;
 
-  @IsOptional() @ValidateIf((_o, v) => v !== null) @IsInt() @Min(1) @Max(MAX_LIFETIME)
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_LIFETIME)
   keyLifetimeSeconds?: number | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   active?: boolean;
 }
 
 export class CreateUserDto extends UpdateUserDto {
   /** No spaces and no colon, so a login name never looks like a key with its `:n` suffix. */
-  @IsString() @Matches(/^[^\s:]{1,100}$/, { message: 'login must be 1 to 100 characters without spaces or ":"' })
+  @IsString()
+  @Matches(/^[^\s:]{1,100}$/, { message: 'login must be 1 to 100 characters without spaces or ":"' })
   login!: string;
 
-  @IsString() @MaxLength(1024)
+  @IsString()
+  @MaxLength(1024)
   password!: string;
 }
 
 export class SetPasswordDto {
-  @IsString() @MaxLength(1024)
+  @IsString()
+  @MaxLength(1024)
   password!: string;
 }
