@@ -3,14 +3,18 @@
  * "Dependencies point one way"), checked on the real import graph by `npm run lint:deps` (and
  * `npm run lint`). The same picture is in the README ("Code checks"):
  *
- *   main.ts ──> project/                      (and ormconfig.ts; nothing else imports project/)
- *   main.ts ──> bootstrap.ts ──> app.module.ts ──> auth, admin, resources, system
- *   auth      ──> tokens, users, provider
- *   admin     ──> tokens, users, provider, security
- *   resources ──> security, logic             (HTTP stops here)
- *   security, logic ──> data                  (siblings: neither imports the other)
- *   tokens, users, provider ──> data          (they may import each other)
- *   data, system ──> database, common, config (the base: imports only itself)
+ *   main.ts ──> project/                 (and ormconfig.ts; nothing else imports project/)
+ *   main.ts ──> bootstrap.ts ──> app.module.ts, schema.ts, project-definition.ts (the root)
+ *   root      ──> every module
+ *   resources ──> security, logic, data  (HTTP stops here)
+ *   auth      ──> tokens, provider, users, login
+ *   admin     ──> tokens, login, admin-api
+ *   tokens    ──> users, security, data, admin-api
+ *   provider  ──> users, login, admin-api
+ *   users     ──> security, login, admin-api
+ *   security  ──> logic (the row-policy contract), admin-api, data
+ *   logic     ──> data
+ *   data, login, admin-api, http, system ──> database ──> common ──> config
  *
  * A folder may import its own files and whatever its arrows reach, nothing else. Specs
  * (`*.spec.ts`), test/ and bench/ may import whatever they test: the layer rules do not apply to
@@ -81,7 +85,7 @@ module.exports = {
         'Only the composition root (src/main.ts; ormconfig.ts outside src/) may import src/project/. The engine ' +
         'receives the project definition through AppModule / forRoot(project), so tests can boot it with a small ' +
         'project of their own and teams can change their project without touching the engine. Take what you need ' +
-        'from the ProjectDefinition that is injected (PROJECT_DEFINITION), not from the demo project.',
+        "in your module's forRoot(project), not from the demo project.",
       severity: 'error',
       from: { path: PRODUCTION, pathNot: ['^src/main\\.ts$', '^src/project/'] },
       to: { path: '^src/project/' },
@@ -118,13 +122,27 @@ module.exports = {
       to: { path: '^src/auth/' },
     },
     mayImportOnly(
-      'base-stays-at-the-bottom',
-      ['common', 'config', 'database'],
+      'config-is-the-ground',
+      ['config'],
       [],
-      'src/common/, src/config/ and src/database/ are the bottom of the engine: every layer uses them, so they may ' +
-        'import only each other. An import from here upwards (an entity of a feature, a rule or role type) makes ' +
-        'the whole engine depend on that feature. Pass the thing in from the composition root (e.g. entity lists ' +
-        'from app.module.ts / ormconfig.ts), or move the type down.',
+      'src/config/ (the validated environment) is the ground floor: everything reads it, so it imports nothing of ' +
+        'the engine. Pass values in rather than reaching up.',
+    ),
+    mayImportOnly(
+      'common-stays-under-the-database',
+      ['common'],
+      ['config'],
+      'src/common/ (errors, request context, logging, the principal, clock) is shared by every layer and knows no ' +
+        'database and no feature: it may import only src/config/. Something that needs the database belongs in ' +
+        'a layer above it (src/login/, a feature); a type of a feature belongs to that feature or below.',
+    ),
+    mayImportOnly(
+      'database-knows-no-feature',
+      ['database'],
+      ['common', 'config'],
+      "src/database/ (the connection, the one facade every statement goes through, migrations of Tessera's own " +
+        'tables, error mapping) may import only src/common/ and src/config/. An entity or type of a feature ' +
+        'belongs to the feature; the composition root (src/schema.ts) hands the entity lists in.',
     ),
     mayImportOnly(
       'data-imports-only-the-base',
@@ -135,20 +153,27 @@ module.exports = {
         'src/common/ and src/config/. Move the piece you need down into data/, or take it as a parameter.',
     ),
     mayImportOnly(
-      'logic-and-security-are-siblings-over-data',
-      ['logic'],
-      ['data', 'common', 'config', 'database'],
-      'src/logic/ (the rule engine) may import src/data/ and the base only. It does not know src/security/: it takes ' +
-        'a row policy (mayWrite) that security implements and resources wires in. Put a contract both need in ' +
-        'src/data/.',
+      'shared-services-import-the-base',
+      ['login', 'admin-api'],
+      ['common', 'config', 'database'],
+      "src/login/ (bcrypt admission, password policy, the login throttle) and src/admin-api/ (the admin API's " +
+        'shared contract: endpoint decorator, admin principal, audit-trail port, paging) serve several feature ' +
+        'modules: they may import only the base (common, config, database), never a feature.',
     ),
     mayImportOnly(
-      'security-and-logic-are-siblings-over-data',
-      ['security'],
+      'logic-knows-rows-not-roles',
+      ['logic'],
       ['data', 'common', 'config', 'database'],
-      'src/security/ (roles, grants, row and column permissions) may import src/data/ and the base only. It does ' +
-        'not call the rule engine (src/logic/): the engine asks security through the row policy it is given. Put a ' +
-        'contract both need in src/data/.',
+      'src/logic/ (the rule engine) may import src/data/ and the base only. It does not know src/security/: it ' +
+        'defines the row policy it asks (logic/row-policy.ts), which security implements and resources hands in.',
+    ),
+    mayImportOnly(
+      'security-implements-the-engine-contract',
+      ['security'],
+      ['logic', 'admin-api', 'data', 'common', 'config', 'database'],
+      "src/security/ (roles, grants, row and column permissions, RolesGuard) may import the rule engine's " +
+        'contracts (src/logic/: the row policy it implements), the admin API contract (admin roles) and the ' +
+        'layers below. Never users, tokens, auth or admin: those take role names from security, not the reverse.',
     ),
     mayImportOnly(
       'resources-imports-the-engine-not-the-features',
@@ -159,18 +184,49 @@ module.exports = {
         "by importing another module's internals.",
     ),
     mayImportOnly(
-      'identity-modules-stay-beside-each-other',
-      ['tokens', 'users', 'provider'],
-      ['data', 'common', 'config', 'database'],
-      'src/tokens/, src/users/ and src/provider/ sit under auth (App -> Auth -> {Tokens, Users, Provider}): they ' +
-        'may import each other, src/data/ and the base, never the REST engine (logic, security), admin or system.',
+      'users-stay-under-tokens',
+      ['users'],
+      ['security', 'login', 'admin-api', 'common', 'config', 'database'],
+      'src/users/ (built-in users and their admin endpoints) may import security (role names), login, the admin ' +
+        'API contract and the base. Tokens follow their users, so tokens import users and never the reverse: ' +
+        'what users need of tokens comes through USER_TOKENS (users/user-tokens.ts).',
     ),
     mayImportOnly(
-      'admin-imports-identity-and-roles-only',
+      'tokens-follow-users',
+      ['tokens'],
+      ['users', 'security', 'admin-api', 'data', 'common', 'config', 'database'],
+      'src/tokens/ (API tokens and their admin endpoints) may import users (a login token follows its user), ' +
+        'security (role names), the admin API contract, data (SQL quoting) and the base; not auth, admin or the ' +
+        'REST engine.',
+    ),
+    mayImportOnly(
+      'provider-uses-users',
+      ['provider'],
+      ['users', 'login', 'admin-api', 'common', 'config', 'database'],
+      'src/provider/ (the AuthProvider contract, the built-in and custom providers) may import users (the default ' +
+        'provider checks them), login, the admin API contract and the base.',
+    ),
+    mayImportOnly(
+      'admin-keeps-to-its-accounts',
       ['admin'],
-      ['tokens', 'users', 'provider', 'security', 'data', 'common', 'config', 'database'],
-      'src/admin/ (admin accounts, their sign-in, the audit trail, the admin guard) may import tokens, users, the ' +
-        'provider, security (roles) and the layers below; not the rule engine (logic) or system.',
+      ['tokens', 'login', 'admin-api', 'common', 'config', 'database'],
+      'src/admin/ (admin accounts, their sign-in, the audit trail, the admin guard) may import tokens (key ' +
+        'generation), login, the admin API contract and the base. The admin endpoints of users, tokens, roles and ' +
+        'the provider live in those modules and reach admin only through src/admin-api/.',
+    ),
+    mayImportOnly(
+      'auth-sits-under-the-app',
+      ['auth'],
+      ['tokens', 'provider', 'users', 'login', 'admin-api', 'common', 'config', 'database'],
+      'src/auth/ (@authentication and the API token guard) may import tokens, the provider, users, login, the ' +
+        'admin API contract (to leave admin endpoints to their own guard) and the base; not the REST engine.',
+    ),
+    mayImportOnly(
+      'http-plumbing-imports-the-base',
+      ['http'],
+      ['common', 'config', 'database'],
+      'src/http/ (the one exception filter: every error, whatever layer threw it, becomes the error envelope) ' +
+        'may import only the base; layers above raise ApiErrors, which it maps.',
     ),
     mayImportOnly(
       'system-imports-only-the-base',

@@ -5,7 +5,7 @@ import { AdminGuard } from './admin/admin.guard.js';
 import { AdminModule } from './admin/admin.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { AuthModule } from './auth/auth.module.js';
-import { AllExceptionsFilter } from './common/all-exceptions.filter.js';
+import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
 import { ApiSettings } from './common/api-settings.js';
 import { Clock } from './common/clock.js';

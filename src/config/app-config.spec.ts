@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../common/project-root.js';
+import { PROJECT_ROOT } from '../config/project-root.js';
 import { ConfigError, loadConfig } from './app-config.js';
 
 describe('loadConfig', () => {

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { PROJECT_ROOT } from '../common/project-root.js';
+import { PROJECT_ROOT } from './project-root.js';
 import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { PROJECT_ROOT } from '../common/project-root.js';
+import { PROJECT_ROOT } from '../config/project-root.js';
 import { loadCustomProvider } from './load-provider.js';
 import { ProviderConfigError } from './provider-config.error.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { PROJECT_ROOT } from '../common/project-root.js';
+import { PROJECT_ROOT } from '../config/project-root.js';
 import { PROVIDER_NAME } from '../config/environment.schema.js';
 
 /** The module kinds a provider may be written as: `.js` follows package.json (ESM here), `.mjs` ESM, `.cjs` CommonJS. */

@@ -1,4 +1,4 @@
-import { ErrorCode } from './error-codes.js';
+import { ErrorCode } from '../common/error-codes.js';
 import { toApiError } from './all-exceptions.filter.js';
 
 describe('toApiError', () => {

@@ -2,12 +2,12 @@ import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter 
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { apiErrorFromDatabase } from '../database/database-errors.js';
-import { ApiError } from './api-error.js';
-import { isClientAbort } from './client-abort.js';
-import { bodyTooLarge } from './body-encoding.js';
-import { ErrorCode } from './error-codes.js';
-import { LOGGER } from './logger.js';
-import { rawRequestOf, redactUrl, requestIdOf } from './request-context.js';
+import { ApiError } from '../common/api-error.js';
+import { isClientAbort } from '../common/client-abort.js';
+import { bodyTooLarge } from '../common/body-encoding.js';
+import { ErrorCode } from '../common/error-codes.js';
+import { LOGGER } from '../common/logger.js';
+import { rawRequestOf, redactUrl, requestIdOf } from '../common/request-context.js';
 
 const BY_STATUS: Record<number, ErrorCode> = {
   400: ErrorCode.BAD_REQUEST,
