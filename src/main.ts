@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   }
   const app = await createApp({ config, project: demoProject, dataSource, logger });
 
-  stopOnSignals({ app, dataSource, logger, graceMs: config.http.shutdownGraceMs });
+  const closeDatabase = async (): Promise<void> => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+  };
+  stopOnSignals({ app, closeDatabase, logger, graceMs: config.http.shutdownGraceMs });
 
   await app.listen(config.http.port, config.http.host);
   logger.info(

@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
 import { startExitWatchdog } from './exit-watchdog.js';
 import { drainConnections } from './front-door.js';
 
 export interface ShutdownParts {
   app: INestApplication;
-  dataSource: DataSource;
+  /** Closes the database once every request has finished. */
+  closeDatabase: () => Promise<void>;
   logger: Logger;
   /** SHUTDOWN_GRACE_MS: how long in-flight requests may take. */
   graceMs: number;
@@ -30,7 +30,7 @@ const WATCHDOG_MARGIN_MS = 1500;
  * spot, in-flight requests and all; now a repeated signal changes nothing.
  */
 export function stopOnSignals(parts: ShutdownParts): void {
-  const { app, dataSource, logger, graceMs } = parts;
+  const { app, closeDatabase, logger, graceMs } = parts;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -47,7 +47,7 @@ export function stopOnSignals(parts: ShutdownParts): void {
     drainConnections(app.getHttpServer() as Server);
     app
       .close()
-      .then(() => (dataSource.isInitialized ? dataSource.destroy() : undefined))
+      .then(closeDatabase)
       .then(
         () => process.exit(0),
         (error: unknown) => {
