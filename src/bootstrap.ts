@@ -5,7 +5,7 @@
  * adapter-agnostic. Errors raised while reading a body reach Nest's exception handler, and so
  * the one exception filter, on both adapters.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -132,7 +132,7 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   // middleware again for every request: about 8% of a key read's CPU time).
   const securityHeaders = recordSecurityHeaders();
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    trackRequest(logger, request.raw as IncomingMessage, reply.raw as ServerResponse);
+    trackRequest(logger, request.raw, reply.raw);
     securityHeaders.applyTo(reply.raw);
     done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, config.http.bodyLimitBytes));
   });
@@ -194,7 +194,8 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   }
-  applyServerTimeouts(app.getHttpServer(), parts.config.http);
-  installFrontDoor(app.getHttpServer(), { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
+  const server = app.getHttpServer() as Server;
+  applyServerTimeouts(server, parts.config.http);
+  installFrontDoor(server, { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
   return app;
 }

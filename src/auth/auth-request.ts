@@ -47,9 +47,9 @@ export function parseAuthRequest(body: unknown, credentials: 'username-password'
   if ('apikey' in fields) return tokenRequest(fields);
   optionalString(fields, 'username', MAX_USERNAME);
   for (const secret of ['password', 'new_password', 'newPassword']) optionalString(fields, secret, MAX_SECRET);
-  if (credentials === 'any') return { kind: 'login', payload: fields as LoginPayload };
+  if (credentials === 'any') return { kind: 'login', payload: fields };
   if (typeof fields.username !== 'string' || fields.username === '' || typeof fields.password !== 'string') {
     badRequest('Send {username, password} to log in, or {apikey} to re-validate a token.');
   }
-  return { kind: 'login', payload: fields as LoginPayload };
+  return { kind: 'login', payload: fields };
 }

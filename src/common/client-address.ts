@@ -17,5 +17,7 @@ export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): 
     const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0];
     if (first && first.trim() !== '') return normalize(first).slice(0, 64);
   }
-  return normalize(request.socket?.remoteAddress ?? 'unknown');
+  // Node types the socket as always there; it is null once the connection has closed.
+  const socket = request.socket as typeof request.socket | null;
+  return normalize(socket?.remoteAddress ?? 'unknown');
 }

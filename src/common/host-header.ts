@@ -18,7 +18,6 @@ let lastValid = '';
  */
 export function isValidHost(value: string): boolean {
   if (value === lastValid) return true;
-  let name = value;
   let port: string | undefined;
   if (value.startsWith('[')) {
     const close = value.indexOf(']');
@@ -28,13 +27,10 @@ export function isValidHost(value: string): boolean {
     const rest = value.slice(close + 1);
     if (rest !== '' && !rest.startsWith(':')) return false;
     port = rest === '' ? undefined : rest.slice(1);
-    name = '';
   } else {
     const colon = value.lastIndexOf(':');
-    if (colon >= 0) {
-      name = value.slice(0, colon);
-      port = value.slice(colon + 1);
-    }
+    const name = colon >= 0 ? value.slice(0, colon) : value;
+    if (colon >= 0) port = value.slice(colon + 1);
     if (name.length > MAX_NAME_LENGTH || !NAME.test(name)) return false;
   }
   if (port !== undefined && (!PORT.test(port) || Number(port) < 1 || Number(port) > 65535)) return false;

@@ -97,9 +97,11 @@ export function hostProblem(req: IncomingMessage, settings: OriginSettings): str
 
 /** The address and port the request came in on, for an HTTP/1.0 request without a Host header. */
 function localOrigin(req: IncomingMessage): string {
-  const address = req.socket?.localAddress ?? '127.0.0.1';
+  // Node types the socket as always there; it is null once the connection has closed.
+  const socket = req.socket as IncomingMessage['socket'] | null;
+  const address = socket?.localAddress ?? '127.0.0.1';
   const host = address.includes(':') && !address.startsWith('::ffff:') ? `[${address}]` : address.replace(/^::ffff:/, '');
-  return `${host}:${req.socket?.localPort ?? 80}`;
+  return `${host}:${socket?.localPort ?? 80}`;
 }
 
 /**

@@ -43,12 +43,12 @@ export function recordSecurityHeaders(middleware = helmet()): SecurityHeaders {
       },
     },
   );
-  let finished = false;
+  const progress = { finished: false };
   middleware(request as never, recorder as never, (error?: unknown) => {
-    if (error) throw error;
-    finished = true;
+    if (error) throw error instanceof Error ? error : new Error('helmet reported an error while its headers were recorded');
+    progress.finished = true;
   });
-  if (!finished) throw new Error('helmet did not finish synchronously: its headers cannot be recorded once');
+  if (!progress.finished) throw new Error('helmet did not finish synchronously: its headers cannot be recorded once');
   set.push([...NO_STORE]);
   return {
     entries: set.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as const),

@@ -1,7 +1,7 @@
 import { hash, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Resource } from './resource-registry.js';
-import type { CanonicalRow } from './value-codec.js';
+import type { CanonicalRow, CanonicalValue } from './value-codec.js';
 
 /** SHA-256's block size: an HMAC key of exactly this length is used as is. */
 const BLOCK_BYTES = 64;
@@ -62,7 +62,7 @@ export class RowChecksum {
  * the text parses back to exactly one row, whatever control characters a value holds (without
  * the length, a value containing the separators could shift text into the next column).
  */
-export function canonicalPiece(name: string, value: unknown): string {
+export function canonicalPiece(name: string, value: CanonicalValue | undefined): string {
   if (value === null || value === undefined) return `${name}\u0000\u001f`;
   const text = String(value);
   return `${name}\u0001${typeof value}:${text.length}:${text}\u001f`;

@@ -64,7 +64,7 @@ export function parseDateTime(text: string, fractionDigits: number): string | un
   if (offset === undefined) return undefined;
   const kept = Math.max(0, Math.min(3, Math.trunc(fractionDigits)));
   const millis = kept === 0 ? 0 : Number((match[7] ?? '').slice(0, kept).padEnd(3, '0'));
-  const instant = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute! - offset, second, millis));
+  const instant = new Date(Date.UTC(year!, month! - 1, day, hour, minute! - offset, second, millis));
   const utcYear = instant.getUTCFullYear();
   return utcYear >= MIN_YEAR && utcYear <= MAX_YEAR ? instant.toISOString() : undefined;
 }

@@ -4,7 +4,7 @@ import { keyOf, type KeyValues } from './primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn } from './resource-registry.js';
 import { quoteIdentifier } from './sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
-import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue } from './value-codec.js';
+import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue, type DriverValue } from './value-codec.js';
 
 export type Params = ParameterList;
 
@@ -81,7 +81,7 @@ export class RowStore {
 
   toRow(resource: Resource, raw: Record<string, unknown>): CanonicalRow {
     const row: CanonicalRow = {};
-    for (const column of resource.columns) row[column.name] = fromDatabase(column, raw[column.name], this.dialect);
+    for (const column of resource.columns) row[column.name] = fromDatabase(column, raw[column.name] as DriverValue | null | undefined, this.dialect);
     return row;
   }
 

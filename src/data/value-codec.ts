@@ -58,8 +58,11 @@ export function sameDecimal(a: string, b: string): boolean {
   return new Decimal(a).equals(b);
 }
 
+/** What the drivers hand back for a column: text, numbers, booleans, dates, or bytes. */
+export type DriverValue = string | number | bigint | boolean | Date | Buffer;
+
 /** Converts what a driver returned for a column into the canonical value. */
-export function fromDatabase(column: ResourceColumn, raw: unknown, dialect: Dialect): CanonicalValue {
+export function fromDatabase(column: ResourceColumn, raw: DriverValue | null | undefined, dialect: Dialect): CanonicalValue {
   if (raw === null || raw === undefined) return null;
   switch (column.kind) {
     case 'string':
@@ -70,7 +73,7 @@ export function fromDatabase(column: ResourceColumn, raw: unknown, dialect: Dial
     }
     case 'decimal':
       // SQLite hands back a double; its shortest decimal form is the value that was stored.
-      return canonicalDecimal(typeof raw === 'number' ? String(raw) : String(raw), column.scale);
+      return canonicalDecimal(String(raw), column.scale);
     case 'boolean':
       return raw === true || raw === 1 || raw === '1' || raw === 't' || raw === 'true';
     case 'date': {

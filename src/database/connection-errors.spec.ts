@@ -24,7 +24,7 @@ describe('connection errors', () => {
   it('keeps listening on a MySQL pool connection after its first error (mysql2 listens once)', () => {
     const pool = new EventEmitter();
     const seen: unknown[] = [];
-    reportMysqlConnectionErrors(pool as never, (error) => seen.push(error));
+    reportMysqlConnectionErrors(pool, (error) => seen.push(error));
     const connection = new EventEmitter();
     connection.once('error', () => undefined); // what mysql2's PoolConnection does
     pool.emit('connection', connection);
@@ -37,7 +37,7 @@ describe('connection errors', () => {
     const open = new EventEmitter();
     const pool = Object.assign(new EventEmitter(), { _allConnections: { toArray: () => [open] } });
     const seen: unknown[] = [];
-    reportMysqlConnectionErrors(pool as never, (error) => seen.push(error));
+    reportMysqlConnectionErrors(pool, (error) => seen.push(error));
     expect(() => open.emit('error', terminated)).not.toThrow();
     expect(seen).toEqual([terminated]);
   });

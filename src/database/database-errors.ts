@@ -37,13 +37,18 @@ const CONNECTION_MESSAGES = [
   /the database system is (starting up|shutting down|in recovery mode)/i,
 ];
 
+/** A driver's message, whatever it is (drivers put strings there; anything else is not read). */
+function textOf(message: unknown): string {
+  return typeof message === 'string' ? message : '';
+}
+
 function codesOf(error: unknown): { code?: string; errno?: number; message: string } {
-  const e = error as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown };
-  const inner = (e?.driverError ?? e) as { code?: unknown; errno?: unknown; message?: unknown };
+  const e = error as { code?: unknown; errno?: unknown; message?: unknown; driverError?: unknown } | null | undefined;
+  const inner = (e?.driverError ?? e) as { code?: unknown; errno?: unknown; message?: unknown } | null;
   return {
     code: typeof inner?.code === 'string' ? inner.code : typeof e?.code === 'string' ? e.code : undefined,
     errno: typeof inner?.errno === 'number' ? inner.errno : undefined,
-    message: String(inner?.message ?? e?.message ?? ''),
+    message: textOf(inner?.message ?? e?.message),
   };
 }
 
@@ -56,7 +61,7 @@ const CONNECTION_GONE_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'Conn
 
 /** True when the error means the database cannot be reached right now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (CONNECTION_GONE_ERRORS.has((error as { name?: unknown })?.name as string)) return true;
+  if (CONNECTION_GONE_ERRORS.has((error as { name?: unknown } | null | undefined)?.name as string)) return true;
   const { code, message } = codesOf(error);
   if (code && CONNECTION_CODES.has(code)) return true;
   return CONNECTION_MESSAGES.some((re) => re.test(message));

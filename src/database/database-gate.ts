@@ -62,9 +62,10 @@ export class DatabaseGate {
       this.waiting.shift()!.wake();
       return;
     }
-    while (this.waiting.length > 0 && !this.waiting[0]!.write) {
+    for (let next = this.waiting[0]; next && !next.write; next = this.waiting[0]) {
       this.readers += 1;
-      this.waiting.shift()!.wake();
+      this.waiting.shift();
+      next.wake();
     }
   }
 }

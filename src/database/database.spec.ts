@@ -19,7 +19,7 @@ describe('Database on SQLite', () => {
     await db.write((s) => s.query('DELETE FROM item'));
   });
   afterAll(async () => {
-    await dataSource?.destroy();
+    await dataSource.destroy();
   });
 
   it('knows its dialect', () => {

@@ -72,7 +72,7 @@ export class Database implements DatabaseScope {
   transaction<T>(work: (tx: DatabaseScope) => Promise<T>): Promise<T> {
     return this.gate.write(() =>
       this.dataSource.transaction(async (manager) => {
-        const session: DatabaseSession = { manager, query: async (sql, values) => (await manager.query(sql, values)) as Rows };
+        const session: DatabaseSession = { manager, query: (sql, values) => manager.query<Rows>(sql, values) };
         const run = <R>(inner: (s: DatabaseSession) => Promise<R>): Promise<R> => inner(session);
         return work({ read: run, write: run });
       }),

@@ -8,5 +8,5 @@ import type { ValueTransformer } from 'typeorm';
  */
 export const epochMillis: ValueTransformer = {
   to: (value: number | null | undefined) => value,
-  from: (value: string | number | null) => (value === null || value === undefined ? null : Number(value)),
+  from: (value: string | number | null | undefined) => (value === null || value === undefined ? null : Number(value)),
 };

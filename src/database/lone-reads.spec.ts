@@ -14,7 +14,7 @@ describe('loneReads on SQLite', () => {
     prepare = jest.spyOn(connection, 'prepare');
   });
   afterAll(async () => {
-    await dataSource?.destroy();
+    await dataSource.destroy();
   });
 
   it('answers the rows TypeORM answers, booleans bound as 0/1 alike', async () => {

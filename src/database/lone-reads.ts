@@ -11,7 +11,7 @@ export type LoneRead = (sql: string, values?: unknown[]) => Promise<Array<Record
  */
 export function loneReads(dataSource: DataSource): LoneRead {
   if (!usesSqlite(dataSource)) {
-    return async (sql, values) => (await dataSource.query(sql, values)) as Array<Record<string, unknown>>;
+    return (sql, values) => dataSource.query<Array<Record<string, unknown>>>(sql, values);
   }
   // The connection is looked up per statement: it is opened when the data source initialises.
   return async (sql, values) => runOnSqlite(sqliteConnectionOf(dataSource), sql, values) as Array<Record<string, unknown>>;

@@ -37,7 +37,8 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
 export async function openDatabase(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): Promise<DataSource> {
   const sink = connectionErrorSink(logger);
   let options: DataSourceOptions = buildDataSourceOptions(database, schema);
-  if (options.type === 'postgres') options = { ...options, extra: { ...options.extra, Client: pgClientReportingErrors(sink) } };
+  if (options.type === 'postgres')
+    options = { ...options, extra: { ...(options.extra as Record<string, unknown>), Client: pgClientReportingErrors(sink) } };
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();

@@ -31,7 +31,7 @@ const statementsOf = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>
 
 function preparedOn(connection: SqliteConnection, sql: string): SqliteStatement {
   let statements = statementsOf.get(connection);
-  if (!statements) statementsOf.set(connection, (statements = new Map()));
+  if (!statements) statementsOf.set(connection, (statements = new Map<string, SqliteStatement>()));
   let statement = statements.get(sql);
   if (!statement) {
     statement = connection.prepare(sql);

@@ -5,7 +5,7 @@ import { beginWriteSession } from './write-session.js';
 
 describe('beginWriteSession on SQLite', () => {
   let dataSource: DataSource;
-  const names = async () => ((await dataSource.query('SELECT name FROM item ORDER BY id')) as Array<{ name: string }>).map((r) => r.name);
+  const names = async () => (await dataSource.query<Array<{ name: string }>>('SELECT name FROM item ORDER BY id')).map((r) => r.name);
 
   beforeAll(async () => {
     dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
@@ -16,7 +16,7 @@ describe('beginWriteSession on SQLite', () => {
     await dataSource.query("INSERT INTO item (name) VALUES ('kept')");
   });
   afterAll(async () => {
-    await dataSource?.destroy();
+    await dataSource.destroy();
   });
 
   it('commits every statement together and answers as TypeORM does (RETURNING rows, affected counts)', async () => {

@@ -26,7 +26,7 @@ const pathsByBank = new WeakMap<RuleBank, Map<string, AncestorPath[]>>();
  */
 export function ancestorPaths(resource: Resource, bank: RuleBank, registry: ResourceRegistry): AncestorPath[] {
   let byResource = pathsByBank.get(bank);
-  if (!byResource) pathsByBank.set(bank, (byResource = new Map()));
+  if (!byResource) pathsByBank.set(bank, (byResource = new Map<string, AncestorPath[]>()));
   let paths = byResource.get(resource.name);
   if (paths) return paths;
   paths = [];
@@ -36,7 +36,7 @@ export function ancestorPaths(resource: Resource, bank: RuleBank, registry: Reso
       const to = registry.get(relation.parent);
       if (seen.has(to.name) || path.length >= MAX_PATH) continue;
       const next = [...path, { from, relation, to }];
-      paths!.push(next);
+      paths.push(next);
       walk(to, next, new Set([...seen, to.name]));
     }
   };

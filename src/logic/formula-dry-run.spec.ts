@@ -74,6 +74,7 @@ describe('undeclaredReads (the formula dry run)', () => {
     expect(readsOf(['qty_ordered'], (item) => D(item.qty_ordered).div(item.amount.minus(1)))).toEqual(['amount']);
     expect(
       readsOf([], (item) => {
+        // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator -- reading the attribute is the point
         void item.amount;
         throw new Error('x');
       }),
@@ -83,6 +84,7 @@ describe('undeclaredReads (the formula dry run)', () => {
   it('does not count what JavaScript and decimal.js look up on the row itself', () => {
     expect(
       readsOf(['qty_ordered'], (item) => {
+        // eslint-disable-next-line @typescript-eslint/no-meaningless-void-operator, @typescript-eslint/no-base-to-string, no-prototype-builtins -- what JavaScript looks up on any object is exactly what is probed
         void `${String(item)}${item.toString()}${item.valueOf() === item}${item.hasOwnProperty('qty_ordered')}`;
         void Promise.resolve(item); // looks up `then`
         void JSON.stringify([item.qty_ordered]);

@@ -42,7 +42,7 @@ function recording(row: RuleRow, known: ReadonlySet<string>, prefix: string, rea
   return new Proxy(row, {
     get(target, key, receiver) {
       if (typeof key === 'string' && (known.has(key) || !OBJECT_PROTOCOL.has(key))) reads.add(`${prefix}${key}`);
-      return Reflect.get(target, key, receiver);
+      return Reflect.get(target, key, receiver) as unknown;
     },
   });
 }

@@ -18,6 +18,7 @@ import { toRuleRow } from './rule-values.js';
  * engine passes.
  */
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the standard exact-type-equality trick: X exists only to compare A and B
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
 const same = <A, B>(proof: Equal<A, B>): Equal<A, B> => proof;
 
@@ -47,6 +48,7 @@ describe('the rule DSL types', () => {
       same<keyof RuleRow<Lineitem>, 'lineitem_id' | 'order_number' | 'product_number' | 'qty_ordered' | 'product_price' | 'amount'>(true),
     ).toBe(true);
     // Untyped, for the engine and for rows of any resource.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the untyped row is `any`-valued by design
     expect(same<RuleRow, Record<string, any>>(true)).toBe(true);
   });
 
@@ -93,12 +95,12 @@ describe('the rule DSL types', () => {
         entity: Purchaseorder,
         on: ['UPDATE'],
         run: async (event) => {
-          const audit = await event.insert(PurchaseorderAudit, {
+          const _audit = await event.insert(PurchaseorderAudit, {
             order_number: event.row.order_number,
             amount_total: event.old!.amount_total,
             audit_time: new Date(),
           });
-          same<typeof audit.amount_total, Decimal | null>(true);
+          expect(same<typeof _audit.amount_total, Decimal | null>(true)).toBe(true);
         },
       }),
     ];
@@ -157,10 +159,20 @@ describe('the rule DSL types', () => {
     expect(bankError(max({ parent: Customer, attr: 'balance', children: Purchaseorder }))).toMatch(/max needs childAttr/);
 
     // @ts-expect-error changed() takes an attribute of the row
-    after({ entity: Purchaseorder, run: (event) => void event.changed('piad') });
-    // @ts-expect-error insert() takes attributes of the inserted entity
-    after({ entity: Purchaseorder, run: async (event) => void (await event.insert(PurchaseorderAudit, { order_numbr: 1 })) });
-    // @ts-expect-error insert() takes values of the column's kind
-    after({ entity: Purchaseorder, run: async (event) => void (await event.insert(PurchaseorderAudit, { paid: 'yes' })) });
+    after({ entity: Purchaseorder, run: (event) => event.changed('piad') });
+    after({
+      entity: Purchaseorder,
+      run: async (event) => {
+        // @ts-expect-error insert() takes attributes of the inserted entity
+        await event.insert(PurchaseorderAudit, { order_numbr: 1 });
+      },
+    });
+    after({
+      entity: Purchaseorder,
+      run: async (event) => {
+        // @ts-expect-error insert() takes values of the column's kind
+        await event.insert(PurchaseorderAudit, { paid: 'yes' });
+      },
+    });
   });
 });

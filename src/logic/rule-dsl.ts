@@ -95,6 +95,7 @@ export interface ConstraintRule {
 }
 
 /** What an event handler gets. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- without a type argument, the untyped row (see RuleRow)
 export interface RowEvent<T = any> {
   verb: Verb;
   /** The row's values; an `early` handler may change them. */
@@ -136,6 +137,7 @@ interface AggregateSpec<P, C> {
 }
 
 // The typed callbacks are stored untyped: the engine calls them with rows of the right entity.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- a deliberate, named cast: F is the stored callback type
 const untyped = <F>(callback: unknown): F => callback as F;
 
 function aggregate<P, C>(kind: AggregateRule['kind'], spec: AggregateSpec<P, C> & { childAttr?: string }): AggregateRule {

@@ -51,6 +51,7 @@ type WritableSide<V> = WritableValue<Exclude<V, undefined>> | (undefined extends
  * `balance: Decimal`, `credit_limit: Decimal`, and no `purchaseorders`. `RuleRow` without a type
  * (or of `any`) is an untyped row, for the engine's own code and rows of any resource.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the untyped row is `any`-valued by design (see above)
 export type RuleRow<T = any> = IsAny<T> extends true ? Record<string, any> : { -readonly [K in ColumnKey<T>]: RuleSide<At<T, K>> };
 
 /** Column values for a row of `T` that rule code inserts (`event.insert`): any subset. */

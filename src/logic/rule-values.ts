@@ -6,6 +6,7 @@ import { canonicalDecimal, ColumnValueError, fromRequest, type CanonicalRow, typ
 import type { RuleRow } from './rule-dsl.js';
 
 /** A canonical row as rule code sees it: decimals as `Decimal`; typed as a row of `T` when the caller knows `resource` is `T`'s. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- without a type argument, the untyped row (see RuleRow)
 export function toRuleRow<T = any>(resource: Resource, row: CanonicalRow): RuleRow<T> {
   const view: RuleRow = {};
   for (const column of resource.columns) {
@@ -33,14 +34,14 @@ export function fromRuleValue(column: ResourceColumn, value: unknown): Canonical
 
 function ruleValue(column: ResourceColumn, value: unknown): CanonicalValue {
   if (column.kind === 'decimal' && (Decimal.isDecimal(value) || typeof value === 'number' || typeof value === 'string')) {
-    const d = asDecimal(value as Decimal.Value);
+    const d = asDecimal(value);
     // Rules may compute more places than the column keeps: rounded to its scale, not refused.
     // Rounding a huge value would build all its digits first; its exponent form is refused as
     // out of range at no cost (no column holds a thousand integer digits).
     return fromRequest(column, d?.isFinite() && d.e <= 1000 ? canonicalDecimal(d, column.scale) : String(d ?? value));
   }
   if (column.kind === 'integer' && Decimal.isDecimal(value)) {
-    const d = value as Decimal;
+    const d = value;
     // Past 20 digits no integer column holds it: a stand-in of that size gets the column's own
     // out-of-range answer without writing out all the digits of, say, 1e100000000.
     if (d.isFinite() && d.e >= 20) return fromRequest(column, d.isNegative() ? -1e20 : 1e20);
@@ -54,7 +55,7 @@ function ruleValue(column: ResourceColumn, value: unknown): CanonicalValue {
 }
 
 function asDecimal(value: Decimal.Value): Decimal | undefined {
-  if (Decimal.isDecimal(value)) return value as Decimal;
+  if (Decimal.isDecimal(value)) return value;
   try {
     return new Decimal(value);
   } catch {

@@ -1,4 +1,5 @@
 import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 import { backoffDelay, withConflictRetries } from './write-retry.js';
 
 const deadlock = (): Error => Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
@@ -74,7 +75,7 @@ describe('write retries', () => {
     ).catch((e: unknown) => e);
     expect((conflict as ApiError).errorCode).toBe(4093);
     expect(calls).toBe(1);
-    const stale = new ApiError(4090, 'stale checksum');
+    const stale = new ApiError(ErrorCode.CHECKSUM_MISMATCH, 'stale checksum');
     calls = 0;
     await expect(
       withConflictRetries(

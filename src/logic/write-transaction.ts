@@ -4,7 +4,6 @@ import type { RowChecksum } from '../data/checksum.js';
 import { keyOf, rowIdentity, type KeyValues } from '../data/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { RowLock, RowStore } from '../data/row-store.js';
-import type { ColumnKind } from '../data/column-kind.js';
 import { sameValue, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
 import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';

@@ -15,7 +15,7 @@ export const demoRules: Rule[] = [
     attr: 'balance',
     children: Purchaseorder,
     childAttr: 'amount_total',
-    where: (order) => order.paid === false,
+    where: (order) => !order.paid,
   }),
   constraint({
     entity: Customer,

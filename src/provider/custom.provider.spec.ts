@@ -14,7 +14,12 @@ type AnyProvider = { [K in keyof JsProvider]: (...args: Parameters<NonNullable<J
 
 function adapt(provider: AnyProvider, config: Record<string, unknown> = {}, environmentKeys: string[] = []) {
   const lines: string[] = [];
-  const sink = new Writable({ write: (chunk, _enc, done) => void (lines.push(String(chunk)), done()) });
+  const sink = new Writable({
+    write: (chunk, _enc, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const adapter = new CustomAuthProvider({
     name: 'test',
     file: 'providers/test.js',

@@ -79,7 +79,8 @@ export class CustomAuthProvider implements AuthProvider {
   }
 
   async loginInfo(): Promise<LoginInfo> {
-    const { getLoginInfo } = this.options.provider;
+    const provider = this.options.provider;
+    const getLoginInfo = provider.getLoginInfo?.bind(provider);
     if (!getLoginInfo) {
       return {
         fields: [
@@ -89,16 +90,17 @@ export class CustomAuthProvider implements AuthProvider {
         links: [],
       };
     }
-    const settled = await this.call('getLoginInfo', {}, undefined, () => getLoginInfo.call(this.options.provider));
+    const settled = await this.call('getLoginInfo', {}, undefined, () => getLoginInfo());
     if (settled.status !== 'ok') throw this.failure(settled, 'getLoginInfo', {}, ErrorCode.INTERNAL);
     return readLoginInfo(settled.value);
   }
 
   async describe(): Promise<ProviderDescription> {
     const base = { name: this.name, kind: this.kind, file: this.options.file };
-    const { getConfigInfo } = this.options.provider;
+    const provider = this.options.provider;
+    const getConfigInfo = provider.getConfigInfo?.bind(provider);
     if (!getConfigInfo) return { ...base, configInfo: null };
-    const settled = await this.call('getConfigInfo', {}, undefined, () => getConfigInfo.call(this.options.provider));
+    const settled = await this.call('getConfigInfo', {}, undefined, () => getConfigInfo());
     if (settled.status !== 'ok') throw this.failure(settled, 'getConfigInfo', {}, ErrorCode.INTERNAL);
     return { ...base, configInfo: redactSecrets(toJson(settled.value), this.options.secrets) };
   }
@@ -136,7 +138,7 @@ export class CustomAuthProvider implements AuthProvider {
     }
     this.log.error(
       { error: scrub(settled.error, this.secretsOf(payload)) },
-      `the provider's ${what} failed: ${scrub(messageOf(settled.error), this.secretsOf(payload))}`,
+      `the provider's ${what} failed: ${String(scrub(messageOf(settled.error), this.secretsOf(payload)))}`,
     );
     return new ApiError(
       errorCode,

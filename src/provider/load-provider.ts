@@ -84,9 +84,10 @@ export async function loadCustomProvider(options: LoadProviderOptions): Promise<
  * prints `<file>:<line>` first. Only on this failure path, once, at boot.
  */
 function syntaxErrorLine(error: unknown, file: string): string {
-  if ((error as { name?: unknown })?.name !== 'SyntaxError') return '';
+  if ((error as { name?: unknown } | null | undefined)?.name !== 'SyntaxError') return '';
   const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 5000 });
-  const first = (check.stderr ?? '').split('\n', 1)[0] ?? '';
+  // Typed as a string, but null when the check could not be started at all.
+  const first = ((check.stderr as string | null) ?? '').split('\n', 1)[0] ?? '';
   const line = first.includes(file) ? /:(\d+)$/.exec(first)?.[1] : undefined;
   return line ? ` (line ${line})` : '';
 }

@@ -53,6 +53,7 @@ export function providerLogger(log: Logger, secrets: readonly string[]): Provide
   const write =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (message: string, details?: unknown): void => {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- providers are plain JavaScript: a message may be anything
       const text = scrubText(String(message), secrets);
       if (details === undefined) log[level](text);
       else log[level]({ details: scrub(details, secrets) }, text);

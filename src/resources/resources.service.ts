@@ -138,13 +138,13 @@ export class ResourcesService {
         );
       }
       const keyColumns = new Set(resource.primaryKey.map((c) => c.name));
-      const values = columnValues(resource, item, (name) => keyColumns.has(name) || writable(name));
-      for (const column of resource.primaryKey) {
-        if (column.name in values && values[column.name] !== key[resource.primaryKey.indexOf(column)]) {
+      const sent = columnValues(resource, item, (name) => keyColumns.has(name) || writable(name));
+      resource.primaryKey.forEach((column, i) => {
+        if (column.name in sent && sent[column.name] !== key[i]) {
           throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
         }
-        delete values[column.name];
-      }
+      });
+      const values = Object.fromEntries(Object.entries(sent).filter(([name]) => !keyColumns.has(name)));
       return { key, checksum, values };
     });
     return this.engine.run(this.security.rowPolicy(access), async (tx) => {

@@ -63,7 +63,7 @@ export class RoleBank {
     const knownGlobals = new Set([...definition.globals, USER_IDENTIFIER_GLOBAL]);
     for (const role of definition.roles) {
       if (this.roles.has(role.name)) problems.push(`role "${role.name}" is defined twice`);
-      if (!(role.defaultAccess in DEFAULTS)) problems.push(`role "${role.name}": defaultAccess must be ALL, READ or NONE`);
+      if (!Object.hasOwn(DEFAULTS, role.defaultAccess)) problems.push(`role "${role.name}": defaultAccess must be ALL, READ or NONE`);
       const grants = new Map<string, Grant>();
       for (const [resourceName, permission] of Object.entries(role.resources ?? {})) {
         const where = `role "${role.name}", resource "${resourceName}"`;
@@ -93,7 +93,7 @@ export class RoleBank {
         name: role.name,
         metaAccess: role.metaAccess ?? false,
         grants,
-        defaultOperations: new Set(DEFAULTS[role.defaultAccess] ?? []),
+        defaultOperations: new Set(Object.hasOwn(DEFAULTS, role.defaultAccess) ? DEFAULTS[role.defaultAccess] : []),
       });
     }
     if (problems.length > 0) throw new RoleBankError(problems);

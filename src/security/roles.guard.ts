@@ -61,7 +61,7 @@ export class RolesGuard implements CanActivate {
     const admin = adminOf(context.switchToHttp().getRequest());
     if (!admin) throw new ApiError(ErrorCode.NO_TOKEN, 'An admin token is required: Authorization: Bearer <key>');
     const required = endpointMetadata<AdminRole>(this.reflector, REQUIRED_ADMIN_ROLE, context) ?? 'admin';
-    if ((ADMIN_RANK[admin.role] ?? -1) < ADMIN_RANK[required]) {
+    if (((ADMIN_RANK as Partial<Record<string, number>>)[admin.role] ?? -1) < ADMIN_RANK[required]) {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs an admin account with the role "${required}"; yours is "${admin.role}".`);
     }
     return true;

@@ -60,9 +60,10 @@ export class UsersController {
     this.knownRoles.assertKnown(body.roles);
     const user = await this.find(login);
     const view = await this.audit.change(admin, async (tx) => {
-      const updated = await this.users.update(user, { ...body }, tx);
+      const changes = fieldsOf(body);
+      const updated = await this.users.update(user, changes, tx);
       if (body.active === false) await this.tokens.disableForUser(login, tx);
-      return { result: userView(updated), action: 'user.update', target: `user:${login}`, detail: { ...body } };
+      return { result: userView(updated), action: 'user.update', target: `user:${login}`, detail: changes };
     });
     this.tokens.forgetCachedTokens();
     return view;
@@ -100,4 +101,9 @@ export class UsersController {
     if (!user) throw new ApiError(ErrorCode.NOT_FOUND, `No user "${login}".`);
     return user;
   }
+}
+
+/** The fields a validated body holds, as a plain object (the DTO's own properties: what the client sent). */
+function fieldsOf<T extends object>(body: T): Partial<T> {
+  return Object.fromEntries(Object.entries(body)) as Partial<T>;
 }

@@ -36,6 +36,7 @@ const EXCERPT_LENGTH = 24;
 
 /** A short, printable piece of request text for an error message: the client's text is never echoed whole. */
 export function excerpt(text: string, max = EXCERPT_LENGTH): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced here
   const printable = text.replace(/[\u0000-\u001f\u007f]/g, ' ');
   return printable.length <= max ? printable : `${printable.slice(0, max)}…`;
 }

@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { ColumnRef, Literal } from './ast.js';
-import { tokenize, type SymbolText, type Token, type WordToken } from './lexer.js';
+import { tokenize, type SymbolText, type Token } from './lexer.js';
 import { checkLength, excerpt, NodeBudget, syntaxError, type QueryLimits } from './limits.js';
 
 /** How an error message names the token it stopped at. */
@@ -91,7 +91,7 @@ export class TokenStream {
     if (token.type !== 'word' || reserved.has(token.lower)) this.fail(expected);
     this.spend();
     this.next();
-    return { kind: 'column', path: [...(token as WordToken).path] };
+    return { kind: 'column', path: [...(token).path] };
   }
 
   /** A value: quoted string, number, true, false, null or @{global}; undefined when none is next. */

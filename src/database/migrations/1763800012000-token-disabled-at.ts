@@ -14,7 +14,7 @@ export class TokenDisabledAt1763800012000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.addColumn(TOKENS, new TableColumn({ name: 'disabled_at', type: 'bigint', isNullable: true }));
     // Plain SQL: the entity of this table may already know more columns than this migration made.
-    const [sql, parameters] = queryRunner.connection.driver.escapeQueryWithParameters(
+    const [sql, parameters] = queryRunner.dataSource.driver.escapeQueryWithParameters(
       `UPDATE ${TOKENS} SET disabled_at = :now WHERE disabled = :yes`,
       { now: Date.now(), yes: true },
     );

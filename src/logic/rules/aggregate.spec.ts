@@ -59,7 +59,7 @@ describe('aggregate adjustments', () => {
     ]).for(teams.get('member')).feeds;
     demo = await registryOf([Customer, Employee, Lineitem, Product, Purchaseorder]);
     orderFeeds = new RuleBank(demo, [
-      sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total', where: (o) => o.paid === false }),
+      sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total', where: (o) => !o.paid }),
     ]).for(demo.get('purchaseorder')).feeds;
   });
 

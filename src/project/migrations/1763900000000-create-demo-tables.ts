@@ -20,7 +20,7 @@ export class CreateDemoTables1763900000000 implements MigrationInterface {
   name = 'CreateDemoTables1763900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const timestamp = queryRunner.connection.driver.options.type === 'postgres' ? 'timestamp' : 'datetime';
+    const timestamp = queryRunner.dataSource.driver.options.type === 'postgres' ? 'timestamp' : 'datetime';
     await queryRunner.createTable(
       new Table({
         name: 'customer',

@@ -2,6 +2,7 @@ import { ErrorCode } from '../../common/error-codes.js';
 import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
 import { OpenApiDocs, buildOpenApiDocument, type OpenApiSource } from './openapi-document.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite walks a generated JSON document; assertions check its shape
 type Json = Record<string, any>;
 
 function column(name: string, kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {
