@@ -61,6 +61,17 @@ describe('RoleBank: rejections', () => {
     expect(problemsOfRole({ nothing: { access: ['READ'] } })).toEqual(['role "R", resource "nothing": no such resource']);
   });
 
+  it('refuses a resource named twice in one role, however spelt (the second would silently win)', () => {
+    expect(problemsOfRole({ customer: { access: ['READ'] }, 'MAIN:Customer': { access: ['ALL'] } })).toEqual([
+      'role "R", resource "MAIN:Customer": customer is named twice in this role (names match case-insensitively, prefixed or not)',
+    ]);
+  });
+
+  it('refuses access given as something other than a list (untyped role data)', () => {
+    const access = 'READ' as unknown as AccessLevel[];
+    expect(problemsOfRole({ customer: { access } })).toEqual(['role "R", resource "customer": access must be a list, e.g. [\'READ\']']);
+  });
+
   it('refuses unknown access levels, naming each', () => {
     const access = ['READ', 'WRITE', 'read'] as unknown as AccessLevel[];
     expect(problemsOfRole({ customer: { access } })).toEqual(['role "R", resource "customer": unknown access level(s) WRITE, read']);

@@ -72,6 +72,14 @@ export class RoleBank {
           problems.push(`${where}: no such resource`);
           continue;
         }
+        if (grants.has(resource.name)) {
+          problems.push(`${where}: ${resource.name} is named twice in this role (names match case-insensitively, prefixed or not)`);
+          continue;
+        }
+        if (!Array.isArray(permission.access)) {
+          problems.push(`${where}: access must be a list, e.g. ['READ']`);
+          continue;
+        }
         const badLevels = permission.access.filter((l) => !['READ', 'INSERT', 'UPDATE', 'DELETE', 'ALL'].includes(l));
         if (badLevels.length > 0) problems.push(`${where}: unknown access level(s) ${badLevels.join(', ')}`);
         for (const column of [...(permission.readColumns ?? []), ...(permission.writeColumns ?? [])]) {
