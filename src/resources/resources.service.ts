@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { RegistryColumnResolver } from '../data/column-resolver.js';
 import { keyOf, parseKeySegment, type KeyValues } from '../data/primary-key.js';
 import type { OrderTerm } from '../data/query/ast.js';
 import { parseFilter } from '../data/query/filter-parser.js';
@@ -16,7 +15,7 @@ import type { Dialect } from '../database/dialect.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
-import type { ResourceAccess, SqlContext } from '../security/resource-access.js';
+import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
 import type { Grant } from '../security/role-bank.js';
 import { SecurityService } from '../security/security.service.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
@@ -63,7 +62,7 @@ export class ResourcesService {
       ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
       ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),
     ];
-    const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
+    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, this.dialect, params));
     if (rowFilter) where.push(rowFilter);
     const terms: OrderTerm[] = combineSortTerms([
       query.order !== undefined ? parseOrder(query.order) : [],
@@ -73,7 +72,7 @@ export class ResourcesService {
     const keyTerms: OrderTerm[] = resource.primaryKey
       .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
       .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
-    const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, this.roleSql(resource, params))];
+    const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, roleFilterSql(resource, this.registry, this.dialect, params))];
     const page = await this.database.read((session) =>
       this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset),
     );
@@ -91,7 +90,7 @@ export class ResourcesService {
     const [found] = await this.database.read((session) => {
       const store = this.reader(session);
       const where = [store.keyPredicate(resource, key, params, 't')];
-      const rowFilter = access.rowPredicate('READ', this.roleSql(resource, params));
+      const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, this.dialect, params));
       if (rowFilter) where.push(rowFilter);
       return store.page(resource, { where, orderBy: [], extra: extra.select }, params, 1, 0);
     });
@@ -169,11 +168,6 @@ export class ResourcesService {
     return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined));
   }
 
-  /** Role filters may name any column (they are the project's, not the caller's). */
-  private roleSql(resource: Resource, params: Params): SqlContext {
-    return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
-  }
-
   private writablePredicate(access: ResourceAccess, operation: 'INSERT' | 'UPDATE'): (name: string) => boolean {
     const derived = this.engine.derivedAttributes(access.resource);
     const granted = access.writable(operation);
@@ -202,7 +196,12 @@ export class ResourcesService {
       if (!grant.filter) return [];
       const alias = `__grant_${i}`;
       flagged.push({ grant, alias });
-      return [{ alias, sql: `CASE WHEN ${access.grantPredicate(grant, this.roleSql(resource, params))} THEN 1 ELSE 0 END` }];
+      return [
+        {
+          alias,
+          sql: `CASE WHEN ${access.grantPredicate(grant, roleFilterSql(resource, this.registry, this.dialect, params))} THEN 1 ELSE 0 END`,
+        },
+      ];
     });
     return {
       select,

@@ -1,11 +1,11 @@
-import { parentAlias, parentRelation, parentSubquery, RegistryColumnResolver } from '../data/column-resolver.js';
+import { parentAlias, parentRelation, parentSubquery } from '../data/column-resolver.js';
 import type { ColumnPath } from '../data/query/ast.js';
-import type { ColumnResolver, ParameterSink, ResolvedColumn } from '../data/query/compile-context.js';
-import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
+import type { ColumnResolver, ResolvedColumn } from '../data/query/compile-context.js';
+import type { ResourceRegistry } from '../data/resource-registry.js';
 import { quoteIdentifier } from '../data/sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
 import type { Grant } from './role-bank.js';
-import type { ResourceAccess } from './resource-access.js';
+import { roleFilterSql, type ResourceAccess } from './resource-access.js';
 
 /**
  * The columns a caller may name in a filter or an order, as SQL that cannot reveal a value the
@@ -37,7 +37,7 @@ export class CallerColumnResolver implements ColumnResolver {
         kind: column.kind,
         maxLength: column.length,
         render: (params) => {
-          const guarded = `CASE WHEN ${this.access.grantsPredicate(grants, this.system(resource, 't', params))} THEN ${plain} END`;
+          const guarded = `CASE WHEN ${this.access.grantsPredicate(grants, roleFilterSql(resource, this.registry, this.dialect, params))} THEN ${plain} END`;
           // SQLite gives a CASE no column affinity: a number would then compare below any bound text ('4500').
           return this.dialect === 'sqlite' && (column.kind === 'decimal' || column.kind === 'integer')
             ? `CAST(${guarded} AS NUMERIC)`
@@ -67,20 +67,15 @@ export class CallerColumnResolver implements ColumnResolver {
       maxLength: column.length,
       render: (params) => {
         const guards: string[] = [];
-        if (parentGrants) guards.push(parentAccess.grantsPredicate(parentGrants, this.system(parent, parentAlias('t'), params)));
-        for (const grants of joinGrants) guards.push(this.access.grantsPredicate(grants, this.system(resource, 't', params)));
+        if (parentGrants)
+          guards.push(
+            parentAccess.grantsPredicate(parentGrants, roleFilterSql(parent, this.registry, this.dialect, params, parentAlias('t'))),
+          );
+        for (const grants of joinGrants)
+          guards.push(this.access.grantsPredicate(grants, roleFilterSql(resource, this.registry, this.dialect, params)));
         return parentSubquery(this.dialect, relation, parent, column.name, 't', guards.join(' AND '));
       },
     };
-  }
-
-  /** Role filters name any column: compiled with the system's view, on the given alias. */
-  private system(
-    resource: Resource,
-    alias: string,
-    params: ParameterSink,
-  ): { columns: RegistryColumnResolver; params: ParameterSink; dialect: Dialect } {
-    return { columns: new RegistryColumnResolver(resource, this.registry, this.dialect, undefined, alias), params, dialect: this.dialect };
   }
 }
 

@@ -1,6 +1,5 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { RegistryColumnResolver } from '../data/column-resolver.js';
 import { keyOf, type KeyValues } from '../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { RowChange } from '../data/row-change.js';
@@ -10,7 +9,7 @@ import { ValuesColumnResolver } from '../data/values-column-resolver.js';
 import type { Database } from '../database/database.js';
 import type { ConstraintFailure } from '../logic/constraint-failure.js';
 import type { RowPolicy } from '../logic/row-policy.js';
-import type { ResourceAccess, SqlContext } from './resource-access.js';
+import { roleFilterSql, type ResourceAccess } from './resource-access.js';
 import type { Operation } from './role-definition.js';
 import type { SummaryVisibility, VisibleEntry } from './summary-visibility.js';
 
@@ -97,7 +96,9 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
         (g) => (params: Params) =>
           access.grantPredicate(g, { columns: new ValuesColumnResolver(resource, this.registry, dialect, row), params, dialect }),
       );
-      const onCommitted = filtered.map((g) => (params: Params) => access.grantPredicate(g, this.roleSql(resource, params)));
+      const onCommitted = filtered.map(
+        (g) => (params: Params) => access.grantPredicate(g, roleFilterSql(resource, this.registry, this.database.dialect, params)),
+      );
       const [admits, committed] = await this.database.read(async (session) => {
         const store = new RowStore(session, dialect);
         return [await store.testValues(onValues), await store.test(resource, keyOf(resource, row), onCommitted)] as const;
@@ -113,13 +114,7 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
   }
 
   private predicate(access: ResourceAccess, operation: Operation, params: Params): string {
-    return access.rowPredicate(operation, this.roleSql(access.resource, params)) ?? '(1=1)';
-  }
-
-  /** Role filters may name any column (they are the project's, not the caller's). */
-  private roleSql(resource: Resource, params: Params): SqlContext {
-    const dialect = this.database.dialect;
-    return { columns: new RegistryColumnResolver(resource, this.registry, dialect), params, dialect };
+    return access.rowPredicate(operation, roleFilterSql(access.resource, this.registry, this.database.dialect, params)) ?? '(1=1)';
   }
 }
 

@@ -2,7 +2,8 @@ import type { Principal } from '../common/principal.js';
 import type { GlobalValue } from '../common/global-values.js';
 import { compileFilter, FALSE_PREDICATE } from '../data/query/sql-compiler.js';
 import type { ColumnResolver, ParameterSink } from '../data/query/compile-context.js';
-import type { Resource } from '../data/resource-registry.js';
+import { RegistryColumnResolver } from '../data/column-resolver.js';
+import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { Dialect } from '../database/dialect.js';
 import type { Grant, RoleBank } from './role-bank.js';
 import { USER_IDENTIFIER_GLOBAL, type Operation } from './role-definition.js';
@@ -12,6 +13,20 @@ export interface SqlContext {
   columns: ColumnResolver;
   params: ParameterSink;
   dialect: Dialect;
+}
+
+/**
+ * The context role filters compile in: they may name any column of the table and its parents
+ * (they are the project's, not the caller's), on the table alias `alias`.
+ */
+export function roleFilterSql(
+  resource: Resource,
+  registry: ResourceRegistry,
+  dialect: Dialect,
+  params: ParameterSink,
+  alias = 't',
+): SqlContext {
+  return { columns: new RegistryColumnResolver(resource, registry, dialect, undefined, alias), params, dialect };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { RowChange } from '../data/row-change.js';
 import type { Grant } from './role-bank.js';
-import type { ResourceAccess } from './resource-access.js';
-import { RegistryColumnResolver } from '../data/column-resolver.js';
+import { roleFilterSql, type ResourceAccess } from './resource-access.js';
 import { keyOf, rowIdentity } from '../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { Dialect } from '../database/dialect.js';
@@ -72,7 +71,7 @@ export class SummaryVisibility {
     show: (entry: RowChange, admits: readonly boolean[]) => void,
   ): Promise<void> {
     const params = paramsFor(this.dialect);
-    const sql = { columns: new RegistryColumnResolver(resource, this.registry, this.dialect), params, dialect: this.dialect };
+    const sql = roleFilterSql(resource, this.registry, this.dialect, params);
     const extra = filtered.map((grant, i) => ({
       alias: `__grant_${i}`,
       sql: `CASE WHEN ${access.grantPredicate(grant, sql)} THEN 1 ELSE 0 END`,
