@@ -33,13 +33,13 @@ describeEachTarget('admin API', (target) => {
       .set(...authHeader(apikey));
 
   describe('login and separation from the API', () => {
-    it('logs an admin in with {apikey, expiration}', async () => {
+    it('logs an admin in with {apikey, expiration, role}', async () => {
       const res = await t
         .http()
         .post('/admin/v1/@authentication')
         .send({ username: TEST_ADMIN_USER, password: TEST_ADMIN_PASSWORD })
         .expect(200);
-      expect(res.body).toEqual({ apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiration: expect.any(String) });
+      expect(res.body).toEqual({ apikey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiration: expect.any(String), role: 'admin' });
       secrets.add(res.body.apikey);
       secrets.add(await adminToken(t));
     });

@@ -10,6 +10,8 @@ export const ADMIN_ROLES: readonly AdminRole[] = ['admin', 'auditor'];
 export interface AdminPrincipal {
   readonly username: string;
   readonly role: AdminRole;
+  /** The admin token the request came with (its row id): the admin's own password change keeps it and ends the others. */
+  readonly tokenId: number;
 }
 
 const ADMIN = Symbol('tesseraAdmin');

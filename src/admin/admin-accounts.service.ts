@@ -11,14 +11,29 @@ import { passwordProblem } from '../login/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
-import type { AdminPrincipal } from '../admin-api/admin-principal.js';
+import type { AdminPrincipal, AdminRole } from '../admin-api/admin-principal.js';
 import { generateTokenValue, hashTokenValue } from '../tokens/token-value.js';
 import { AdminAccount } from './admin-account.entity.js';
 import { AdminToken } from './admin-token.entity.js';
 
 const DEFAULT_ADMIN = 'admin';
 
-/** Admin accounts: the first one at first boot, logins, and admin token checks. */
+/** An admin login's answer: the token, when it expires, and the account's role (what the console may offer). */
+export interface AdminLoginAnswer {
+  apikey: string;
+  expiration: string;
+  role: AdminRole;
+}
+
+/** A checked own password change, ready to be written. */
+export interface OwnPasswordChange {
+  /** The account's hash the current password matched. */
+  checkedHash: string;
+  /** The new password's hash. */
+  passwordHash: string;
+}
+
+/** Admin accounts: the first one at first boot, logins (and the check of an own password change), and admin token checks. */
 @Injectable()
 export class AdminAccountsService implements OnApplicationBootstrap {
   constructor(
@@ -56,31 +71,55 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   }
 
   /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
-  login(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
+  login(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
     return this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress));
   }
 
-  private async admittedLogin(username: string, password: string, clientAddress: string): Promise<{ apikey: string; expiration: string }> {
-    const attempt = { account: `admin:${username}`, address: clientAddress };
-    const reservation = await this.throttle.reserve(attempt);
-    let outcome: LoginOutcome = 'abandoned';
-    let verified: boolean;
-    try {
-      const found = await this.db.read(({ manager }) => manager.getRepository(AdminAccount).findOneBy({ username }));
-      const account = found?.username === username ? found : undefined;
-      verified = await this.hasher.verify(password, account?.passwordHash);
-      outcome = verified ? 'succeeded' : 'failed';
-    } finally {
-      await this.throttle.finish(reservation, outcome);
-    }
-    if (!verified) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
+  private async admittedLogin(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
+    const account = await this.checkPassword(username, password, clientAddress);
+    if (!account) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     const apikey = generateTokenValue();
     const now = this.clock.now();
     const expiration = now + this.config.auth.tokenLifetimeSeconds * 1000;
     await this.db.write(({ manager }) =>
       manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }),
     );
-    return { apikey, expiration: isoTime(expiration) };
+    return { apikey, expiration: isoTime(expiration), role: account.role };
+  }
+
+  /**
+   * The signed-in admin's own password change, up to its write: the new password must meet
+   * the policy and differ from the current one (400 / 4000); the current one is checked as a
+   * login checks it, admitted (503 / 5032) and throttled (429 / 4290) with the account's
+   * logins, a wrong one counted as a failed login and answered 401 / 4013. Returns the new
+   * hash and the hash the current password was checked against (see
+   * `AdminRosterService.changeOwnPassword`, which writes it only if that is still the account's).
+   */
+  async hashOwnNewPassword(username: string, password: string, newPassword: string, clientAddress: string): Promise<OwnPasswordChange> {
+    const problem =
+      passwordProblem(newPassword) ?? (newPassword === password ? 'The new password is the same as the current one.' : undefined);
+    if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
+    return this.hasher.admitLogin(async () => {
+      const account = await this.checkPassword(username, password, clientAddress);
+      if (!account) throw new ApiError(ErrorCode.LOGIN_FAILED, 'The current password is wrong.');
+      return { checkedHash: account.passwordHash, passwordHash: await this.hasher.hash(newPassword) };
+    });
+  }
+
+  /** The account when `password` is its password, counted by the login throttle either way; undefined otherwise. */
+  private async checkPassword(username: string, password: string, clientAddress: string): Promise<AdminAccount | undefined> {
+    const attempt = { account: `admin:${username}`, address: clientAddress };
+    const reservation = await this.throttle.reserve(attempt);
+    let outcome: LoginOutcome = 'abandoned';
+    try {
+      const found = await this.db.read(({ manager }) => manager.getRepository(AdminAccount).findOneBy({ username }));
+      const account = found?.username === username ? found : undefined;
+      const verified = await this.hasher.verify(password, account?.passwordHash);
+      outcome = verified ? 'succeeded' : 'failed';
+      return verified ? account : undefined;
+    } finally {
+      await this.throttle.finish(reservation, outcome);
+    }
   }
 
   /**
@@ -97,6 +136,6 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     if (!token || !account || account.username !== token.username)
       throw new ApiError(ErrorCode.TOKEN_INVALID, 'The admin token is unknown.');
     if (token.expiration <= this.clock.now()) throw new ApiError(ErrorCode.TOKEN_EXPIRED, 'The admin token has expired.');
-    return { username: account.username, role: account.role };
+    return { username: account.username, role: account.role, tokenId: token.id };
   }
 }

@@ -5,7 +5,7 @@ import { Public } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { AdminAccountsService } from './admin-accounts.service.js';
+import { AdminAccountsService, type AdminLoginAnswer } from './admin-accounts.service.js';
 import { AdminLoginDto } from './dto/admin-login.dto.js';
 
 /** The admin API's own login. */
@@ -20,7 +20,7 @@ export class AdminAuthController {
   @Public()
   @Post('@authentication')
   @HttpCode(200)
-  login(@Body() body: AdminLoginDto, @Req() request: unknown): Promise<{ apikey: string; expiration: string }> {
+  login(@Body() body: AdminLoginDto, @Req() request: unknown): Promise<AdminLoginAnswer> {
     return this.accounts.login(body.username, body.password, clientAddressOf(rawRequestOf(request), this.config.http.trustProxy));
   }
 }

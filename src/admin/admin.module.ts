@@ -1,21 +1,31 @@
 import { Global, Module } from '@nestjs/common';
 import { AUDIT_TRAIL } from '../admin-api/audit-trail.js';
+import { AdminAccountsController } from './admin-accounts.controller.js';
 import { AdminAccountsService } from './admin-accounts.service.js';
 import { AdminAuditController } from './admin-audit.controller.js';
 import { AdminAuditService } from './admin-audit.service.js';
 import { AdminAuthController } from './admin-auth.controller.js';
+import { AdminRosterService } from './admin-roster.service.js';
+import { AdminSelfController } from './admin-self.controller.js';
 import { AdminGuard } from './admin.guard.js';
 
 /**
- * The admin API's own part: admin accounts and their sign-in, the admin token guard (global:
- * AppModule places it among the guards) and the audit trail, which the modules whose admin
- * endpoints change things take as `AUDIT_TRAIL`. Those endpoints live in their own modules
+ * The admin API's own part: admin accounts (managed under /admin/v1/admins; the signed-in one
+ * under /admin/v1/@me) and their sign-in, the admin token guard (global: AppModule places it
+ * among the guards) and the audit trail, which the modules whose admin endpoints change things
+ * take as `AUDIT_TRAIL`. Those endpoints live in their own modules
  * (users, tokens, roles, provider) and reach nothing here but that token.
  */
 @Global()
 @Module({
-  controllers: [AdminAuthController, AdminAuditController],
-  providers: [AdminAccountsService, AdminAuditService, AdminGuard, { provide: AUDIT_TRAIL, useExisting: AdminAuditService }],
+  controllers: [AdminAuthController, AdminSelfController, AdminAccountsController, AdminAuditController],
+  providers: [
+    AdminAccountsService,
+    AdminRosterService,
+    AdminAuditService,
+    AdminGuard,
+    { provide: AUDIT_TRAIL, useExisting: AdminAuditService },
+  ],
   exports: [AdminGuard, AUDIT_TRAIL],
 })
 export class AdminModule {}

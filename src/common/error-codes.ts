@@ -18,6 +18,8 @@ export enum ErrorCode {
   DUPLICATE_KEY = 4091,
   /** Deadlock, serialization or certification failure that retries within the time budget did not get through. */
   CONCURRENT_CONFLICT = 4093,
+  /** The change would leave no admin account with the role `admin` (demoting or deleting the last one). */
+  LAST_ADMIN = 4094,
   BODY_TOO_LARGE = 4130,
   URL_TOO_LONG = 4140,
   UNSUPPORTED_MEDIA_TYPE = 4150,

@@ -18,6 +18,11 @@ import { SecurityService } from './security.service.js';
 /** What each admin role may open: an auditor reads, an admin does everything. */
 const ADMIN_RANK: Record<AdminRole, number> = { auditor: 0, admin: 1 };
 
+/** A role's rank; below every endpoint's for a name that is not a role (`toString` is not inherited here). */
+function rankOf(role: string): number {
+  return Object.hasOwn(ADMIN_RANK, role) ? ADMIN_RANK[role as AdminRole] : -1;
+}
+
 /**
  * Global guard, after the token guards (ApiKeyGuard, AdminGuard), deciding by role what the
  * authenticated caller may do:
@@ -61,7 +66,7 @@ export class RolesGuard implements CanActivate {
     const admin = adminOf(context.switchToHttp().getRequest());
     if (!admin) throw new ApiError(ErrorCode.NO_TOKEN, 'An admin token is required: Authorization: Bearer <key>');
     const required = endpointMetadata<AdminRole>(this.reflector, REQUIRED_ADMIN_ROLE, context) ?? 'admin';
-    if (((ADMIN_RANK as Partial<Record<string, number>>)[admin.role] ?? -1) < ADMIN_RANK[required]) {
+    if (rankOf(admin.role) < ADMIN_RANK[required]) {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs an admin account with the role "${required}"; yours is "${admin.role}".`);
     }
     return true;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { apiErrorOf } from '../../test/support/api-error-of.js';
+import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { setAdmin, type AdminRole } from '../admin-api/admin-principal.js';
+import { Public } from '../common/public.decorator.js';
+import { loadConfig, type AppConfig } from '../config/app-config.js';
+import type { ResourceRegistry } from '../data/resource-registry.js';
+import { RolesGuard } from './roles.guard.js';
+import type { SecurityService } from './security.service.js';
+
+@AdminEndpoint()
+class Unmarked {
+  write(): void {}
+  @AdminRoleRequired('auditor')
+  read(): void {}
+  @Public()
+  login(): void {}
+  @Public((config) => config.api.docsPublic)
+  docs(): void {}
+}
+
+@AdminEndpoint()
+@AdminRoleRequired('auditor')
+class ReadOnly {
+  list(): void {}
+  @AdminRoleRequired('admin')
+  change(): void {}
+}
+
+/** Admin endpoints never reach the resource side of the guard, which these would serve. */
+const security = undefined as unknown as SecurityService;
+const registry = undefined as unknown as ResourceRegistry;
+
+function guard(config: AppConfig = loadConfig({})): RolesGuard {
+  return new RolesGuard(new Reflector(), security, registry, config);
+}
+
+/** A request to `controller.handler` made by an admin with this role (or by nobody). */
+function contextOf(controller: Function, handler: Function, role?: string, type = 'http'): ExecutionContext {
+  const request = { headers: {} };
+  if (role !== undefined) setAdmin(request, { username: 'someone', role: role as AdminRole, tokenId: 1 });
+  return {
+    getType: () => type,
+    getClass: () => controller,
+    getHandler: () => handler,
+    switchToHttp: () => ({ getRequest: () => request }),
+  } as unknown as ExecutionContext;
+}
+
+describe('RolesGuard on admin endpoints', () => {
+  it('asks for the role admin where an endpoint says nothing: an auditor gets 403 / 4030', () => {
+    expect(guard().canActivate(contextOf(Unmarked, Unmarked.prototype.write, 'admin'))).toBe(true);
+    const refused = apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.write, 'auditor')));
+    expect(refused.errorCode).toBe(4030);
+    expect(refused.message).toMatch(/"admin".*"auditor"/);
+  });
+
+  it('opens an endpoint marked auditor to both roles, by method or by controller', () => {
+    for (const role of ['admin', 'auditor']) {
+      expect(guard().canActivate(contextOf(Unmarked, Unmarked.prototype.read, role))).toBe(true);
+      expect(guard().canActivate(contextOf(ReadOnly, ReadOnly.prototype.list, role))).toBe(true);
+    }
+  });
+
+  it("lets a method's mark override its controller's", () => {
+    expect(guard().canActivate(contextOf(ReadOnly, ReadOnly.prototype.change, 'admin'))).toBe(true);
+    expect(apiErrorOf(() => guard().canActivate(contextOf(ReadOnly, ReadOnly.prototype.change, 'auditor'))).errorCode).toBe(4030);
+  });
+
+  it('refuses a role it does not know, even on an auditor endpoint', () => {
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.read, 'root'))).errorCode).toBe(4030);
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.write, 'Admin'))).errorCode).toBe(4030);
+    // Names an object literal inherits must not count as ranks.
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.write, 'toString'))).errorCode).toBe(4030);
+  });
+
+  it('answers 401 / 4010 when no admin token was resolved', () => {
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.read))).errorCode).toBe(4010);
+  });
+
+  it('asks nothing of a public endpoint, and of one the configuration makes public only while it does', () => {
+    expect(guard().canActivate(contextOf(Unmarked, Unmarked.prototype.login))).toBe(true);
+    expect(guard(loadConfig({ DOCS_PUBLIC: 'true' })).canActivate(contextOf(Unmarked, Unmarked.prototype.docs))).toBe(true);
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.docs))).errorCode).toBe(4010);
+    expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.docs, 'auditor'))).errorCode).toBe(4030);
+  });
+
+  it('leaves anything but HTTP alone', () => {
+    expect(guard().canActivate(contextOf(Unmarked, Unmarked.prototype.write, 'auditor', 'rpc'))).toBe(true);
+  });
+});
