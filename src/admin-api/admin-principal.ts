@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { rawRequestOf } from '../common/request-context.js';
+import { requestSlot } from '../common/request-slot.js';
 
 /** `admin` may do everything in the admin API; `auditor` may only read (lists, the audit trail, the provider). */
 export type AdminRole = 'admin' | 'auditor';
@@ -14,19 +14,13 @@ export interface AdminPrincipal {
   readonly tokenId: number;
 }
 
-const ADMIN = Symbol('tesseraAdmin');
+const admins = requestSlot<AdminPrincipal>('tesseraAdmin');
 
-type WithAdmin = { [ADMIN]?: AdminPrincipal };
-
-/** Attaches the admin to the request (on the raw Node request, so both adapters share it). */
-export function setAdmin(request: unknown, admin: AdminPrincipal): void {
-  (rawRequestOf(request) as WithAdmin)[ADMIN] = admin;
-}
+/** Attaches the admin to the request (the admin guard does). */
+export const setAdmin = admins.set;
 
 /** The admin of a request that passed the admin guard; undefined elsewhere. */
-export function adminOf(request: unknown): AdminPrincipal | undefined {
-  return (rawRequestOf(request) as WithAdmin)[ADMIN];
-}
+export const adminOf = admins.get;
 
 /** The user name of the admin behind the request's admin token, for the audit trail. */
 export const CurrentAdmin = createParamDecorator(

@@ -1,5 +1,5 @@
-import type { GlobalValues } from '../common/global-values.js';
-import { rawRequestOf } from '../common/request-context.js';
+import type { GlobalValues } from './global-values.js';
+import { requestSlot } from './request-slot.js';
 
 /**
  * Who is calling: resolved from the request's auth token by `ApiKeyGuard`, before any
@@ -17,16 +17,10 @@ export interface Principal {
   readonly globals: Readonly<GlobalValues>;
 }
 
-const PRINCIPAL = Symbol('tesseraPrincipal');
+const principals = requestSlot<Principal>('tesseraPrincipal');
 
-type WithPrincipal = { [PRINCIPAL]?: Principal };
-
-/** Attaches the principal to the request (on the raw Node request, so both adapters share it). */
-export function setPrincipal(request: unknown, principal: Principal): void {
-  (rawRequestOf(request) as WithPrincipal)[PRINCIPAL] = principal;
-}
+/** Attaches the principal to the request (`ApiKeyGuard` does). */
+export const setPrincipal = principals.set;
 
 /** The principal of a request that passed `ApiKeyGuard`; undefined on public endpoints. */
-export function principalOf(request: unknown): Principal | undefined {
-  return (rawRequestOf(request) as WithPrincipal)[PRINCIPAL];
-}
+export const principalOf = principals.get;
