@@ -8,6 +8,7 @@ import { ApiSettings } from '../common/api-settings.js';
 import { adminAccountView, type AdminAccountView } from './admin-account-view.js';
 import { AdminRosterService } from './admin-roster.service.js';
 import { CreateAdminDto, SetAdminPasswordDto, SetAdminRoleDto } from './dto/admin-account.dto.js';
+import { PasswordHasher } from '../login/password-hasher.js';
 
 /**
  * The admin API's own accounts: auditors may list and read them, admins manage them. Every
@@ -21,6 +22,7 @@ export class AdminAccountsController {
     private readonly roster: AdminRosterService,
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
     private readonly settings: ApiSettings,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   @Get()
@@ -36,7 +38,7 @@ export class AdminAccountsController {
     const { username, password, role } = body;
     // Checked again in the transaction; here so that a taken name costs no bcrypt work.
     await this.roster.assertNameFree(username);
-    const passwordHash = await this.roster.hashNewPassword(password);
+    const passwordHash = await this.hasher.hashNewPassword(password);
     return this.audit.change(admin, async (tx) => {
       const account = await this.roster.create({ username, passwordHash, role }, tx);
       return { result: adminAccountView(account), action: 'admin.create', target: `admin:${username}`, detail: { role } };
@@ -76,7 +78,7 @@ export class AdminAccountsController {
     @CurrentAdmin() admin: string,
   ): Promise<void> {
     await this.roster.get(username);
-    const passwordHash = await this.roster.hashNewPassword(body.password);
+    const passwordHash = await this.hasher.hashNewPassword(body.password);
     await this.audit.change(admin, async (tx) => {
       await this.roster.resetPassword(username, passwordHash, tx);
       return { result: undefined, action: 'admin.password', target: `admin:${username}` };

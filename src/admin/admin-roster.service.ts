@@ -5,12 +5,10 @@ import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Database, type DatabaseScope } from '../database/database.js';
-import { PasswordHasher } from '../login/password-hasher.js';
-import { passwordProblem } from '../login/password-policy.js';
 import { AdminAccount } from './admin-account.entity.js';
 import { AdminToken } from './admin-token.entity.js';
 
-/** A new admin account, its password already hashed by `hashNewPassword`. */
+/** A new admin account, its password already hashed by `PasswordHasher.hashNewPassword`. */
 export interface NewAdminAccount {
   username: string;
   passwordHash: string;
@@ -31,7 +29,7 @@ export interface OwnPasswordWrite {
  * The admin accounts as operators manage them: list, create, change a role, set a password,
  * delete. Changes run in the caller's transaction (the audit trail's), and always leave at
  * least one account with the role `admin` (409 / 4094 otherwise). Slow work (bcrypt) comes
- * before the transaction, in `hashNewPassword`.
+ * before the transaction, in `PasswordHasher.hashNewPassword`.
  *
  * User names compare exactly, on every database (MySQL's collation alone would match another
  * case, and trailing spaces); a new name may not differ from a taken one by case only.
@@ -40,7 +38,6 @@ export interface OwnPasswordWrite {
 export class AdminRosterService {
   constructor(
     private readonly db: Database,
-    private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
   ) {}
 
@@ -54,16 +51,6 @@ export class AdminRosterService {
     const found = await scope.read(({ manager }) => accounts(manager).findOneBy({ username }));
     if (found?.username !== username) throw notFound(username);
     return found;
-  }
-
-  /**
-   * Checks a password an operator sets against the policy (400 / 4000) and hashes it, admitted
-   * like a login (503 / 5032 when too many are in progress), as users' passwords are.
-   */
-  async hashNewPassword(password: string): Promise<string> {
-    const problem = passwordProblem(password);
-    if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
-    return this.hasher.admitLogin(() => this.hasher.hash(password));
   }
 
   /** 409 / 4091 when the user name is taken, in any case. */

@@ -7,7 +7,7 @@ import { AdmissionLimit } from '../common/admission-limit.js';
 import { ApiError } from '../common/api-error.js';
 import { ConcurrencyLimit } from '../common/concurrency-limit.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { fitsBcrypt } from './password-policy.js';
+import { fitsBcrypt, passwordProblem } from './password-policy.js';
 
 /**
  * bcrypt jobs at once: one per core. libuv's pool has 4 threads; on a 2-core machine four
@@ -59,6 +59,17 @@ export class PasswordHasher implements OnModuleInit {
         'Retry-After': String(seconds),
       });
     });
+  }
+
+  /**
+   * A password an operator sets (a new user or admin account, a reset): checked against the
+   * policy (400 / 4000) and hashed, admitted like a login (503 / 5032 when too many are in
+   * progress). Before any transaction: the slow hash must not hold one open.
+   */
+  async hashNewPassword(password: string): Promise<string> {
+    const problem = passwordProblem(password);
+    if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
+    return this.admitLogin(() => this.hash(password));
   }
 
   hash(password: string): Promise<string> {

@@ -13,6 +13,7 @@ import { USER_TOKENS, type UserTokens } from './user-tokens.js';
 import { userView, type UserView } from './user-view.js';
 import type { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
+import { PasswordHasher } from '../login/password-hasher.js';
 
 /** The admin API's users of the built-in provider. Password hashes never leave; every change is audited. */
 @Controller('admin/v1/users')
@@ -24,6 +25,7 @@ export class UsersController {
     @Inject(AUDIT_TRAIL) private readonly audit: AuditTrail,
     private readonly settings: ApiSettings,
     private readonly knownRoles: KnownRoles,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   @Get()
@@ -38,7 +40,7 @@ export class UsersController {
   async create(@Body() body: CreateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     const { password, ...fields } = body;
     this.knownRoles.assertKnown(fields.roles);
-    const passwordHash = await this.users.hashNewPassword(password);
+    const passwordHash = await this.hasher.hashNewPassword(password);
     return this.audit.change(admin, async (tx) => {
       const user = await this.users.create({ ...fields, roles: fields.roles ?? [], passwordHash }, tx);
       return { result: userView(user), action: 'user.create', target: `user:${user.login}`, detail: { ...fields } };
@@ -74,7 +76,7 @@ export class UsersController {
   @HttpCode(204)
   async setPassword(@Param('login') login: string, @Body() body: SetPasswordDto, @CurrentAdmin() admin: string): Promise<void> {
     const user = await this.find(login);
-    const passwordHash = await this.users.hashNewPassword(body.password);
+    const passwordHash = await this.hasher.hashNewPassword(body.password);
     await this.audit.change(admin, async (tx) => {
       await this.users.setPasswordHash(user, passwordHash, tx);
       await this.tokens.disableForUser(login, tx);

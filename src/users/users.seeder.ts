@@ -3,6 +3,7 @@ import { Database } from '../database/database.js';
 import { TesseraMeta } from '../database/tessera-meta.entity.js';
 import { SEED_USERS, type SeedUser } from './seed-user.js';
 import { UsersService } from './users.service.js';
+import { PasswordHasher } from '../login/password-hasher.js';
 
 /** Remembers in tessera_meta that seeding happened, so deleting every user later never brings the demo passwords back. */
 const SEEDED = 'users_seeded_at';
@@ -14,6 +15,7 @@ export class UsersSeeder implements OnApplicationBootstrap {
     private readonly users: UsersService,
     @Inject(SEED_USERS) private readonly seedUsers: readonly SeedUser[],
     private readonly db: Database,
+    private readonly hasher: PasswordHasher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -25,7 +27,7 @@ export class UsersSeeder implements OnApplicationBootstrap {
     )
       return;
     for (const { password, ...seed } of seeds) {
-      await this.users.create({ ...seed, passwordHash: await this.users.hashNewPassword(password) });
+      await this.users.create({ ...seed, passwordHash: await this.hasher.hashNewPassword(password) });
     }
     await this.db.write(({ manager }) => manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() }));
   }

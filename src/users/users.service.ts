@@ -9,7 +9,7 @@ import { passwordProblem } from '../login/password-policy.js';
 import { Database, type DatabaseScope } from '../database/database.js';
 import { User } from './user.entity.js';
 
-/** A new user, its password already hashed by `hashNewPassword`. */
+/** A new user, its password already hashed by `PasswordHasher.hashNewPassword`. */
 export interface NewUser {
   login: string;
   passwordHash: string;
@@ -54,17 +54,6 @@ export class UsersService {
     );
   }
 
-  /**
-   * Checks a password an operator sets against the policy (400 / 4000) and hashes it, admitted
-   * like a login (503 / 5032 when too many are in progress). Separate from the writes so the
-   * slow hash never runs inside a transaction.
-   */
-  async hashNewPassword(password: string): Promise<string> {
-    const problem = passwordProblem(password);
-    if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
-    return this.hasher.admitLogin(() => this.hasher.hash(password));
-  }
-
   /** Creates a user; a taken login is 409 / 4091. */
   async create(input: NewUser, scope: DatabaseScope = this.db): Promise<User> {
     if (await this.findByLogin(input.login, scope)) throw new ApiError(ErrorCode.DUPLICATE_KEY, `A user "${input.login}" already exists.`);
@@ -92,7 +81,7 @@ export class UsersService {
     return Object.assign(user, updated);
   }
 
-  /** Sets a password hash from `hashNewPassword` (an operator's reset: no old password needed). */
+  /** Sets a password hash from `PasswordHasher.hashNewPassword` (an operator's reset: no old password needed). */
   async setPasswordHash(user: User, passwordHash: string, scope: DatabaseScope = this.db): Promise<void> {
     await scope.write(({ manager }) => users(manager).update({ login: user.login }, { passwordHash, updatedAt: this.clock.now() }));
   }
