@@ -3,7 +3,7 @@ import { User } from '../src/users/user.entity.js';
 import { adminHeader, authHeader, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const LOCAL_ADDRESS = /^(127\.0\.0\.1|::1)$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -13,11 +13,8 @@ describeEachTarget('@authentication', (target) => {
   const clock = new ManualClock();
   let userCount = 0;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, { clock }, (app) => {
+    t = app;
   });
 
   const authenticate = (body: unknown, query = '') =>

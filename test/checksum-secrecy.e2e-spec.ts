@@ -12,7 +12,7 @@ import { demoProject } from '../src/project/project.js';
 import { schemaOf } from '../src/schema.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, startTestApp, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { checksum: string } };
 
@@ -78,13 +78,10 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
   let sam: Api;
   let demo: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
+  suiteApp(target, {}, async (app) => {
+    t = app;
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('does not let a Sales rep recover a hidden credit limit from the checksum (body and ETag), offline', async () => {

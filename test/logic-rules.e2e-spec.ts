@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { apiAs, type Api } from './support/api.js';
 import { commits, teamsProject } from './fixtures/teams/teams-project.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource: string; verb: string } };
 
@@ -9,12 +9,9 @@ describeEachTarget('logic engine: count, min, max, events and commit rules', (ta
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: teamsProject });
+  suiteApp(target, { project: teamsProject }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   async function team(id: number): Promise<Row> {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /**
  * Issue 5, "Must show": thousands of generated and mutated filter, sysfilter, order and
@@ -270,17 +270,14 @@ describeEachTarget('query parameters under fuzzing', (target) => {
   let origin: string;
   const headers: Partial<Record<(typeof USERS)[number], Record<string, string>>> = {};
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
+  suiteApp(target, {}, async (app) => {
+    t = app;
     await t.app.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     for (const user of USERS) {
       const [name, value] = authHeader(await loginAs(t, user, 'Password1'));
       headers[user] = { [name]: value };
     }
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it(`answers ${numRuns} generated and mutated queries with a page or a 400, never SQL or a 500`, async () => {

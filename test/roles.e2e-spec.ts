@@ -3,7 +3,7 @@ import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { adminHeader, createManualToken } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string } };
 
@@ -43,15 +43,12 @@ describeEachTarget('roles and permissions', (target) => {
   const as = async (roles: string[], globals: Record<string, string | number> = {}): Promise<Api> =>
     apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project });
+  suiteApp(target, { project }, async (app) => {
+    t = app;
     full = await apiAs(t, 'demo');
     readonly = await apiAs(t, 'readonly');
     sam = await apiAs(t, 'sam');
     pat = await as(['Sales rep'], { employee_id: 2 });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const one = (api: Api, path: string): Promise<Row> => oneRow<Row>(api, path);

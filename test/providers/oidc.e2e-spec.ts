@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { adminHeader, expectKeyOpensApi } from '../support/auth.js';
-import { startTestApp, testTargets, type TestApp } from '../support/test-app.js';
+import { suiteResource } from '../support/suite-resource.js';
+import { startTestApp, suiteApp, testTargets, type TestApp } from '../support/test-app.js';
 
 const ISSUER = 'https://idp.example.test/realms/acme';
 const AUDIENCE = 'tessera-api';
@@ -60,9 +61,16 @@ const target = testTargets()[0]!;
 describe(`sample provider oidc [${target.name}]`, () => {
   let idp: TestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await TestIdp.start();
-    t = await startTestApp(target, {
+  suiteResource(
+    () => TestIdp.start(),
+    (started) => started.stop(),
+    (started) => {
+      idp = started;
+    },
+  );
+  suiteApp(
+    target,
+    () => ({
       env: {
         AUTH_PROVIDER: 'oidc',
         AUTH_PROVIDER_CONFIG: JSON.stringify({
@@ -75,12 +83,11 @@ describe(`sample provider oidc [${target.name}]`, () => {
           globalClaims: { employee_id: 'employee_id', region: 'region' },
         }),
       },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.stop();
-  });
+    }),
+    (app) => {
+      t = app;
+    },
+  );
   const login = (body: object) => t.http().post(`${t.base}/@authentication`).send(body);
   const ada = {
     sub: 'f3a9-11',
