@@ -48,9 +48,9 @@ function recoverCreditLimit(row: Row, checksumOf: (text: string) => string): str
 
 async function storedSecret(t: TestApp): Promise<string> {
   const placeholder = t.dataSource.options.type === 'postgres' ? '$1' : '?';
-  const rows = (await t.dataSource.query(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME])) as Array<{
-    value: string;
-  }>;
+  const rows = await t.dataSource.query<Array<{ value: string }>>(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [
+    CHECKSUM_SECRET_NAME,
+  ]);
   return rows[0]!.value;
 }
 

@@ -4,6 +4,7 @@ import { API_HOST, apiAs, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by path; the assertions on it are its type check
 type Json = Record<string, any>;
 
 /** Every `$ref` in the document, with where it sits. */
@@ -107,7 +108,7 @@ describeEachTarget('@docs', (target) => {
       ]) {
         expect(doc.paths[path]).toBeDefined();
       }
-      const operationIds = (Object.values(doc.paths) as Json[]).flatMap((item) =>
+      const operationIds = Object.values<Json>(doc.paths).flatMap((item) =>
         Object.values(item)
           .map((op: Json) => op.operationId)
           .filter(Boolean),

@@ -6,6 +6,8 @@ import { adminHeader, createManualToken } from './support/auth.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string } };
+/** A purchase order row: its key goes into URLs. */
+type Order = Row & { order_number: number };
 
 /** The demo roles plus small ones that each grant one thing, for the per-verb and union checks. */
 const project: ProjectDefinition = {
@@ -129,7 +131,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it("cannot read, update or delete another rep's order (OWASP API1): it looks missing", async () => {
-      const patsOrder = (await full.get(`/purchaseorder?filter=${encodeURIComponent('salesrep_id = 2')}`).expect(200)).body[0] as Row;
+      const patsOrder = (await full.get(`/purchaseorder?filter=${encodeURIComponent('salesrep_id = 2')}`).expect(200)).body[0] as Order;
       expect((await sam.get(`/purchaseorder/${patsOrder.order_number}`).expect(200)).body).toEqual([]);
       const put = await sam.put(`/purchaseorder/${patsOrder.order_number}`, { '@metadata': { checksum: 'override' }, notes: 'mine now' });
       expect(put.status).toBe(404);
@@ -167,7 +169,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it("rules run with the system's rights, but txsummary shows only what the rep may read", async () => {
-      const order = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as Row;
+      const order = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as Order;
       const res = await sam.post('/lineitem', { order_number: order.order_number, product_number: 1, qty_ordered: 1 }).expect(201);
       const summary = res.body.txsummary as Row[];
       const customer = summary.find((r) => r['@metadata'].resource === 'customer')!;

@@ -24,7 +24,7 @@ describeEachTarget('values held to their column', (target) => {
   const insert = (values: Record<string, unknown>): Promise<Response> => api.post('/sample', { code: `s${++serial}`, ...values });
 
   /** Inserts, then reads the row back: what the database kept must be what the insert answered. */
-  async function stored(values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async function stored(values: Record<string, unknown>): Promise<Record<string, unknown> & { code: string }> {
     const res = await insert(values);
     expect(res.status).toBe(201);
     const [written] = res.body.txsummary;

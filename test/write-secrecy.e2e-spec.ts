@@ -7,6 +7,8 @@ import { teamsProject } from './fixtures/teams/teams-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown>;
+/** A line item row: its key goes into URLs. */
+type LineItem = Row & { lineitem_id: number };
 
 /** The demo roles plus writers who cannot read customers, or only some, and one whose line items are filtered on their own columns. */
 const project: ProjectDefinition = {
@@ -231,7 +233,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     });
 
     it("answers 403 / 4030 to moving a line item to another rep's order and to a missing order alike", async () => {
-      const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as Row[];
+      const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as LineItem[];
       const path = `/lineitem/${item!.lineitem_id}`;
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: patsOrder }), 403, 4030);
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: MISSING_ORDER }), 403, 4030);
