@@ -126,10 +126,10 @@ describeEachTarget('@authentication', (target) => {
       ]);
       for (const res of answers) {
         expect(res.status).toBe(401);
-        expect(res.body).toEqual(answers[0]!.body);
-        expect(Object.keys(res.headers).sort()).toEqual(Object.keys(answers[0]!.headers).sort());
+        expect(res.body).toEqual(answers[0].body);
+        expect(Object.keys(res.headers).sort()).toEqual(Object.keys(answers[0].headers).sort());
       }
-      expect(answers[0]!.body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: expect.any(String) });
+      expect(answers[0].body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: expect.any(String) });
     });
 
     it('spends the same bcrypt work on an unknown user as on a wrong password', async () => {

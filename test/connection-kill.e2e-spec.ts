@@ -72,15 +72,15 @@ describeEachTarget('connections killed during concurrent writes', (target) => {
             .post('/lineitem', { order_number: 1 + (i % 5), product_number: 1 + (i % 4), qty_ordered: 1 })
             .then((r) => `${r.status}/${r.body.errorCode ?? ''}`),
         );
-        let stop = false;
+        const writesDone = new AbortController();
         const storm = (async () => {
-          while (!stop) {
+          while (!writesDone.signal.aborted) {
             killed += await killer.killOthers().catch(() => 0);
             await pause(15);
           }
         })();
         for (const outcome of await Promise.all(writes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-        stop = true;
+        writesDone.abort();
         await storm;
         await pause(200);
       }

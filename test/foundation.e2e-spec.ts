@@ -6,7 +6,7 @@ import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.j
 function helmetDefaults(): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
-    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
     removeHeader: () => undefined,
   };
   helmet()({} as never, res as never, () => undefined);

@@ -62,7 +62,7 @@ describeEachTarget('NUL characters', (target) => {
   it('the admin login refuses a NUL in the user name and in the password', async () => {
     for (const body of [
       { username: `${TEST_ADMIN_USER}${NUL}`, password: TEST_ADMIN_PASSWORD },
-      { username: TEST_ADMIN_USER, password: `${NUL}` },
+      { username: TEST_ADMIN_USER, password: NUL },
     ]) {
       expectRefused(await t.http().post('/admin/v1/@authentication').set('Content-Type', 'application/json').send(JSON.stringify(body)));
     }

@@ -20,14 +20,14 @@ class TestIdp {
   static async start(): Promise<TestIdp> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
-    let idp: TestIdp | undefined;
     const server = createServer((req, res) => {
-      idp!.requests += 1;
+      idp.requests += 1;
       if (req.url !== '/certs') return void res.writeHead(404).end();
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    idp = new TestIdp(privateKey, publicKey, server);
+    // Set before anyone can know the port, so before the first request.
+    const idp = new TestIdp(privateKey, publicKey, server);
     return idp;
   }
 
