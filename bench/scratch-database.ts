@@ -89,7 +89,7 @@ async function postgresScratch(serverUrl: string, suffix: string): Promise<Scrat
     const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (existing.rowCount) throw new Error(`Database ${name} already exists; give the benchmark a new name.`);
     await admin.query(`CREATE DATABASE "${name}"`);
-    const version = (await admin.query('SHOW server_version')).rows[0].server_version as string;
+    const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
     return {
       kind: 'postgres',
       url: at(name),

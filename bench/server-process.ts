@@ -155,8 +155,8 @@ export class ServerProcess {
       cwd: spec.cwd ?? process.cwd(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
     const exited = new Promise<number | null>((resolve) =>
       child.once('exit', (code, signal) => {
         log.write(`\n[bench] ${spec.name} (pid ${child.pid}) exited: ${signal ? `signal ${signal}` : `code ${code}`}\n`);
@@ -165,9 +165,7 @@ export class ServerProcess {
     );
     const server = new ServerProcess(spec, chosen, child, exited);
     const deadline = Date.now() + timeoutMs;
-    let gone = false;
-    void exited.then(() => (gone = true));
-    while (Date.now() < deadline && !gone) {
+    while (Date.now() < deadline && server.ended === undefined) {
       try {
         const response = await fetch(`${server.url}${spec.readyPath}`);
         await response.arrayBuffer();
@@ -178,7 +176,7 @@ export class ServerProcess {
       await sleep(100);
     }
     child.kill('SIGKILL');
-    throw new Error(`${spec.name} did not become ready${gone ? ' (it exited)' : ''}; see ${spec.logFile}`);
+    throw new Error(`${spec.name} did not become ready${server.ended === undefined ? '' : ' (it exited)'}; see ${spec.logFile}`);
   }
 
   /** Undefined while it runs; how it ended otherwise (e.g. "signal SIGTERM" when something outside the harness stopped it). */

@@ -103,7 +103,7 @@ export function judgeTargets(results: DatabaseResult[]): TargetVerdict[] {
     verdicts.push({
       target: `event-loop delay p99 < 50 ms during the login storm (${result.database}, ${storm?.server ?? result.judged})`,
       value: during ? `${during.loopP99.toFixed(1)} ms` : 'n/a',
-      met: during ? during.loopP99 < 50 && during.errors === 0 && storm!.tessera!.loginErrors === 0 : undefined,
+      met: during ? during.loopP99 < 50 && during.errors === 0 && storm.tessera!.loginErrors === 0 : undefined,
       note:
         storm?.skipped ?? (storm ? (rawDuring ? `raw under the same storm: ${rawDuring.loopP99.toFixed(1)} ms` : undefined) : 'not run'),
     });

@@ -55,7 +55,9 @@ export function escapeDnValue(value) {
  * @param {(value: string) => string} escape
  */
 function fill(template, values, escape) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? escape(values[name] ?? '') : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, /** @type {string} */ name) =>
+    Object.hasOwn(values, name) ? escape(values[name] ?? '') : whole,
+  );
 }
 
 /**
@@ -99,7 +101,7 @@ export default function create() {
       if (!text(config.groupBase)) problems.push('"groupBase": the DN under which groups are searched');
       for (const name of ['groupFilter', 'groupNameAttribute', 'emailAttribute'])
         if (config[name] !== undefined && !text(config[name])) problems.push(`"${name}": a non-empty string`);
-      if (config.groupFilter !== undefined && !String(config.groupFilter).includes('{'))
+      if (typeof config.groupFilter === 'string' && !config.groupFilter.includes('{'))
         problems.push('"groupFilter": a filter with {userDn} or {username}');
       const map = config.roleMap;
       const isRoleNames = (/** @type {unknown} */ v) => text(v) || (Array.isArray(v) && v.every(text));
@@ -107,10 +109,8 @@ export default function create() {
         problems.push('"roleMap": an object of group name -> role name (or list of role names)');
       }
       const globals = config.globalAttributes ?? [];
-      /** @type {Record<string, string>} */
-      const globalNames = Array.isArray(globals)
-        ? Object.fromEntries(globals.map((g) => [g, g]))
-        : /** @type {Record<string, string>} */ (globals);
+      /** @type {unknown} the setting in its object form, checked next */
+      const globalNames = Array.isArray(globals) ? Object.fromEntries(globals.map((/** @type {unknown} */ g) => [g, g])) : globals;
       if (
         typeof globalNames !== 'object' ||
         globalNames === null ||
@@ -130,7 +130,7 @@ export default function create() {
         groupNameAttribute: config.groupNameAttribute ?? settings.groupNameAttribute,
         roleMap: map,
         emailAttribute: config.emailAttribute ?? settings.emailAttribute,
-        globalAttributes: globalNames,
+        globalAttributes: /** @type {Record<string, string>} */ (globalNames),
         startTls: config.startTls ?? false,
         tlsOptions: config.tlsOptions,
         timeoutMs: config.timeoutMs ?? settings.timeoutMs,

@@ -120,10 +120,8 @@ export default function create() {
         problems.push('"roleMap": an object of claim value -> role name (or list of role names)');
       }
       const globals = config.globalClaims ?? [];
-      /** @type {Record<string, string>} */
-      const globalNames = Array.isArray(globals)
-        ? Object.fromEntries(globals.map((g) => [g, g]))
-        : /** @type {Record<string, string>} */ (globals);
+      /** @type {unknown} the setting in its object form, checked next */
+      const globalNames = Array.isArray(globals) ? Object.fromEntries(globals.map((/** @type {unknown} */ g) => [g, g])) : globals;
       if (
         typeof globalNames !== 'object' ||
         globalNames === null ||
@@ -159,7 +157,7 @@ export default function create() {
       userClaim = /** @type {string | undefined} */ (config.userClaim) ?? 'sub';
       rolesClaim = /** @type {string | undefined} */ (config.rolesClaim) ?? 'roles';
       roleMap = /** @type {Record<string, string | string[]> | undefined} */ (map);
-      globalClaims = globalNames;
+      globalClaims = /** @type {Record<string, string>} */ (globalNames);
       keyLifetimeSeconds = /** @type {number | undefined} */ (lifetime);
     },
 
@@ -171,7 +169,10 @@ export default function create() {
       /** @type {import('jose').JWTPayload} */
       let claims;
       try {
-        ({ payload: claims } = await jwtVerify(token, /** @type {any} */ (key), { ...verifyOptions, requiredClaims: ['exp'] }));
+        // Typed here: in JavaScript, the type argument jwtVerify cannot infer is `any`, and so would the payload be.
+        /** @type {import('jose').JWTVerifyResult<import('jose').JWTPayload>} */
+        const verified = await jwtVerify(token, key, { ...verifyOptions, requiredClaims: ['exp'] });
+        claims = verified.payload;
       } catch (error) {
         const { code, claim } = /** @type {{ code?: string, claim?: string }} */ (error);
         const reason =

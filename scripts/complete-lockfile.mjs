@@ -9,15 +9,33 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
+/**
+ * The parts of package-lock.json (lockfileVersion 3) this script reads and writes; the rest is
+ * written back as it was read.
+ * @typedef {{
+ *   version?: string,
+ *   dev?: boolean,
+ *   optional?: boolean,
+ *   optionalDependencies?: Record<string, string>,
+ *   os?: string[],
+ *   cpu?: string[],
+ *   libc?: string[],
+ * }} LockEntry
+ * @typedef {{ packages: Record<string, LockEntry> }} Lockfile
+ */
+
 const LOCK = new URL('../package-lock.json', import.meta.url);
-const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
+/** @type {unknown} a lock file npm wrote, so of the shape above */
+const parsed = JSON.parse(readFileSync(LOCK, 'utf8'));
+const lock = /** @type {Lockfile} */ (parsed);
 const packages = lock.packages;
 
 const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openharmony', 'sunos', 'netbsd', 'openbsd', 'aix'];
 const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'wasm32'];
 
+/** @param {string} name a package name, e.g. `@swc/core-linux-x64-musl` */
 function platformOf(name) {
-  const parts = name.split('/').pop().split('-');
+  const parts = name.slice(name.lastIndexOf('/') + 1).split('-');
   const os = OS.find((o) => parts.includes(o));
   const cpu =
     CPU.find((c) => parts.includes(c)) ??

@@ -368,13 +368,11 @@ async function pipelined(
 ): Promise<Array<{ status: number; connection?: string; body: string }>> {
   const socket = connect(port, '127.0.0.1');
   let received = '';
-  let closed = false;
   socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
-  socket.on('close', () => (closed = true));
   socket.on('error', () => undefined);
   socket.write(bytes);
   const until = Date.now() + 3000;
-  while (!closed && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  while (!socket.closed && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
   socket.destroy();
   return received
     .split(/(?=HTTP\/1\.1 \d{3} )/)
@@ -645,14 +643,13 @@ async function untilClosed(port: number, bytes: string, limitMs: number): Promis
   const started = Date.now();
   const socket = connect(port, '127.0.0.1');
   let received = '';
-  let closed = false;
   socket.on('data', (d: Buffer) => (received += d.toString('utf8')));
-  socket.on('close', () => (closed = true));
   socket.on('error', () => undefined);
   if (bytes !== '') socket.write(bytes);
-  while (!closed && Date.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
+  while (!socket.closed && Date.now() - started < limitMs) await new Promise((r) => setTimeout(r, 20));
+  // Read before destroy(), which closes the socket itself.
+  const afterMs = socket.closed ? Date.now() - started : Infinity;
   socket.destroy();
-  const afterMs = closed ? Date.now() - started : Infinity;
   if (received === '') return { afterMs };
   const [head = '', body = ''] = received.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
@@ -677,7 +674,7 @@ describe.each(databases)('the same timeouts on both adapters [%s]', (database) =
     for (const adapter of ['express', 'fastify'] as const) {
       logs[adapter] = capturedLog();
       const env = { REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' };
-      const t = await startTestApp({ name: `${database}/${adapter}`, database, adapter }, { env, logger: logs[adapter]!.logger });
+      const t = await startTestApp({ name: `${database}/${adapter}`, database, adapter }, { env, logger: logs[adapter].logger });
       apps.push(t);
       await t.app.listen(0, '127.0.0.1');
       ports[adapter] = (t.app.getHttpServer().address() as AddressInfo).port;

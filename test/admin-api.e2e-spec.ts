@@ -1,17 +1,14 @@
 import { adminHeader, adminToken, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 describeEachTarget('admin API', (target) => {
   let t: TestApp;
   /** Every secret this suite sends or receives; the final test looks for them in the tables. */
   const secrets = new Set<string>(['Password1', TEST_ADMIN_PASSWORD]);
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, {}, (app) => {
+    t = app;
   });
 
   async function admin(method: 'get' | 'post' | 'patch' | 'put' | 'delete', path: string, body?: unknown) {

@@ -4,18 +4,15 @@ import { hashTokenValue } from '../src/tokens/token-value.js';
 import { adminHeader, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 describeEachTarget('API key guard', (target) => {
   describe('with the project defaults (no token in URLs)', () => {
     let t: TestApp;
     const clock = new ManualClock();
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { clock });
-    });
-    afterAll(async () => {
-      await t?.close();
+    suiteApp(target, { clock }, (app) => {
+      t = app;
     });
 
     const serverinfo = () => t.http().get(`${t.base}/@serverinfo`);
@@ -178,13 +175,11 @@ describeEachTarget('API key guard', (target) => {
     let uncached: TestApp;
     const clock = new ManualClock();
 
-    beforeAll(async () => {
-      cached = await startTestApp(target, { clock, env: { TOKEN_CACHE_SECONDS: '5' } });
-      uncached = await startTestApp(target, { env: { TOKEN_CACHE_SECONDS: '0' } });
+    suiteApp(target, { clock, env: { TOKEN_CACHE_SECONDS: '5' } }, (app) => {
+      cached = app;
     });
-    afterAll(async () => {
-      await cached?.close();
-      await uncached?.close();
+    suiteApp(target, { env: { TOKEN_CACHE_SECONDS: '0' } }, (app) => {
+      uncached = app;
     });
 
     /** Disables the token in the database directly, as another instance sharing it would. */
@@ -228,11 +223,8 @@ describeEachTarget('API key guard', (target) => {
   describe('with PERMIT_AUTH_IN_URL=true', () => {
     let t: TestApp;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { PERMIT_AUTH_IN_URL: 'true' } });
-    });
-    afterAll(async () => {
-      await t?.close();
+    suiteApp(target, { env: { PERMIT_AUTH_IN_URL: 'true' } }, (app) => {
+      t = app;
     });
 
     it('accepts ?auth=<key>:1 and ?auth=<key> on GET', async () => {
@@ -256,11 +248,8 @@ describeEachTarget('API key guard', (target) => {
   describe('with AUTH_PROVIDER=none', () => {
     let t: TestApp;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { AUTH_PROVIDER: 'none' } });
-    });
-    afterAll(async () => {
-      await t?.close();
+    suiteApp(target, { env: { AUTH_PROVIDER: 'none' } }, (app) => {
+      t = app;
     });
 
     it('refuses credential logins with 401 / 4013, saying the project uses hand-made tokens', async () => {

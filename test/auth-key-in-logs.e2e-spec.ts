@@ -1,7 +1,7 @@
 import { apiWithKey } from './support/api.js';
 import { authHeader, loginAs } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** Spellings of the `auth` parameter that authenticate: the name is read after URL-decoding. */
 const READ_AS_KEY = ['auth', '%61uth', 'a%75th', '%61%75%74%68'];
@@ -13,12 +13,9 @@ describeEachTarget('an auth key in the URL never reaches the log', (target) => {
   let key: string;
   const log = capturedLog('info');
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { logger: log.logger, env: { PERMIT_AUTH_IN_URL: 'true', LOG_LEVEL: 'info' } });
+  suiteApp(target, { logger: log.logger, env: { PERMIT_AUTH_IN_URL: 'true', LOG_LEVEL: 'info' } }, async (app) => {
+    t = app;
     key = await loginAs(t, 'demo', 'Password1');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
   beforeEach(() => log.clear());
 

@@ -2,21 +2,24 @@ import type { QueryRunner } from 'typeorm';
 import { LoginAttemptCounters1763800007000 } from '../src/database/migrations/1763800007000-login-attempt-counters.js';
 import { TokenDisabledAt1763800012000 } from '../src/database/migrations/1763800012000-token-disabled-at.js';
 import { loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { suiteResource } from './support/suite-resource.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** The migrations of issue 13's authentication items go down and up again on every database. */
 describeEachTarget('auth hardening migrations', (target) => {
   let t: TestApp;
   let runner: QueryRunner;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-    runner = t.dataSource.createQueryRunner();
+  suiteApp(target, {}, (app) => {
+    t = app;
   });
-  afterAll(async () => {
-    await runner?.release();
-    await t?.close();
-  });
+  suiteResource(
+    async () => t.dataSource.createQueryRunner(),
+    (started) => started.release(),
+    (started) => {
+      runner = started;
+    },
+  );
 
   const sql = (text: string, parameters: Record<string, unknown> = {}) => {
     const [query, values] = t.dataSource.driver.escapeQueryWithParameters(text, parameters);

@@ -3,7 +3,7 @@ import { User } from '../src/users/user.entity.js';
 import { adminHeader, authHeader, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const LOCAL_ADDRESS = /^(127\.0\.0\.1|::1)$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -13,11 +13,8 @@ describeEachTarget('@authentication', (target) => {
   const clock = new ManualClock();
   let userCount = 0;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { clock });
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, { clock }, (app) => {
+    t = app;
   });
 
   const authenticate = (body: unknown, query = '') =>
@@ -129,10 +126,10 @@ describeEachTarget('@authentication', (target) => {
       ]);
       for (const res of answers) {
         expect(res.status).toBe(401);
-        expect(res.body).toEqual(answers[0]!.body);
-        expect(Object.keys(res.headers).sort()).toEqual(Object.keys(answers[0]!.headers).sort());
+        expect(res.body).toEqual(answers[0].body);
+        expect(Object.keys(res.headers).sort()).toEqual(Object.keys(answers[0].headers).sort());
       }
-      expect(answers[0]!.body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: expect.any(String) });
+      expect(answers[0].body).toEqual({ statusCode: 401, errorCode: 4013, errorMessage: expect.any(String) });
     });
 
     it('spends the same bcrypt work on an unknown user as on a wrong password', async () => {

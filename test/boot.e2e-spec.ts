@@ -32,10 +32,12 @@ function runService(
       if (!started && whileRunning && stdout.includes('Tessera is listening')) {
         started = true;
         whileRunning(port, stdout, child).then(
-          () => void (child.killed || child.kill('SIGTERM')),
+          () => {
+            if (!child.killed) child.kill('SIGTERM');
+          },
           (e: unknown) => {
             child.kill('SIGKILL');
-            reject(e);
+            reject(e instanceof Error ? e : new Error('whileRunning failed with a value that is not an Error', { cause: e }));
           },
         );
       }

@@ -1,16 +1,13 @@
 import { adminHeader, authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 describeEachTarget('Cache-Control: no-store on every answer', (target) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
+  suiteApp(target, {}, async (app) => {
+    t = app;
     key = await loginAs(t, 'demo', 'Password1');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('on the login answer, which carries the key, and on a re-validation', async () => {

@@ -12,7 +12,7 @@ import { demoProject } from '../src/project/project.js';
 import { schemaOf } from '../src/schema.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, startTestApp, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { checksum: string } };
 
@@ -48,9 +48,9 @@ function recoverCreditLimit(row: Row, checksumOf: (text: string) => string): str
 
 async function storedSecret(t: TestApp): Promise<string> {
   const placeholder = t.dataSource.options.type === 'postgres' ? '$1' : '?';
-  const rows = (await t.dataSource.query(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [CHECKSUM_SECRET_NAME])) as Array<{
-    value: string;
-  }>;
+  const rows = await t.dataSource.query<Array<{ value: string }>>(`SELECT value FROM tessera_meta WHERE name = ${placeholder}`, [
+    CHECKSUM_SECRET_NAME,
+  ]);
   return rows[0]!.value;
 }
 
@@ -78,13 +78,10 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
   let sam: Api;
   let demo: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
+  suiteApp(target, {}, async (app) => {
+    t = app;
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('does not let a Sales rep recover a hidden credit limit from the checksum (body and ETag), offline', async () => {

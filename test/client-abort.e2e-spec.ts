@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,15 +38,12 @@ describeEachTarget('a client that disconnects mid-body', (target) => {
   let port: number;
   const log = capturedLog('debug');
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { logger: log.logger });
+  suiteApp(target, { logger: log.logger }, async (app) => {
+    t = app;
     await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
     apikey = await loginAs(t, 'demo', 'Password1');
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it.each([

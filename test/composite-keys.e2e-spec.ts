@@ -1,6 +1,6 @@
 import { API_HOST, apiAs, oneRow, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string } };
 
@@ -17,8 +17,8 @@ describeEachTarget('composite keys in URLs', (target) => {
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: shelfSlotsProject });
+  suiteApp(target, { project: shelfSlotsProject }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
     await api
       .post('/shelf_slot', [
@@ -27,9 +27,6 @@ describeEachTarget('composite keys in URLs', (target) => {
         { ...PLAIN, label: 'plain', capacity: 1 },
       ])
       .expect(201);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const url = (key: { warehouse: string; aisle: string; slot: number }): string =>

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { apiAs, type Api } from './support/api.js';
 import { capturedLog } from './support/captured-log.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
-import { describeEachTarget, startTestApp, type TestApp, type TestTarget } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp, type TestTarget } from './support/test-app.js';
 
 /** A connection of the test's own that kills every other connection to the app's database. */
 interface Killer {
@@ -53,12 +53,9 @@ describeEachTarget('connections killed during concurrent writes', (target) => {
   let api: Api;
   const log = capturedLog('warn');
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { logger: log.logger });
+  suiteApp(target, { logger: log.logger }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('answers every write with 201 or 503 / 5030, stays up, and recovers', async () => {
@@ -75,15 +72,15 @@ describeEachTarget('connections killed during concurrent writes', (target) => {
             .post('/lineitem', { order_number: 1 + (i % 5), product_number: 1 + (i % 4), qty_ordered: 1 })
             .then((r) => `${r.status}/${r.body.errorCode ?? ''}`),
         );
-        let stop = false;
+        const writesDone = new AbortController();
         const storm = (async () => {
-          while (!stop) {
+          while (!writesDone.signal.aborted) {
             killed += await killer.killOthers().catch(() => 0);
             await pause(15);
           }
         })();
         for (const outcome of await Promise.all(writes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-        stop = true;
+        writesDone.abort();
         await storm;
         await pause(200);
       }

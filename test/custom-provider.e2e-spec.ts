@@ -1,5 +1,5 @@
 import { adminHeader, authHeader, createManualToken, expectKeyOpensApi } from './support/auth.js';
-import { describeEachTarget, startTestApp, testTargets, type TestApp } from './support/test-app.js';
+import { describeEachTarget, startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
 /** Fixture modules, each well made or broken in the way its name says (test/fixtures/providers/README.md). */
 const FIXTURES = { AUTH_PROVIDERS_DIR: 'test/fixtures/providers' };
@@ -7,11 +7,8 @@ const FIXTURES = { AUTH_PROVIDERS_DIR: 'test/fixtures/providers' };
 describeEachTarget('custom auth providers', (target) => {
   describe('a provider that accepts anyone (ES module, default export)', () => {
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { ...FIXTURES, AUTH_PROVIDER: 'accept-all' } });
-    });
-    afterAll(async () => {
-      await t?.close();
+    suiteApp(target, { env: { ...FIXTURES, AUTH_PROVIDER: 'accept-all' } }, (app) => {
+      t = app;
     });
     const login = (body: object) => t.http().post(`${t.base}/@authentication`).send(body);
 
@@ -76,14 +73,15 @@ describeEachTarget('custom auth providers', (target) => {
 
   describe('a provider written the LAC way (CommonJS factory, settings file, password change)', () => {
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp(target, {
+    suiteApp(
+      target,
+      {
         env: { ...FIXTURES, AUTH_PROVIDER: 'lac-style', AUTH_PROVIDER_CONFIG: '{"adminApiKey": "lac-admin-key-0001"}' },
-      });
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+      },
+      (app) => {
+        t = app;
+      },
+    );
     const login = (body: object, query = '') => t.http().post(`${t.base}/@authentication${query}`).send(body);
 
     it('logs its users in with the settings of lac-style.config.json', async () => {
@@ -152,11 +150,8 @@ describeEachTarget('custom auth providers', (target) => {
   describe('a provider that misbehaves', () => {
     const TIMEOUT_MS = 1000;
     let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { ...FIXTURES, AUTH_PROVIDER: 'unruly', AUTH_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) } });
-    });
-    afterAll(async () => {
-      await t?.close();
+    suiteApp(target, { env: { ...FIXTURES, AUTH_PROVIDER: 'unruly', AUTH_PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) } }, (app) => {
+      t = app;
     });
     const login = (username: string) =>
       t

@@ -2,8 +2,9 @@ import { ErrorCode } from '../src/common/error-codes.js';
 import { TESSERA_VERSION } from '../src/common/version.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by path; the assertions on it are its type check
 type Json = Record<string, any>;
 
 /** Every `$ref` in the document, with where it sits. */
@@ -45,13 +46,10 @@ describeEachTarget('@docs', (target) => {
     let demo: Api;
     let doc: Json;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { project: shelfSlotsProject });
+    suiteApp(target, { project: shelfSlotsProject }, async (app) => {
+      t = app;
       demo = await apiAs(t, 'demo');
       doc = (await demo.get('/@docs').expect(200)).body;
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     it('needs a token and the meta access of a role', async () => {
@@ -110,7 +108,7 @@ describeEachTarget('@docs', (target) => {
       ]) {
         expect(doc.paths[path]).toBeDefined();
       }
-      const operationIds = (Object.values(doc.paths) as Json[]).flatMap((item) =>
+      const operationIds = Object.values<Json>(doc.paths).flatMap((item) =>
         Object.values(item)
           .map((op: Json) => op.operationId)
           .filter(Boolean),
@@ -199,14 +197,15 @@ describeEachTarget('@docs', (target) => {
   describe('with DOCS_PUBLIC, PERMIT_AUTH_IN_URL and TRUST_PROXY on, free-form filters off', () => {
     let t: TestApp;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, {
+    suiteApp(
+      target,
+      {
         env: { DOCS_PUBLIC: 'true', PERMIT_AUTH_IN_URL: 'true', TRUST_PROXY: 'true', ALLOW_FREE_FORM_FILTERS: 'false' },
-      });
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+      },
+      (app) => {
+        t = app;
+      },
+    );
 
     it('answers without a token, and only @docs does', async () => {
       const res = await t

@@ -2,7 +2,7 @@ import type { Test } from 'supertest';
 import { valueKindsProject } from './fixtures/value-kinds/value-kinds-project.js';
 import { API_HOST, apiWithKey, type Api } from './support/api.js';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string } };
 
@@ -33,13 +33,10 @@ describeEachTarget('keys made of dots', (target) => {
   let api: Api;
   let apikey: string;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: valueKindsProject });
+  suiteApp(target, { project: valueKindsProject }, async (app) => {
+    t = app;
     apikey = await loginAs(t, 'demo', 'Password1');
     api = apiWithKey(t, apikey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** A GET of a path sent exactly as given (api.getUrl parses the URL, which would remove dot segments). */

@@ -1,12 +1,12 @@
 import helmet from 'helmet';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** The headers helmet() sets with its defaults, lower-cased, as supertest shows them. */
 function helmetDefaults(): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
-    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
     removeHeader: () => undefined,
   };
   helmet()({} as never, res as never, () => undefined);
@@ -16,11 +16,8 @@ function helmetDefaults(): Record<string, string> {
 describeEachTarget('foundation', (target) => {
   let t: TestApp;
 
-  beforeAll(async () => {
-    t = await startTestApp(target);
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, {}, (app) => {
+    t = app;
   });
 
   it('serves @heartbeat with a request id and security headers, without X-Powered-By', async () => {

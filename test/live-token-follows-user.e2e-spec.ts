@@ -7,7 +7,7 @@ import { User } from '../src/users/user.entity.js';
 import { apiWithKey } from './support/api.js';
 import { adminHeader, authHeader, createManualToken, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const CACHE_SECONDS = 5;
 
@@ -15,11 +15,8 @@ describeEachTarget('a login token follows its user', (target) => {
   let t: TestApp;
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { clock, env: { TOKEN_CACHE_SECONDS: String(CACHE_SECONDS) } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, { clock, env: { TOKEN_CACHE_SECONDS: String(CACHE_SECONDS) } }, (app) => {
+    t = app;
   });
 
   const patchUser = async (login: string, changes: object, server = () => t.http()) =>

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { adminHeader, createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const QUEUE_MAX = 2;
 const BURST = 16;
@@ -28,8 +28,9 @@ describeEachTarget(`logins beyond LOGIN_QUEUE_MAX (${QUEUE_MAX})`, (target) => {
   let t: TestApp;
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+  suiteApp(
+    target,
+    {
       clock,
       env: {
         LOGIN_QUEUE_MAX: String(QUEUE_MAX),
@@ -37,12 +38,12 @@ describeEachTarget(`logins beyond LOGIN_QUEUE_MAX (${QUEUE_MAX})`, (target) => {
         LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS),
         TRUST_PROXY: 'true',
       },
-    });
-    await adminHeader(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    },
+    async (app) => {
+      t = app;
+      await adminHeader(t);
+    },
+  );
 
   const apiLogin = (username: string, password: string, address: string) =>
     t.http().post(`${t.base}/@authentication`).set('X-Forwarded-For', address).send({ username, password });

@@ -5,7 +5,7 @@ import { createLogger } from '../src/common/logger.js';
 import { PasswordHasher } from '../src/login/password-hasher.js';
 import { demoProject } from '../src/project/project.js';
 import { ManualClock } from './support/manual-clock.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
 const MAX_FAILURES = 10;
@@ -52,8 +52,9 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
   let checks: { count: number };
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+  suiteApp(
+    target,
+    {
       clock,
       env: {
         LOGIN_MAX_FAILURES: String(MAX_FAILURES),
@@ -61,12 +62,12 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
         LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS),
         TRUST_PROXY: 'true',
       },
-    });
-    checks = countPasswordChecks(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    },
+    (app) => {
+      t = app;
+      checks = countPasswordChecks(t.app);
+    },
+  );
   beforeEach(() => {
     checks.count = 0;
   });

@@ -1,4 +1,4 @@
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** The test providers folder (test/fixtures/providers/unruly.js misbehaves as the user name asks). */
 const FIXTURES = { AUTH_PROVIDERS_DIR: 'test/fixtures/providers' };
@@ -7,14 +7,15 @@ const MAX_FAILURES = 2;
 describeEachTarget('login throttle with a provider that does not answer', (target) => {
   let t: TestApp;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+  suiteApp(
+    target,
+    {
       env: { ...FIXTURES, AUTH_PROVIDER: 'unruly', AUTH_PROVIDER_TIMEOUT_MS: '100', LOGIN_MAX_FAILURES: String(MAX_FAILURES) },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    },
+    (app) => {
+      t = app;
+    },
+  );
 
   const login = (username: string) => t.http().post(`${t.base}/@authentication`).send({ username, password: 'pw' });
 

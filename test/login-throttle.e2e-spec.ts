@@ -7,7 +7,7 @@ import { demoProject } from '../src/project/project.js';
 import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
 
@@ -15,8 +15,9 @@ describeEachTarget('failed-login throttle', (target) => {
   let t: TestApp;
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+  suiteApp(
+    target,
+    {
       clock,
       env: {
         LOGIN_MAX_FAILURES: '3',
@@ -24,11 +25,11 @@ describeEachTarget('failed-login throttle', (target) => {
         LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS),
         TRUST_PROXY: 'true',
       },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    },
+    (app) => {
+      t = app;
+    },
+  );
 
   /** Each test speaks from addresses of its own (TRUST_PROXY is on), so address counts do not leak between tests. */
   const login = (username: string, password: string, address: string, server: TestApp['http'] = () => t.http()) =>

@@ -3,7 +3,7 @@ import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js
 import { apiAs, type Api } from './support/api.js';
 import { adminHeader } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const NUL = '\u0000';
 
@@ -25,13 +25,10 @@ describeEachTarget('NUL characters', (target) => {
   let api: Api;
   const log = capturedLog();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: shelfSlotsProject, logger: log.logger });
+  suiteApp(target, { project: shelfSlotsProject, logger: log.logger }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
     await api.post('/shelf_slot', { warehouse: 'main', aisle: 'a1', slot: 3 }).expect(201);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** Nothing was logged as an error: no stack trace, no driver message. */
@@ -65,7 +62,7 @@ describeEachTarget('NUL characters', (target) => {
   it('the admin login refuses a NUL in the user name and in the password', async () => {
     for (const body of [
       { username: `${TEST_ADMIN_USER}${NUL}`, password: TEST_ADMIN_PASSWORD },
-      { username: TEST_ADMIN_USER, password: `${NUL}` },
+      { username: TEST_ADMIN_USER, password: NUL },
     ]) {
       expectRefused(await t.http().post('/admin/v1/@authentication').set('Content-Type', 'application/json').send(JSON.stringify(body)));
     }

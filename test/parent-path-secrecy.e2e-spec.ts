@@ -3,7 +3,7 @@ import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown>;
 
@@ -45,13 +45,10 @@ describeEachTarget('parent paths in filters and orders name only what the caller
   let sam: Api;
   let demo: Api;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project });
+  suiteApp(target, { project }, async (app) => {
+    t = app;
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const as = async (roles: string[], globals: Record<string, string> = {}): Promise<Api> =>

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** The statement time limit a connection's session enforces, in milliseconds (0: none). */
 async function statementLimitMs(runner: QueryRunner, database: 'mysql' | 'postgres'): Promise<number> {
@@ -31,11 +31,8 @@ describeEachTarget('pooled connection sessions', (target) => {
   const database = target.database;
   let t: TestApp;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { env: { DB_STATEMENT_TIMEOUT_MS: '7000', DB_LOCK_TIMEOUT_MS: '3000' } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, { env: { DB_STATEMENT_TIMEOUT_MS: '7000', DB_LOCK_TIMEOUT_MS: '3000' } }, (app) => {
+    t = app;
   });
 
   /** Runs `read` on every connection of the pool at once (so each is a different one). */

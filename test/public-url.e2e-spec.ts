@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp, type TestAppOptions } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** Every link an answer hands out: hrefs, next_batch, the txsummary's hrefs and @docs' server. */
 async function linksOf(t: TestApp, key: string, send: (test: Test) => Test): Promise<string[]> {
@@ -18,17 +18,6 @@ async function linksOf(t: TestApp, key: string, send: (test: Test) => Test): Pro
   ];
 }
 
-function suiteApp(target: Parameters<typeof startTestApp>[0], options: TestAppOptions, use: (t: TestApp, key: string) => void): void {
-  let t: TestApp | undefined;
-  beforeAll(async () => {
-    t = await startTestApp(target, options);
-    use(t, await loginAs(t, 'demo', 'Password1'));
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-}
-
 const HOSTILE_HOSTS: Array<[string, string]> = [
   ['a path', 'evil.example/x'],
   ['a space', 'a b'],
@@ -44,9 +33,9 @@ describeEachTarget('links and the Host header', (target) => {
   describe('without PUBLIC_URL or TRUST_PROXY', () => {
     let t: TestApp;
     let key: string;
-    suiteApp(target, {}, (app, k) => {
+    suiteApp(target, {}, async (app) => {
       t = app;
-      key = k;
+      key = await loginAs(t, 'demo', 'Password1');
     });
 
     it.each(HOSTILE_HOSTS)('refuses a Host with %s (400 / 4000), on a read and on @heartbeat alike', async (_label, host) => {
@@ -87,9 +76,9 @@ describeEachTarget('links and the Host header', (target) => {
   describe('with PUBLIC_URL (and TRUST_PROXY)', () => {
     let t: TestApp;
     let key: string;
-    suiteApp(target, { env: { PUBLIC_URL: 'https://api.example.com/tessera/', TRUST_PROXY: 'true' } }, (app, k) => {
+    suiteApp(target, { env: { PUBLIC_URL: 'https://api.example.com/tessera/', TRUST_PROXY: 'true' } }, async (app) => {
       t = app;
-      key = k;
+      key = await loginAs(t, 'demo', 'Password1');
     });
 
     it('starts every link with PUBLIC_URL and its path prefix, whatever Host and X-Forwarded-Host say', async () => {
@@ -130,9 +119,9 @@ describeEachTarget('links and the Host header', (target) => {
   describe('with TRUST_PROXY and no PUBLIC_URL', () => {
     let t: TestApp;
     let key: string;
-    suiteApp(target, { env: { TRUST_PROXY: 'true' } }, (app, k) => {
+    suiteApp(target, { env: { TRUST_PROXY: 'true' } }, async (app) => {
       t = app;
-      key = k;
+      key = await loginAs(t, 'demo', 'Password1');
     });
 
     it("builds links from the proxy's X-Forwarded-Host and X-Forwarded-Proto", async () => {

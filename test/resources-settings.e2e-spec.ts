@@ -1,6 +1,6 @@
 import { demoProducts } from '../src/project/seed/demo-data.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const q = encodeURIComponent;
 
@@ -9,12 +9,9 @@ describeEachTarget('resources: deployment settings', (target) => {
     let t: TestApp;
     let api: Api;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { ALLOW_FREE_FORM_FILTERS: 'false' } });
+    suiteApp(target, { env: { ALLOW_FREE_FORM_FILTERS: 'false' } }, async (app) => {
+      t = app;
       api = await apiAs(t, 'demo');
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     it.each([
@@ -38,12 +35,9 @@ describeEachTarget('resources: deployment settings', (target) => {
     let t: TestApp;
     let api: Api;
 
-    beforeAll(async () => {
-      t = await startTestApp(target, { env: { TRUST_PROXY: 'true' } });
+    suiteApp(target, { env: { TRUST_PROXY: 'true' } }, async (app) => {
+      t = app;
       api = await apiAs(t, 'demo');
-    });
-    afterAll(async () => {
-      await t?.close();
     });
 
     it('builds href and next_batch from X-Forwarded-Proto and X-Forwarded-Host', async () => {

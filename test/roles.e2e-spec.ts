@@ -3,9 +3,11 @@ import { demoProject } from '../src/project/project.js';
 import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { adminHeader, createManualToken } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string } };
+/** A purchase order row: its key goes into URLs. */
+type Order = Row & { order_number: number };
 
 /** The demo roles plus small ones that each grant one thing, for the per-verb and union checks. */
 const project: ProjectDefinition = {
@@ -43,15 +45,12 @@ describeEachTarget('roles and permissions', (target) => {
   const as = async (roles: string[], globals: Record<string, string | number> = {}): Promise<Api> =>
     apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project });
+  suiteApp(target, { project }, async (app) => {
+    t = app;
     full = await apiAs(t, 'demo');
     readonly = await apiAs(t, 'readonly');
     sam = await apiAs(t, 'sam');
     pat = await as(['Sales rep'], { employee_id: 2 });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const one = (api: Api, path: string): Promise<Row> => oneRow<Row>(api, path);
@@ -132,7 +131,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it("cannot read, update or delete another rep's order (OWASP API1): it looks missing", async () => {
-      const patsOrder = (await full.get(`/purchaseorder?filter=${encodeURIComponent('salesrep_id = 2')}`).expect(200)).body[0] as Row;
+      const patsOrder = (await full.get(`/purchaseorder?filter=${encodeURIComponent('salesrep_id = 2')}`).expect(200)).body[0] as Order;
       expect((await sam.get(`/purchaseorder/${patsOrder.order_number}`).expect(200)).body).toEqual([]);
       const put = await sam.put(`/purchaseorder/${patsOrder.order_number}`, { '@metadata': { checksum: 'override' }, notes: 'mine now' });
       expect(put.status).toBe(404);
@@ -170,7 +169,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it("rules run with the system's rights, but txsummary shows only what the rep may read", async () => {
-      const order = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as Row;
+      const order = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as Order;
       const res = await sam.post('/lineitem', { order_number: order.order_number, product_number: 1, qty_ordered: 1 }).expect(201);
       const summary = res.body.txsummary as Row[];
       const customer = summary.find((r) => r['@metadata'].resource === 'customer')!;

@@ -7,7 +7,7 @@ import { PURGE_BATCH, TokenPurge } from '../src/tokens/token-purge.js';
 import { hashTokenValue } from '../src/tokens/token-value.js';
 import { authHeader, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
-import { describeEachTarget, startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const RETENTION_DAYS = 30;
 const DAY_SECONDS = 86_400;
@@ -16,11 +16,8 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
   let t: TestApp;
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { clock, env: { TOKEN_RETENTION_DAYS: String(RETENTION_DAYS) } });
-  });
-  afterAll(async () => {
-    await t?.close();
+  suiteApp(target, { clock, env: { TOKEN_RETENTION_DAYS: String(RETENTION_DAYS) } }, (app) => {
+    t = app;
   });
 
   const sweep = () => t.app.get(TokenPurge).sweep();

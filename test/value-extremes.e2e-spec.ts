@@ -2,7 +2,7 @@ import type { Response, Test } from 'supertest';
 import { valueKindsProject } from './fixtures/value-kinds/value-kinds-project.js';
 import { API_HOST, apiWithKey, type Api } from './support/api.js';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** 400 / 4000 naming the column, the same on every database, and answered at once. */
 function expectRefused(res: Response, column: string): void {
@@ -21,13 +21,10 @@ describeEachTarget('extreme values', (target) => {
   let apikey: string;
   let serial = 0;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: valueKindsProject });
+  suiteApp(target, { project: valueKindsProject }, async (app) => {
+    t = app;
     apikey = await loginAs(t, 'demo', 'Password1');
     api = apiWithKey(t, apikey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** A body sent as written: JSON.stringify cannot write 1e400 as a number. */

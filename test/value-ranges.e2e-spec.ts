@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { teamsProject } from './fixtures/teams/teams-project.js';
 import { valueKindsProject } from './fixtures/value-kinds/value-kinds-project.js';
 import { apiAs, suiteAppAs, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 /** 400 / 4000 naming the column: the same answer on every database, never what one database makes of the value. */
 function expectRefused(res: Response, column: string): void {
@@ -15,19 +15,16 @@ describeEachTarget('values held to their column', (target) => {
   let api: Api;
   let serial = 0;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: valueKindsProject });
+  suiteApp(target, { project: valueKindsProject }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** Inserts a sample with a fresh key and the given columns. */
   const insert = (values: Record<string, unknown>): Promise<Response> => api.post('/sample', { code: `s${++serial}`, ...values });
 
   /** Inserts, then reads the row back: what the database kept must be what the insert answered. */
-  async function stored(values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async function stored(values: Record<string, unknown>): Promise<Record<string, unknown> & { code: string }> {
     const res = await insert(values);
     expect(res.status).toBe(201);
     const [written] = res.body.txsummary;

@@ -5,7 +5,7 @@ import { after } from '../src/logic/rule-dsl.js';
 import { Lineitem } from '../src/project/entities/lineitem.entity.js';
 import { demoProject } from '../src/project/project.js';
 import { apiAs, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, type TestApp, type TestTarget } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp, type TestTarget } from './support/test-app.js';
 
 /** A transaction on a connection of its own, outside Tessera, that holds row locks until `release`. */
 interface LockHolder {
@@ -51,13 +51,10 @@ describeEachTarget('write conflicts that outlast the retry budget', (target) => 
   let t: TestApp;
   let api: Api;
 
-  beforeAll(async () => {
-    // A short lock wait and budget, so the test waits a second rather than a minute (InnoDB counts whole seconds).
-    t = await startTestApp(target, { env: { DB_LOCK_TIMEOUT_MS: '200', WRITE_RETRY_BUDGET_MS: '600', DB_ACQUIRE_TIMEOUT_MS: '200' } });
+  // A short lock wait and budget, so the test waits a second rather than a minute (InnoDB counts whole seconds).
+  suiteApp(target, { env: { DB_LOCK_TIMEOUT_MS: '200', WRITE_RETRY_BUDGET_MS: '600', DB_ACQUIRE_TIMEOUT_MS: '200' } }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('answers 409 / 4093 with Retry-After while another transaction keeps the parent locked, then writes once it is gone', async () => {
@@ -120,22 +117,19 @@ describeEachTarget('the database connection lost in the middle of a write', (tar
   /** Set by a test: the line-item insert's after event waits on it, with the transaction open. */
   let pause: (() => Promise<void>) | undefined;
 
-  beforeAll(async () => {
-    const rules = [
-      ...demoProject.rules!,
-      after({
-        entity: Lineitem,
-        on: ['INSERT'],
-        run: async () => {
-          await pause?.();
-        },
-      }),
-    ];
-    t = await startTestApp(target, { project: { ...demoProject, rules } });
+  const rules = [
+    ...demoProject.rules!,
+    after({
+      entity: Lineitem,
+      on: ['INSERT'],
+      run: async () => {
+        await pause?.();
+      },
+    }),
+  ];
+  suiteApp(target, { project: { ...demoProject, rules } }, async (app) => {
+    t = app;
     api = await apiAs(t, 'demo');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('answers 503 / 5030 (not 500) when the server kills the connection mid-transaction, and recovers without a restart', async () => {

@@ -4,9 +4,11 @@ import { demoRoles } from '../src/project/roles.js';
 import { apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
 import { teamsProject } from './fixtures/teams/teams-project.js';
-import { describeEachTarget, startTestApp, type TestApp } from './support/test-app.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown>;
+/** A line item row: its key goes into URLs. */
+type LineItem = Row & { lineitem_id: number };
 
 /** The demo roles plus writers who cannot read customers, or only some, and one whose line items are filtered on their own columns. */
 const project: ProjectDefinition = {
@@ -47,8 +49,8 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
   let samsAlphaOrder: number;
   let patsOrder: number;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project });
+  suiteApp(target, { project }, async (app) => {
+    t = app;
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
     const orders = (
@@ -58,9 +60,6 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     ).body as Row[];
     samsAlphaOrder = orders[0]!.order_number as number;
     patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number as number;
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const as = async (roles: string[], globals: Record<string, string> = {}): Promise<Api> =>
@@ -234,7 +233,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     });
 
     it("answers 403 / 4030 to moving a line item to another rep's order and to a missing order alike", async () => {
-      const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as Row[];
+      const [item] = (await sam.get(`/lineitem?filter=${q(`order_number = ${samsAlphaOrder}`)}`).expect(200)).body as LineItem[];
       const path = `/lineitem/${item!.lineitem_id}`;
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: patsOrder }), 403, 4030);
       expectError(await sam.put(path, { '@metadata': { checksum: 'override' }, order_number: MISSING_ORDER }), 403, 4030);
@@ -292,14 +291,11 @@ describeEachTarget('commit constraint messages hide what the caller cannot read'
   let t: TestApp;
   let teamId: number;
 
-  beforeAll(async () => {
-    t = await startTestApp(target, { project: teams });
+  suiteApp(target, { project: teams }, async (app) => {
+    t = app;
     const demo = await apiAs(t, 'demo');
     teamId = (await demo.post('/team', { name: 'Tiny', max_members: 1 }).expect(201)).body.txsummary[0].team_id as number;
     await demo.post('/member', { team_id: teamId, age: 20, active: true }).expect(201);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const overfill = async (roles: string[]): Promise<string> => {

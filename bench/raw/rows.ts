@@ -49,7 +49,7 @@ export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
   for (const { name } of t.resource.columns) {
     const value = raw[name];
     if (value === null || value === undefined) row[name] = null;
-    else if (t.decimals.has(name)) row[name] = typeof value === 'number' ? value.toFixed(4) : String(value);
+    else if (t.decimals.has(name)) row[name] = typeof value === 'number' ? value.toFixed(4) : (value as string);
     else if (t.booleans.has(name)) row[name] = value === true || value === 1 || value === '1';
     else row[name] = value as string | number;
   }

@@ -101,7 +101,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const base = `${origin}${BASE}`;
   const method = req.method ?? 'GET';
 
-  if (resource === '@heartbeat' && method === 'GET') return send(res, 200, { status: 'OK' });
+  if (resource === '@heartbeat' && method === 'GET') {
+    send(res, 200, { status: 'OK' });
+    return;
+  }
 
   if (resource === '@authentication' && method === 'POST') {
     const body = await readJson(req);
@@ -109,22 +112,27 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
       typeof body.username === 'string' && typeof body.password === 'string' ? await tokens.login(body.username, body.password) : undefined;
     if (!issued) throw new HttpError(401, 4013, 'Login failed.');
     await store.saveToken(issued.hash, issued.principal.user, issued.expiration);
-    return send(res, 200, {
+    send(res, 200, {
       apikey: issued.apikey,
       expiration: new Date(issued.expiration).toISOString(),
       lastLoginTs: null,
       lastLoginIP: null,
       email: null,
     });
+    return;
   }
 
   const principal = principalOf(req);
 
   if (resource === 'customer' && method === 'GET' && key !== undefined) {
     const raw = await store.customer(key);
-    if (!raw) return send(res, 200, []);
+    if (!raw) {
+      send(res, 200, []);
+      return;
+    }
     const row = canonical(CUSTOMER, raw);
-    return send(res, 200, [toObject(CUSTOMER, row, base)], { ETag: `"${checksum(CUSTOMER, row)}"` });
+    send(res, 200, [toObject(CUSTOMER, row, base)], { ETag: `"${checksum(CUSTOMER, row)}"` });
+    return;
   }
 
   if (resource === 'customer' && method === 'GET') {
@@ -135,11 +143,12 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const offset = intParam(query, 'offset', 0, 1_000_000_000);
     const rows = await store.customersOver(match[1]!, pageSize + 1, offset);
     const out = rows.map((raw) => toObject(CUSTOMER, canonical(CUSTOMER, raw), base));
-    return send(
+    send(
       res,
       200,
       page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)),
     );
+    return;
   }
 
   if (resource === 'purchaseorder' && method === 'GET' && key === undefined) {
@@ -147,11 +156,12 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const offset = intParam(query, 'offset', 0, 1_000_000_000);
     const rows = await store.orders(principal?.employeeId, pageSize + 1, offset);
     const out = rows.map((raw) => toObject(PURCHASEORDER, canonical(PURCHASEORDER, raw), base));
-    return send(
+    send(
       res,
       200,
       page(out, pageSize, () => nextBatch(origin, path, query, offset + pageSize)),
     );
+    return;
   }
 
   if (resource === 'lineitem' && method === 'POST') {
@@ -160,7 +170,8 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (![order, product, qty].every((v) => Number.isSafeInteger(v)))
       throw new HttpError(400, 4000, 'order_number, product_number and qty_ordered must be integers.');
     const row = canonical(LINEITEM, await store.insertLineItem(order as number, product as number, qty as number));
-    return send(res, 201, { statusCode: 201, txsummary: [toObject(LINEITEM, row, base, 'INSERT')] });
+    send(res, 201, { statusCode: 201, txsummary: [toObject(LINEITEM, row, base, 'INSERT')] });
+    return;
   }
 
   if (resource === 'customer' && method === 'PUT' && key !== undefined) {
@@ -176,7 +187,8 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     );
     if (result === 'not-found') throw new HttpError(404, 4041, 'No customer with that key.');
     if (result === 'checksum') throw new HttpError(409, 4090, 'The customer was changed by someone else.');
-    return send(res, 200, { statusCode: 200, txsummary: [toObject(CUSTOMER, canonical(CUSTOMER, result), base, 'UPDATE')] });
+    send(res, 200, { statusCode: 200, txsummary: [toObject(CUSTOMER, canonical(CUSTOMER, result), base, 'UPDATE')] });
+    return;
   }
 
   throw new HttpError(404, 4040, 'The raw server does not serve this request.');

@@ -1,7 +1,8 @@
 import { Client } from 'ldapts';
 import { adminHeader, expectKeyOpensApi } from '../support/auth.js';
 import { startSlapd, TEST_SLAPD, type Slapd } from '../support/slapd.js';
-import { startTestApp, testTargets, type TestApp } from '../support/test-app.js';
+import { suiteResource } from '../support/suite-resource.js';
+import { startTestApp, suiteApp, testTargets, type TestApp } from '../support/test-app.js';
 
 /** A user of the test directory. */
 function person(uid: string, password: string, extra: Record<string, string> = {}) {
@@ -30,21 +31,29 @@ const target = testTargets()[0]!;
 describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
   let slapd: Slapd;
   let t: TestApp;
-  beforeAll(async () => {
-    slapd = await startSlapd();
-    await slapd.add([
-      { dn: 'ou=people,dc=example,dc=org', attributes: { objectClass: ['organizationalUnit'], ou: 'people' } },
-      { dn: 'ou=groups,dc=example,dc=org', attributes: { objectClass: ['organizationalUnit'], ou: 'groups' } },
-      person('alice', 'alice-pw-1', { mail: 'alice@example.org', employeeNumber: '42' }),
-      person('bob', 'bob-pw-1'),
-      person('carol', 'carol-pw-1'),
-      person('star*(x)', 'star-pw-1'),
-      person("d'artagnan\\, jr", 'comma-pw-1'),
-      group('api-admins', [ALICE, STAR, COMMA]),
-      group('api-readers', [BOB, ALICE]),
-      group('staff', [CAROL, BOB]),
-    ]);
-    t = await startTestApp(target, {
+  suiteResource(
+    startSlapd,
+    (started) => started.stop(),
+    async (started) => {
+      slapd = started;
+      await slapd.add([
+        { dn: 'ou=people,dc=example,dc=org', attributes: { objectClass: ['organizationalUnit'], ou: 'people' } },
+        { dn: 'ou=groups,dc=example,dc=org', attributes: { objectClass: ['organizationalUnit'], ou: 'groups' } },
+        person('alice', 'alice-pw-1', { mail: 'alice@example.org', employeeNumber: '42' }),
+        person('bob', 'bob-pw-1'),
+        person('carol', 'carol-pw-1'),
+        person('star*(x)', 'star-pw-1'),
+        person("d'artagnan\\, jr", 'comma-pw-1'),
+        group('api-admins', [ALICE, STAR, COMMA]),
+        group('api-readers', [BOB, ALICE]),
+        group('staff', [CAROL, BOB]),
+      ]);
+    },
+    30_000,
+  );
+  suiteApp(
+    target,
+    () => ({
       env: {
         AUTH_PROVIDER: 'ldap',
         AUTH_PROVIDER_CONFIG: JSON.stringify({
@@ -55,12 +64,11 @@ describeWithSlapd(`sample provider ldap against slapd [${target.name}]`, () => {
           globalAttributes: { employeeNumber: 'employee_id' },
         }),
       },
-    });
-  }, 30_000);
-  afterAll(async () => {
-    await t?.close();
-    await slapd?.stop();
-  });
+    }),
+    (app) => {
+      t = app;
+    },
+  );
   const login = (username: unknown, password: unknown) => t.http().post(`${t.base}/@authentication`).send({ username, password });
   const tokenOf = async (userIdentifier: string) => {
     const res = await t

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { adminHeader, expectKeyOpensApi } from '../support/auth.js';
-import { startTestApp, testTargets, type TestApp } from '../support/test-app.js';
+import { suiteResource } from '../support/suite-resource.js';
+import { startTestApp, suiteApp, testTargets, type TestApp } from '../support/test-app.js';
 
 const ISSUER = 'https://idp.example.test/realms/acme';
 const AUDIENCE = 'tessera-api';
@@ -19,14 +20,14 @@ class TestIdp {
   static async start(): Promise<TestIdp> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'RS256', use: 'sig' };
-    let idp: TestIdp | undefined;
     const server = createServer((req, res) => {
-      idp!.requests += 1;
+      idp.requests += 1;
       if (req.url !== '/certs') return void res.writeHead(404).end();
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    idp = new TestIdp(privateKey, publicKey, server);
+    // Set before anyone can know the port, so before the first request.
+    const idp = new TestIdp(privateKey, publicKey, server);
     return idp;
   }
 
@@ -60,9 +61,16 @@ const target = testTargets()[0]!;
 describe(`sample provider oidc [${target.name}]`, () => {
   let idp: TestIdp;
   let t: TestApp;
-  beforeAll(async () => {
-    idp = await TestIdp.start();
-    t = await startTestApp(target, {
+  suiteResource(
+    () => TestIdp.start(),
+    (started) => started.stop(),
+    (started) => {
+      idp = started;
+    },
+  );
+  suiteApp(
+    target,
+    () => ({
       env: {
         AUTH_PROVIDER: 'oidc',
         AUTH_PROVIDER_CONFIG: JSON.stringify({
@@ -75,12 +83,11 @@ describe(`sample provider oidc [${target.name}]`, () => {
           globalClaims: { employee_id: 'employee_id', region: 'region' },
         }),
       },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.stop();
-  });
+    }),
+    (app) => {
+      t = app;
+    },
+  );
   const login = (body: object) => t.http().post(`${t.base}/@authentication`).send(body);
   const ada = {
     sub: 'f3a9-11',

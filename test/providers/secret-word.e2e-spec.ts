@@ -1,5 +1,5 @@
 import { adminHeader, expectKeyOpensApi } from '../support/auth.js';
-import { startTestApp, testTargets, type TestApp } from '../support/test-app.js';
+import { startTestApp, suiteApp, testTargets, type TestApp } from '../support/test-app.js';
 
 const SECRET = 'correct-horse-battery-staple';
 
@@ -8,14 +8,15 @@ const target = testTargets()[0]!;
 
 describe(`sample provider secret-word [${target.name}]`, () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(target, {
+  suiteApp(
+    target,
+    {
       env: { AUTH_PROVIDER: 'secret-word', AUTH_PROVIDER_CONFIG: JSON.stringify({ secret: SECRET, roles: ['Full access'] }) },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+    },
+    (app) => {
+      t = app;
+    },
+  );
   const login = (body: object) => t.http().post(`${t.base}/@authentication`).send(body);
 
   it('logs in with the secret word; the token opens @serverinfo and the customer resource', async () => {

@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
 import { authHeader, loginAs } from './auth.js';
-import { startTestApp, type TestApp, type TestAppOptions, type TestTarget } from './test-app.js';
+import { suiteApp, type TestApp, type TestAppOptions, type TestTarget } from './test-app.js';
 
 /** A client of one test app that sends one user's token on every call. */
 export interface Api {
@@ -46,13 +46,8 @@ export function apiWithKey(t: TestApp, apikey: string): Api {
  * both to `use` once ready: `suiteAppAs(target, 'demo', (app, client) => { t = app; api = client; })`.
  */
 export function suiteAppAs(target: TestTarget, user: string, use: (t: TestApp, api: Api) => void, options: TestAppOptions = {}): void {
-  let app: TestApp | undefined;
-  beforeAll(async () => {
-    app = await startTestApp(target, options);
+  suiteApp(target, options, async (app) => {
     use(app, await apiAs(app, user));
-  });
-  afterAll(async () => {
-    await app?.close();
   });
 }
 

@@ -35,8 +35,8 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const exited = new Promise<ServiceExit>((resolve) => {
     child.on('exit', (code, signal) => {
@@ -46,10 +46,9 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
   });
   await new Promise<void>((resolve, reject) => {
     const check = () => {
-      if (stdout.includes('Tessera is listening')) return resolve();
-      if (child.exitCode !== null || child.signalCode !== null)
-        return reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
-      setTimeout(check, 25);
+      if (stdout.includes('Tessera is listening')) resolve();
+      else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
+      else setTimeout(check, 25);
     };
     check();
   });

@@ -11,6 +11,7 @@ import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/conf
 import { openDatabase } from '../../src/database/open-database.js';
 import { demoProject } from '../../src/project/project.js';
 import { schemaOf } from '../../src/schema.js';
+import { suiteResource } from './suite-resource.js';
 import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './test-databases.js';
 
 export interface TestTarget {
@@ -98,4 +99,23 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
       await scratch.drop();
     },
   };
+}
+
+/**
+ * Boots a test app for the enclosing suite and closes it after the suite (if it booted), handing
+ * it to `ready` first: `suiteApp(target, { clock }, (app) => { t = app; })`. `ready` may be async
+ * and do the suite's setup (log in, seed rows); the app is closed even when that fails. Options
+ * that depend on something an earlier hook starts (a directory server's URL) come from a function,
+ * called when the app boots.
+ */
+export function suiteApp(
+  target: TestTarget,
+  options: TestAppOptions | (() => TestAppOptions),
+  ready: (t: TestApp) => void | Promise<void>,
+): void {
+  suiteResource(
+    () => startTestApp(target, typeof options === 'function' ? options() : options),
+    (t) => t.close(),
+    ready,
+  );
 }
