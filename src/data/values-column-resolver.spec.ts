@@ -1,18 +1,14 @@
+import { columnOf, resourceOf } from '../../test/support/resource-shapes.js';
 import { describe, expect, it } from '@jest/globals';
 import { parseFilter } from './query/filter-parser.js';
 import { compileFilter } from './query/sql-compiler.js';
 import { numberedParams, positionalParams } from './query/compile-context.js';
-import type { Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
+import type { ResourceRegistry } from './resource-registry.js';
 import type { Dialect } from '../database/dialect.js';
 import { ValuesColumnResolver } from './values-column-resolver.js';
 
-const column = (name: string, kind: ResourceColumn['kind']): ResourceColumn =>
-  ({ name, propertyName: name, kind, nullable: true, generated: false, hasDefault: false, primary: name === 'id', unique: false });
-const resourceOf = (name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource =>
-  ({ name, tableName: name, target: name, columns, columnsByName: new Map(columns.map((c) => [c.name, c])), primaryKey: columns.filter((c) => c.primary), parents, children: [] });
-
-const order = resourceOf('purchaseorder', [column('id', 'integer'), column('salesrep_id', 'integer')]);
-const item = resourceOf('lineitem', [column('id', 'integer'), column('order_id', 'integer'), column('amount', 'decimal'), column('note', 'string')], [
+const order = resourceOf('purchaseorder', [columnOf('id', 'integer', true), columnOf('salesrep_id', 'integer')]);
+const item = resourceOf('lineitem', [columnOf('id', 'integer', true), columnOf('order_id', 'integer'), columnOf('amount', 'decimal'), columnOf('note', 'string')], [
   { name: 'purchaseorder', parent: 'purchaseorder', columns: [{ child: 'order_id', parent: 'id' }] },
 ]);
 const registry = { find: (name: string) => (name === 'purchaseorder' ? order : undefined) } as unknown as ResourceRegistry;
@@ -43,7 +39,7 @@ describe('ValuesColumnResolver', () => {
   });
 
   it('marks the answer incomplete when the filter names a column the database fills (default, generated key)', () => {
-    const filled = resourceOf('lineitem', [{ ...column('id', 'integer'), generated: true }, { ...column('note', 'string'), hasDefault: true }]);
+    const filled = resourceOf('lineitem', [{ ...columnOf('id', 'integer', true), generated: true }, { ...columnOf('note', 'string'), hasDefault: true }]);
     for (const filter of ["note = 'x'", 'id = 3']) {
       const columns = new ValuesColumnResolver(filled, registry, 'sqlite', {});
       const sql = compileFilter(parseFilter(filter), { columns, params: positionalParams(), dialect: 'sqlite', globals: {} });

@@ -1,38 +1,22 @@
+import { columnOf, resourceOf } from '../../test/support/resource-shapes.js';
 import { describe, expect, it } from '@jest/globals';
 import type { Principal } from '../common/principal.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import { compileFilter } from '../data/query/sql-compiler.js';
 import { positionalParams } from '../data/query/compile-context.js';
-import type { Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import type { ResourceRegistry } from '../data/resource-registry.js';
 import { CallerColumnResolver } from './caller-column-resolver.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';
 
-const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn => ({
-  name,
-  propertyName: name,
-  kind,
-  nullable: !primary,
-  generated: false,
-  hasDefault: false,
-  primary,
-  unique: false,
-});
-const resourceOf = (name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource => ({
-  name,
-  tableName: name,
-  target: name,
-  columns,
-  columnsByName: new Map(columns.map((c) => [c.name, c])),
-  primaryKey: columns.filter((c) => c.primary),
-  parents,
-  children: [],
-});
-
-const customer = resourceOf('customer', [column('name', 'string', true), column('balance', 'decimal'), column('credit_limit', 'decimal')]);
+const customer = resourceOf('customer', [
+  columnOf('name', 'string', true),
+  columnOf('balance', 'decimal'),
+  columnOf('credit_limit', 'decimal'),
+]);
 const order = resourceOf(
   'purchaseorder',
-  [column('order_number', 'integer', true), column('customer_name', 'string'), column('salesrep_id', 'integer')],
+  [columnOf('order_number', 'integer', true), columnOf('customer_name', 'string'), columnOf('salesrep_id', 'integer')],
   [{ name: 'customer', parent: 'customer', columns: [{ child: 'customer_name', parent: 'name' }] }],
 );
 const registry = { find: (name: string) => [customer, order].find((r) => r.name === name) } as unknown as ResourceRegistry;

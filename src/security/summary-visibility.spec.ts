@@ -1,33 +1,18 @@
+import { columnOf, resourceOf } from '../../test/support/resource-shapes.js';
 import { describe, expect, it } from '@jest/globals';
 import type { Principal } from '../common/principal.js';
 import type { RowChange } from '../data/row-change.js';
 import { ResourceAccess } from './resource-access.js';
 import { RoleBank } from './role-bank.js';
-import type { Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
+import type { ResourceRegistry } from '../data/resource-registry.js';
 import type { RowStore } from '../data/row-store.js';
 import { SummaryVisibility } from './summary-visibility.js';
 
-const column = (name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn => ({
-  name,
-  propertyName: name,
-  kind,
-  nullable: !primary,
-  generated: false,
-  hasDefault: false,
-  primary,
-  unique: false,
-});
-const customer = ((columns: ResourceColumn[]) =>
-  ({
-    name: 'customer',
-    tableName: 'customer',
-    target: 'customer',
-    columns,
-    columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: columns.filter((c) => c.primary),
-    parents: [],
-    children: [],
-  }) as unknown as Resource)([column('name', 'string', true), column('balance', 'decimal'), column('credit_limit', 'decimal')]);
+const customer = resourceOf('customer', [
+  columnOf('name', 'string', true),
+  columnOf('balance', 'decimal'),
+  columnOf('credit_limit', 'decimal'),
+]);
 const registry = { find: (name: string) => (name === 'customer' ? customer : undefined) } as unknown as ResourceRegistry;
 
 const bank = new RoleBank(

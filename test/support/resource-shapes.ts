@@ -1,0 +1,23 @@
+import type { Resource, ResourceColumn } from '../../src/data/resource-registry.js';
+
+/**
+ * Hand-made resources for unit specs that need shapes no entity has (for real entities, use
+ * `registryOf` in ./registry.ts). A column is nullable unless it is a key column.
+ */
+export function columnOf(name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn {
+  return { name, propertyName: name, kind, nullable: !primary, generated: false, hasDefault: false, primary, unique: false };
+}
+
+/** A resource over these columns (its key: the columns marked primary) with these parent relations. */
+export function resourceOf(name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource {
+  return {
+    name,
+    tableName: name,
+    target: name,
+    columns,
+    columnsByName: new Map(columns.map((c) => [c.name, c])),
+    primaryKey: columns.filter((c) => c.primary),
+    parents,
+    children: [],
+  };
+}
