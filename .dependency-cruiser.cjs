@@ -3,7 +3,7 @@
  * "Dependencies point one way"), checked on the real import graph by `npm run lint:deps` (and
  * `npm run lint`). The same picture is in the README ("Code checks"):
  *
- *   main.ts ──> project/                 (and ormconfig.ts; nothing else imports project/)
+ *   main.ts ──> project/ ──> demo/       (and ormconfig.ts; nothing else imports project/ or demo/)
  *   main.ts ──> bootstrap.ts ──> app.module.ts, schema.ts, project-definition.ts (the root)
  *   root      ──> every module
  *   resources ──> security, logic, data  (HTTP stops here)
@@ -31,7 +31,7 @@ const SPEC = '\\.spec\\.ts$';
 
 /**
  * One "may import only" rule: files under `src/<folder>/` may import within `src/` only the
- * folders in `allowed` (their own always). Imports into src/project/, src/auth/ and
+ * folders in `allowed` (their own always). Imports into src/project/, src/demo/, src/auth/ and
  * src/resources/, and into the root files (src/*.ts), are left to the rules of their own, so
  * each broken import is reported once, with the message that explains it best.
  *
@@ -50,7 +50,7 @@ function mayImportOnly(name, folders, allowed, comment) {
     from: { path: `^src/(${own})/`, pathNot: SPEC },
     to: {
       path: '^src/',
-      pathNot: [`^src/(${[own, ...allowed].join('|')})/`, '^src/(project|auth|resources)/', '^src/[^/]+\\.ts$'],
+      pathNot: [`^src/(${[own, ...allowed].join('|')})/`, '^src/(project|demo|auth|resources)/', '^src/[^/]+\\.ts$'],
     },
   };
 }
@@ -82,13 +82,14 @@ module.exports = {
     {
       name: 'engine-does-not-import-the-project',
       comment:
-        'Only the composition root (src/main.ts; ormconfig.ts outside src/) may import src/project/. The engine ' +
+        'Only the composition root (src/main.ts; ormconfig.ts outside src/) may import src/project/, and only the ' +
+        'project may import the demo (src/demo/). The engine ' +
         'receives the project definition through AppModule / forRoot(project), so tests can boot it with a small ' +
         'project of their own and teams can change their project without touching the engine. Take what you need ' +
         "in your module's forRoot(project), not from the demo project.",
       severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^src/main\\.ts$', '^src/project/'] },
-      to: { path: '^src/project/' },
+      from: { path: PRODUCTION, pathNot: ['^src/main\\.ts$', '^src/project/', '^src/demo/'] },
+      to: { path: '^src/(project|demo)/' },
     },
     {
       name: 'engine-knows-no-http',
@@ -118,7 +119,7 @@ module.exports = {
         '(the principal) belong below: src/common/ (or src/security/ for role data); read the principal through ' +
         'the request, not through auth internals.',
       severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^src/auth/', '^src/[^/]+\\.ts$', '^src/project/'] },
+      from: { path: PRODUCTION, pathNot: ['^src/auth/', '^src/[^/]+\\.ts$', '^src/project/', '^src/demo/'] },
       to: { path: '^src/auth/' },
     },
     mayImportOnly(
@@ -240,7 +241,7 @@ module.exports = {
         'src/main.ts, src/bootstrap.ts and src/app.module.ts compose the engine; nothing inside it may import them ' +
         '(that is a cycle through the whole application). Take what you need by injection.',
       severity: 'error',
-      from: { path: '^src/[^/]+/', pathNot: [SPEC, '^src/project/'] },
+      from: { path: '^src/[^/]+/', pathNot: [SPEC, '^src/project/', '^src/demo/'] },
       to: { path: '^src/(main|bootstrap|app\\.module)\\.ts$' },
     },
     {

@@ -109,7 +109,7 @@ export default defineConfig(
   {
     name: 'tessera/one-way-to-the-database',
     files: ['src/**'],
-    ignores: ['src/database/**', 'src/*.ts', 'src/project/**', TESTS[0]],
+    ignores: ['src/database/**', 'src/*.ts', 'src/project/**', 'src/demo/**', TESTS[0]],
     rules: {
       // Every statement goes through the Database facade (src/database/database.ts), which holds
       // SQLite's read/write gate: a service with a DataSource, a repository or a query runner of

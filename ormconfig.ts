@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { configFromEnvironment } from './src/config/read-environment.js';
 import { buildDataSourceOptions } from './src/database/data-source-options.js';
-import { demoProject } from './src/project/project.js';
+import { project } from './src/project/project.js';
 import { schemaOf } from './src/schema.js';
 
-export default new DataSource(buildDataSourceOptions(configFromEnvironment().database, schemaOf(demoProject)));
+export default new DataSource(buildDataSourceOptions(configFromEnvironment().database, schemaOf(project)));

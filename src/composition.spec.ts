@@ -12,8 +12,8 @@ import { Database } from './database/database.js';
 import { LogicModule } from './logic/logic.module.js';
 import { formula } from './logic/rule-dsl.js';
 import { RuleBankError } from './logic/rule-bank.js';
-import { demoProject } from './project/project.js';
-import { Lineitem } from './project/entities/lineitem.entity.js';
+import { demoProject } from './demo/project.js';
+import { Lineitem } from './demo/entities/lineitem.entity.js';
 import { RoleBankError } from './security/role-bank.js';
 import { SecurityModule } from './security/security.module.js';
 

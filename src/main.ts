@@ -5,7 +5,7 @@ import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
 import { DatabaseBootError, openDatabase } from './database/open-database.js';
-import { demoProject } from './project/project.js';
+import { project } from './project/project.js';
 import { schemaOf } from './schema.js';
 
 function loadConfigOrExit(): AppConfig {
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.log.level);
   let dataSource;
   try {
-    dataSource = await openDatabase(config.database, schemaOf(demoProject), logger);
+    dataSource = await openDatabase(config.database, schemaOf(project), logger);
   } catch (error) {
     if (error instanceof DatabaseBootError) {
       logger.fatal(error.message);
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp({ config, project: demoProject, dataSource, logger });
+  const app = await createApp({ config, project, dataSource, logger });
 
   const closeDatabase = async (): Promise<void> => {
     if (dataSource.isInitialized) await dataSource.destroy();

@@ -8,7 +8,7 @@ import { CHECKSUM_SECRET_NAME, loadChecksumSecret } from '../src/database/checks
 import { Database } from '../src/database/database.js';
 import { openDatabase } from '../src/database/open-database.js';
 import { hmacKey } from '../src/data/checksum.js';
-import { demoProject } from '../src/project/project.js';
+import { demoProject } from '../src/demo/project.js';
 import { schemaOf } from '../src/schema.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';

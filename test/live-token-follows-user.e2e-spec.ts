@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
-import { demoProject } from '../src/project/project.js';
+import { demoProject } from '../src/demo/project.js';
 import { User } from '../src/users/user.entity.js';
 import { apiWithKey } from './support/api.js';
 import { adminHeader, authHeader, createManualToken, createUser, loginAs } from './support/auth.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { demoCustomers } from '../src/project/seed/demo-data.js';
+import { demoCustomers } from '../src/demo/seed/demo-data.js';
 import { suiteAppAs, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, type TestApp } from './support/test-app.js';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
 import { PasswordHasher } from '../src/login/password-hasher.js';
-import { demoProject } from '../src/project/project.js';
+import { demoProject } from '../src/demo/project.js';
 import { ManualClock } from './support/manual-clock.js';
 import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 

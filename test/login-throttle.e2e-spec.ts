@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
 import { LoginAttemptCounter } from '../src/database/login-attempt.entity.js';
-import { demoProject } from '../src/project/project.js';
+import { demoProject } from '../src/demo/project.js';
 import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';

@@ -1,6 +1,6 @@
 import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/project/project.js';
-import { demoRoles } from '../src/project/roles.js';
+import { demoProject } from '../src/demo/project.js';
+import { demoRoles } from '../src/demo/roles.js';
 import { apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';

@@ -1,4 +1,4 @@
-import { demoCustomers, demoOrders, demoProducts } from '../src/project/seed/demo-data.js';
+import { demoCustomers, demoOrders, demoProducts } from '../src/demo/seed/demo-data.js';
 import { API_HOST, suiteAppAs, type Api } from './support/api.js';
 import { describeEachTarget, type TestApp } from './support/test-app.js';
 

@@ -1,4 +1,4 @@
-import { demoProducts } from '../src/project/seed/demo-data.js';
+import { demoProducts } from '../src/demo/seed/demo-data.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
-import { demoProject } from '../src/project/project.js';
+import { demoProject } from '../src/demo/project.js';
 import { ApiToken } from '../src/tokens/api-token.entity.js';
 import { PURGE_BATCH, TokenPurge } from '../src/tokens/token-purge.js';
 import { hashTokenValue } from '../src/tokens/token-value.js';

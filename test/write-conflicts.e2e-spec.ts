@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { after } from '../src/logic/rule-dsl.js';
-import { Lineitem } from '../src/project/entities/lineitem.entity.js';
-import { demoProject } from '../src/project/project.js';
+import { Lineitem } from '../src/demo/entities/lineitem.entity.js';
+import { demoProject } from '../src/demo/project.js';
 import { apiAs, type Api } from './support/api.js';
 import { describeEachTarget, suiteApp, type TestApp, type TestTarget } from './support/test-app.js';
 

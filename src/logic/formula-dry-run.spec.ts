@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { registryOf } from '../../test/support/registry.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
-import { Customer } from '../project/entities/customer.entity.js';
-import { Employee } from '../project/entities/employee.entity.js';
-import { Lineitem } from '../project/entities/lineitem.entity.js';
-import { Product } from '../project/entities/product.entity.js';
-import { Purchaseorder } from '../project/entities/purchaseorder.entity.js';
+import { Customer } from '../demo/entities/customer.entity.js';
+import { Employee } from '../demo/entities/employee.entity.js';
+import { Lineitem } from '../demo/entities/lineitem.entity.js';
+import { Product } from '../demo/entities/product.entity.js';
+import { Purchaseorder } from '../demo/entities/purchaseorder.entity.js';
 import { undeclaredReads } from './formula-dry-run.js';
 import { D, type RuleRow } from './rule-dsl.js';
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Decimal } from 'decimal.js';
 import { registryOf } from '../../test/support/registry.js';
-import { Customer } from '../project/entities/customer.entity.js';
-import { Employee } from '../project/entities/employee.entity.js';
-import { Lineitem } from '../project/entities/lineitem.entity.js';
-import { Product } from '../project/entities/product.entity.js';
-import { PurchaseorderAudit } from '../project/entities/purchaseorder-audit.entity.js';
-import { Purchaseorder } from '../project/entities/purchaseorder.entity.js';
+import { Customer } from '../demo/entities/customer.entity.js';
+import { Employee } from '../demo/entities/employee.entity.js';
+import { Lineitem } from '../demo/entities/lineitem.entity.js';
+import { Product } from '../demo/entities/product.entity.js';
+import { PurchaseorderAudit } from '../demo/entities/purchaseorder-audit.entity.js';
+import { Purchaseorder } from '../demo/entities/purchaseorder.entity.js';
 import { RuleBank } from './rule-bank.js';
 import { after, constraint, copy, count, D, early, formula, max, sum, type Rule, type RuleRow } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';

@@ -6,7 +6,7 @@ import { RegistryColumnResolver } from '../data/column-resolver.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import { paramsFor } from '../data/row-store.js';
 import type { Dialect } from '../database/dialect.js';
-import { demoProject } from '../project/project.js';
+import { demoProject } from '../demo/project.js';
 import { ResourceAccess, type SqlContext } from './resource-access.js';
 import { RoleBank, type Grant } from './role-bank.js';
 import type { Operation, ResourcePermission, RoleDefinition } from './role-definition.js';

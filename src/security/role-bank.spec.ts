@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { registryOf } from '../../test/support/registry.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
-import { demoProject } from '../project/project.js';
+import { demoProject } from '../demo/project.js';
 import { RoleBank, RoleBankError } from './role-bank.js';
 import type { AccessLevel, ResourcePermission, RoleDefinition, RolesDefinition } from './role-definition.js';
 

@@ -9,7 +9,7 @@ import type { Clock } from '../../src/common/clock.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
 import { openDatabase } from '../../src/database/open-database.js';
-import { demoProject } from '../../src/project/project.js';
+import { demoProject } from '../../src/demo/project.js';
 import { schemaOf } from '../../src/schema.js';
 import { suiteResource } from './suite-resource.js';
 import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './test-databases.js';

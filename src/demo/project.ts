@@ -1,0 +1,35 @@
+import type { ProjectDefinition } from '../project-definition.js';
+import { Customer } from './entities/customer.entity.js';
+import { Employee } from './entities/employee.entity.js';
+import { Lineitem } from './entities/lineitem.entity.js';
+import { Product } from './entities/product.entity.js';
+import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
+import { Purchaseorder } from './entities/purchaseorder.entity.js';
+import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
+import { demoRoles } from './roles.js';
+import { demoRules } from './rules.js';
+import { seedDemo } from './seed/demo-seed.js';
+
+/**
+ * The demo API project: what `/rest/default/demo/v1` serves.
+ * Teams edit this folder (entities, migrations, roles, rules); the engine never imports it.
+ */
+export const demoProject: ProjectDefinition = {
+  account: 'default',
+  name: 'demo',
+  versions: ['v1'],
+  options: {
+    permitAuthInUrl: false,
+    allowFreeFormFilters: true,
+  },
+  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
+  migrations: [CreateDemoTables1763900000000],
+  seed: seedDemo,
+  roles: demoRoles,
+  rules: demoRules,
+  seedUsers: [
+    { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
+    { login: 'readonly', password: 'Password1', roles: ['Read only'] },
+    { login: 'sam', password: 'Password1', roles: ['Sales rep'], globals: { employee_id: 1 } },
+  ],
+};
