@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run lint`: ESLint, Prettier's check and the dependency rules, one after the other. Each
+ * `npm run lint`: the type check of everything (tests included), ESLint, Prettier's check and the dependency rules, one after the other. Each
  * runs even when an earlier one failed, so one run shows every problem; the exit status is 1 if
- * any failed. Each part also runs alone: `npm run lint:eslint`, `lint:format`, `lint:deps`.
+ * any failed. Each part also runs alone: `npm run typecheck`, `lint:eslint`, `lint:format`, `lint:deps`.
  */
 import { spawnSync } from 'node:child_process';
 
-const CHECKS = ['lint:eslint', 'lint:format', 'lint:deps'];
+const CHECKS = ['typecheck', 'lint:eslint', 'lint:format', 'lint:deps'];
 
 const results = CHECKS.map((script) => {
   const started = performance.now();

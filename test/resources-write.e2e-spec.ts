@@ -199,7 +199,7 @@ describeEachTarget('resources: writing', (target) => {
     const row = await current('/customer/Checksum%20Co');
     const registry = new ResourceRegistry(
       new Database(t.dataSource),
-      (await import('../src/project/project.js')).demoProject.entities,
+      (await import('../src/demo/project.js')).demoProject.entities,
       'main',
     );
     expect(row['@metadata'].checksum).toBe(
