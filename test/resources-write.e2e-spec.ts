@@ -197,11 +197,7 @@ describeEachTarget('resources: writing', (target) => {
   it('computes checksums from canonical values, the same on every database', async () => {
     await api.post('/customer', { name: 'Checksum Co', credit_limit: '100.5' }).expect(201);
     const row = await current('/customer/Checksum%20Co');
-    const registry = new ResourceRegistry(
-      new Database(t.dataSource),
-      (await import('../src/project/project.js')).demoProject.entities,
-      'main',
-    );
+    const registry = new ResourceRegistry(new Database(t.dataSource), (await import('../src/project/project.js')).project.entities, 'main');
     expect(row['@metadata'].checksum).toBe(
       t.app.get(RowChecksum).of(registry.get('customer'), { name: 'Checksum Co', balance: '0.0000', credit_limit: '100.5000' }),
     );
