@@ -32,6 +32,12 @@ const cases: Case[] = [
     env: { DATABASE_URL: 'mysql://tessera:pw-not-shown@no-such-host.invalid:3306/shop', DB_ACQUIRE_TIMEOUT_MS: '2000' },
     line: /^Cannot reach the database server at no-such-host\.invalid:3306 \(database "shop"\): the host name is not known\./,
   },
+  {
+    // A path under a file: its folder cannot be made.
+    title: 'SQLite file whose folder cannot be made',
+    env: { DATABASE_URL: 'sqlite:/dev/null/tessera.sqlite' },
+    line: /^Cannot open the SQLite database \/dev\/null\/tessera\.sqlite: .*\. Check that the file and its folder are readable and writable by this user, or set DATABASE_URL to another file\.$/,
+  },
 ];
 
 if (TEST_MYSQL_URL) {

@@ -69,7 +69,7 @@ const TIMEOUT_MESSAGES = [/timeout/i, /timed out/i];
 export function connectFailureMessage(target: DatabaseTarget, error: unknown, acquireTimeoutMs: number): string {
   const { code, errno, message } = driverFacts(error);
   if (target.kind === 'sqlite') {
-    return `Cannot open the SQLite database ${target.sqlitePath ?? target.safeUrl}: ${code ?? message}. Check that the file and its folder are readable and writable by this user, or set DATABASE_URL to another file.`;
+    return `Cannot open the SQLite database ${target.sqlitePath ?? target.safeUrl}: ${message || code}. Check that the file and its folder are readable and writable by this user, or set DATABASE_URL to another file.`;
   }
   const { host, port, database, user } = serverFactsOf(target);
   const where = `${host}:${port}`;
