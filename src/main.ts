@@ -27,8 +27,9 @@ async function main(): Promise<void> {
   try {
     dataSource = await openDatabase(config.database, schemaOf(project), logger);
   } catch (error) {
+    // Like a configuration error: the operator's fix in plain words, not a JSON log line.
     if (error instanceof DatabaseBootError) {
-      logger.fatal(error.message);
+      process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
     throw error;

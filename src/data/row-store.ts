@@ -4,6 +4,7 @@ import { keyOf, type KeyValues } from './primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn } from './resource-registry.js';
 import { quoteIdentifier } from './sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
+import { ConstraintRefusal, violationKindOf } from '../database/constraint-violations.js';
 import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue, type DriverValue } from './value-codec.js';
 
 export type Params = ParameterList;
@@ -181,12 +182,16 @@ export class RowStore {
       : this.dialect === 'mysql' ? `INSERT INTO ${this.q(resource.tableName)} () VALUES ()` : `INSERT INTO ${this.q(resource.tableName)} DEFAULT VALUES`;
     if (this.insertReturns) {
       const returning = resource.columns.map((c) => this.q(c.name)).join(', ');
-      const result = (await this.runner.query(`${head} RETURNING ${returning}`, params.values, true)) as { records?: Array<Record<string, unknown>> };
+      const result = (await this.refusalExplained(resource, values, () =>
+        this.runner.query(`${head} RETURNING ${returning}`, params.values, true),
+      )) as { records?: Array<Record<string, unknown>> };
       const stored = result.records?.[0];
       if (!stored) throw new Error(`the INSERT into ${resource.name} returned no row`);
       return this.toRow(resource, stored);
     }
-    const result = (await this.runner.query(head, params.values, true)) as { raw: { insertId?: unknown } };
+    const result = (await this.refusalExplained(resource, values, () => this.runner.query(head, params.values, true))) as {
+      raw: { insertId?: unknown };
+    };
     const generated = resource.primaryKey.find((c) => c.generated && !(c.name in values));
     const key = generated
       ? resource.primaryKey.map((c) => (c === generated ? fromDatabase(c, String(result.raw.insertId), this.dialect) : values[c.name] ?? null))
@@ -206,11 +211,43 @@ export class RowStore {
         return `${this.q(name)} = ${params.add(toDatabase(column, changes[name] ?? null, this.dialect))}`;
       })
       .join(', ');
-    await this.runner.query(`UPDATE ${this.q(resource.tableName)} SET ${sets} WHERE ${this.keyPredicate(resource, key, params)}`, params.values);
+    await this.refusalExplained(resource, changes, () =>
+      this.runner.query(`UPDATE ${this.q(resource.tableName)} SET ${sets} WHERE ${this.keyPredicate(resource, key, params)}`, params.values),
+    );
   }
 
   async delete(resource: Resource, key: KeyValues): Promise<void> {
     const params = paramsFor(this.dialect);
     await this.runner.query(`DELETE FROM ${this.q(resource.tableName)} WHERE ${this.keyPredicate(resource, key, params)}`, params.values);
+  }
+
+  /**
+   * SQLite says only "FOREIGN KEY constraint failed", not which key: when the statement sets
+   * several foreign keys, the parents are looked up (in the same transaction, which the failed
+   * statement left open) and the one that is missing is named (see `ConstraintRefusal`).
+   * MySQL/MariaDB and PostgreSQL name the key themselves.
+   */
+  private async refusalExplained<T>(resource: Resource, values: CanonicalRow, statement: () => Promise<T>): Promise<T> {
+    try {
+      return await statement();
+    } catch (error) {
+      if (this.dialect !== 'sqlite' || violationKindOf(error) !== 'foreign key') throw error;
+      const missing = await this.missingParent(resource, values);
+      throw missing ? new ConstraintRefusal(missing, error) : error;
+    }
+  }
+
+  private async missingParent(resource: Resource, values: CanonicalRow) {
+    for (const relation of resource.parents) {
+      const set = relation.columns.map((pair) => ({ pair, column: resource.columnsByName.get(pair.child), value: values[pair.child] }));
+      if (set.some((s) => s.column === undefined || s.value === undefined || s.value === null)) continue;
+      const params = paramsFor(this.dialect);
+      const where = set.map((s) => `${this.q(s.pair.parent)} = ${this.compared(s.column!, s.value!, params)}`).join(' AND ');
+      const rows = (await this.runner.query(`SELECT 1 AS found FROM ${this.q(relation.parent)} WHERE ${where} LIMIT 1`, params.values)) as unknown[];
+      if (rows.length === 0) {
+        return { kind: 'foreign key' as const, table: resource.tableName, columns: relation.columns.map((pair) => pair.child), referencedTable: relation.parent };
+      }
+    }
+    return undefined;
   }
 }

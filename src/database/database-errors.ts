@@ -1,5 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { describeViolation, type ConstraintViolation } from './constraint-violations.js';
 import { isValueRefused } from './value-refusals.js';
 
 const CONNECTION_CODES = new Set([
@@ -99,12 +100,21 @@ export function concurrentConflict(): ApiError {
   });
 }
 
+/** Which constraint a refused write broke, in metadata's names (see `ConstraintCatalog`), or undefined. */
+export type ViolationFinder = (error: unknown) => ConstraintViolation | undefined;
+
+/** `…: unique: product.name.`: the kind and the columns when they are known, never SQL or a constraint name. */
+function refusalMessage(generic: string, violation: ConstraintViolation | undefined): string {
+  return violation ? `${generic.replace(/\.$/, '')}: ${describeViolation(violation)}.` : generic;
+}
+
 /**
  * Maps a database error to the error contract, or returns undefined when it is not a
  * database condition the client should hear about (the caller then answers 500).
- * Never copies driver text into the message.
+ * Never copies driver text into the message: a refused constraint is named through
+ * `findViolation` (entity metadata), kind and columns only.
  */
-export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
+export function apiErrorFromDatabase(error: unknown, findViolation?: ViolationFinder): ApiError | undefined {
   if (isDatabaseUnavailable(error)) {
     return new ApiError(ErrorCode.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly.');
   }
@@ -117,7 +127,7 @@ export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
     code === 'SQLITE_CONSTRAINT_UNIQUE' ||
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   ) {
-    return new ApiError(ErrorCode.DUPLICATE_KEY, 'An object with this key already exists.');
+    return new ApiError(ErrorCode.DUPLICATE_KEY, refusalMessage('An object with this key already exists.', findViolation?.(error)));
   }
   // foreign key, not null, check
   if (
@@ -133,7 +143,13 @@ export function apiErrorFromDatabase(error: unknown): ApiError | undefined {
     code === 'SQLITE_CONSTRAINT_NOTNULL' ||
     code === 'SQLITE_CONSTRAINT_CHECK'
   ) {
-    return new ApiError(ErrorCode.DATABASE_CONSTRAINT, 'The change violates a database constraint (foreign key, not null or check).');
+    const violation = findViolation?.(error);
+    return new ApiError(
+      ErrorCode.DATABASE_CONSTRAINT,
+      violation
+        ? `The change violates a database constraint: ${describeViolation(violation)}.`
+        : 'The change violates a database constraint (foreign key, not null or check).',
+    );
   }
   // a value its column cannot hold, past Tessera's own checks (see value-refusals.ts)
   if (isValueRefused(code, errno)) {

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import { ConstraintCatalog, type ConstraintViolation } from './constraint-violations.js';
 import { DatabaseGate } from './database-gate.js';
 import { dialectOf, insertReturnsRow, type Dialect } from './dialect.js';
 import { loneReads } from './lone-reads.js';
@@ -47,6 +48,7 @@ export class Database implements DatabaseScope {
   readonly insertReturnsRow: boolean;
   private readonly gate: DatabaseGate;
   private readonly lone: DatabaseSession;
+  private catalog?: ConstraintCatalog;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
@@ -101,6 +103,15 @@ export class Database implements DatabaseScope {
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */
   metadata(entity: Function): EntityMetadata {
     return this.dataSource.getMetadata(entity);
+  }
+
+  /**
+   * Which constraint a refused write broke, in entity metadata's names (kind, table, columns),
+   * or undefined when the error is no constraint error or cannot be placed.
+   */
+  constraintViolationOf(error: unknown): ConstraintViolation | undefined {
+    this.catalog ??= new ConstraintCatalog(this.dataSource.entityMetadatas, this.dataSource.namingStrategy);
+    return this.catalog.violationOf(error);
   }
 
   /** A raw column value as a repository would hydrate it (JSON, booleans, transformers). */

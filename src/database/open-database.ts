@@ -2,16 +2,13 @@ import type { Logger } from 'pino';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { connectionErrorSink, pgClientReportingErrors, reportMysqlConnectionErrors } from './connection-errors.js';
+import { connectFailureMessage, DatabaseBootError } from './boot-errors.js';
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
+import { schemaMismatchMessage, schemaProblems } from './schema-check.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
 
-export class DatabaseBootError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseBootError';
-  }
-}
+export { DatabaseBootError };
 
 interface MysqlPoolConnection {
   query(sql: string, callback: (error: unknown) => void): void;
@@ -31,20 +28,25 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
 }
 
 /**
- * Connects, applies pending migrations, and returns the ready data source.
+ * Connects, applies pending migrations, checks that the tables match the entities (see
+ * `schemaProblems`), and returns the ready data source.
  * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
  */
 export async function openDatabase(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): Promise<DataSource> {
   const sink = connectionErrorSink(logger);
-  let options: DataSourceOptions = buildDataSourceOptions(database, schema);
+  let options: DataSourceOptions;
+  try {
+    options = buildDataSourceOptions(database, schema);
+  } catch (error) {
+    throw new DatabaseBootError(connectFailureMessage(database, error, database.acquireTimeoutMs));
+  }
   if (options.type === 'postgres')
     options = { ...options, extra: { ...(options.extra as Record<string, unknown>), Client: pgClientReportingErrors(sink) } };
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
   } catch (error) {
-    const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
-    throw new DatabaseBootError(`Cannot connect to the database at ${database.safeUrl}: ${reason}`);
+    throw new DatabaseBootError(connectFailureMessage(database, error, database.acquireTimeoutMs));
   }
   if (database.kind === 'mysql' || database.kind === 'mariadb') {
     limitMysqlStatementTime(dataSource, database.statementTimeoutMs);
@@ -56,6 +58,13 @@ export async function openDatabase(database: AppConfig['database'], schema: Sche
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw new DatabaseBootError(`Database migrations failed on ${database.safeUrl}: ${(error as Error).message}`);
+  }
+  // Before serving: a table or column the entities expect and the database lacks would otherwise
+  // surface as a driver error at the first request that touches it.
+  const problems = await schemaProblems(dataSource);
+  if (problems.length > 0) {
+    await dataSource.destroy().catch(() => undefined);
+    throw new DatabaseBootError(schemaMismatchMessage(database.safeUrl, problems));
   }
   return dataSource;
 }

@@ -1,7 +1,9 @@
-import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { apiErrorFromDatabase } from '../database/database-errors.js';
+import { driverFactsOf } from '../database/constraint-violations.js';
+import { Database } from '../database/database.js';
+import { apiErrorFromDatabase, type ViolationFinder } from '../database/database-errors.js';
 import { ApiError } from '../common/api-error.js';
 import { isClientAbort } from '../common/client-abort.js';
 import { bodyTooLarge } from '../common/body-encoding.js';
@@ -34,7 +36,7 @@ const GENERIC_MESSAGE: Partial<Record<ErrorCode, string>> = {
  * database conditions map to the contract; anything else is an internal error whose
  * details stay in the log.
  */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, findViolation?: ViolationFinder): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -52,7 +54,7 @@ export function toApiError(error: unknown): ApiError {
     const code = BY_STATUS[status] ?? ErrorCode.BAD_REQUEST;
     return new ApiError(code, GENERIC_MESSAGE[code] ?? 'The request failed.');
   }
-  return apiErrorFromDatabase(error) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
+  return apiErrorFromDatabase(error, findViolation) ?? new ApiError(ErrorCode.INTERNAL, 'Internal error.');
 }
 
 /** What is answered, should the connection still take it, to a body cut short by its client. */
@@ -64,6 +66,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(Database) private readonly database?: Database,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -77,7 +80,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.adapterHost.httpAdapter.reply(response, CLIENT_ABORT.toBody(requestId), CLIENT_ABORT.statusCode);
       return;
     }
-    const error = toApiError(exception);
+    const error = toApiError(exception, this.database ? (e) => this.database!.constraintViolationOf(e) : undefined);
+    if (error.errorCode === ErrorCode.DATABASE_CONSTRAINT || error.errorCode === ErrorCode.DUPLICATE_KEY)
+      this.logRefusal(exception, requestId);
 
     if (error.errorCode === ErrorCode.INTERNAL || error.errorCode === ErrorCode.DATABASE_UNAVAILABLE) {
       const raw = rawRequestOf(request);
@@ -89,6 +94,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const adapter = this.adapterHost.httpAdapter;
     for (const [name, value] of Object.entries(error.headers)) adapter.setHeader(response, name, value);
     adapter.reply(response, error.toBody(requestId), error.statusCode);
+  }
+
+  /**
+   * What the database said about a refused write, for whoever runs the service: the driver's
+   * code and the names it gave, never its message or detail (they hold the row's values).
+   */
+  private logRefusal(exception: unknown, requestId: string | undefined): void {
+    if (!this.logger.isLevelEnabled('debug')) return;
+    const { code, errno, table, column, constraint } = driverFactsOf(exception);
+    if (code === undefined && errno === undefined) return;
+    this.logger.debug({ requestId, code, errno, table, column, constraint }, 'the database refused the change');
   }
 
   /** Nobody is left to hear an answer, and nothing failed on our side: a debug line, no stack. */

@@ -54,3 +54,31 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
   });
   return { child, port, stdout: () => stdout, exited, kill: () => void child.kill('SIGKILL') };
 }
+
+export interface FinishedService {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/src/main.js` with the given environment to its exit (a service that refuses to boot). */
+export async function runServiceToExit(env: Record<string, string>, limitMs = 30_000): Promise<FinishedService> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // A service that did boot is stopped, and its test then fails on the exit code.
+  const watch = setInterval(() => {
+    if (stdout.includes('Tessera is listening')) child.kill('SIGTERM');
+  }, 25);
+  const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearInterval(watch);
+  clearTimeout(safety);
+  return { code, stdout, stderr };
+}
