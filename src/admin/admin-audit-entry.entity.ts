@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '../database/epoch-millis.transformer.js';
 
 /** One change made through the admin API: who, what, when. Never holds a password or a key. */
@@ -23,6 +23,7 @@ export class AdminAuditEntry {
   @Column({ type: 'text', nullable: true })
   detail!: string | null;
 
+  @Index('ix_tessera_admin_audit_at')
   @Column({ type: 'bigint', transformer: epochMillis })
   at!: number;
 }

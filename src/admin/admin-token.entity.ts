@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '../database/epoch-millis.transformer.js';
 
 /** A token of the admin API, kept apart from API tokens so neither opens the other's endpoints. */
@@ -7,7 +7,8 @@ export class AdminToken {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
 
-  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  @Index('uq_tessera_admin_tokens_key_hash', { unique: true })
+  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
   keyHash!: string;
 
   @Column({ type: 'varchar', length: 100 })

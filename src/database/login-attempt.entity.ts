@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { epochMillis } from './epoch-millis.transformer.js';
 
 /** What a login attempt is counted against. */
@@ -16,6 +16,7 @@ export class LoginAttemptCounter {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   subject!: string;
 
+  @Index('ix_tessera_login_attempts_window')
   @Column({ name: 'window_start', type: 'bigint', transformer: epochMillis })
   windowStart!: number;
 

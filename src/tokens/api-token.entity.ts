@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import { epochMillis } from '../database/epoch-millis.transformer.js';
 
@@ -18,13 +18,15 @@ export class ApiToken {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
 
-  @Column({ name: 'key_hash', type: 'varchar', length: 64, unique: true })
+  @Index('uq_tessera_api_tokens_key_hash', { unique: true })
+  @Column({ name: 'key_hash', type: 'varchar', length: 64 })
   keyHash!: string;
 
   @Column({ type: 'varchar', length: 200 })
   label!: string;
 
   /** The login name for login tokens; optional free text for manual ones. */
+  @Index('ix_tessera_api_tokens_user')
   @Column({ name: 'user_identifier', type: 'varchar', length: 100, nullable: true })
   userIdentifier!: string | null;
 
@@ -39,6 +41,7 @@ export class ApiToken {
   userInfo!: Record<string, GlobalValue> | null;
 
   /** Epoch ms; null (manual tokens only) means the token never expires. */
+  @Index('ix_tessera_api_tokens_expiration')
   @Column({ type: 'bigint', nullable: true, transformer: epochMillis })
   expiration!: number | null;
 
@@ -46,6 +49,7 @@ export class ApiToken {
   disabled!: boolean;
 
   /** Epoch ms of the disabling; null while active (and for tokens that expired first). The purge goes by it. */
+  @Index('ix_tessera_api_tokens_disabled_at')
   @Column({ name: 'disabled_at', type: 'bigint', nullable: true, transformer: epochMillis })
   disabledAt!: number | null;
 
