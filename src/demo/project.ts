@@ -6,6 +6,7 @@ import { Product } from './entities/product.entity.js';
 import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
+import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
 import { seedDemo } from './seed/demo-seed.js';
@@ -23,7 +24,7 @@ export const demoProject: ProjectDefinition = {
     allowFreeFormFilters: true,
   },
   entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
-  migrations: [CreateDemoTables1763900000000],
+  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000],
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { DecimalString } from '../../data/decimal-string.js';
 import type { Product } from './product.entity.js';
 import type { Purchaseorder } from './purchaseorder.entity.js';
@@ -9,9 +9,11 @@ export class Lineitem {
   @PrimaryGeneratedColumn({ type: 'integer' })
   lineitem_id!: number;
 
+  @Index()
   @Column({ type: 'integer' })
   order_number!: number;
 
+  @Index()
   @Column({ type: 'integer' })
   product_number!: number;
 

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import type { DecimalString } from '../../data/decimal-string.js';
 import type { Customer } from './customer.entity.js';
 import type { Employee } from './employee.entity.js';
@@ -10,9 +10,11 @@ export class Purchaseorder {
   @PrimaryGeneratedColumn({ type: 'integer' })
   order_number!: number;
 
+  @Index()
   @Column({ type: 'varchar', length: 30 })
   customer_name!: string;
 
+  @Index()
   @Column({ type: 'integer', nullable: true })
   salesrep_id!: number | null;
 
