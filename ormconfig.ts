@@ -1,12 +1,13 @@
 /**
  * TypeORM CLI entry (npm run migration:generate|run|revert). It uses the same options as
- * the service, from the same validated configuration.
+ * the service, from the same validated configuration; MigrationsDataSource makes a revert on
+ * SQLite safe for tables others refer to.
  */
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { configFromEnvironment } from './src/config/read-environment.js';
 import { buildDataSourceOptions } from './src/database/data-source-options.js';
+import { MigrationsDataSource } from './src/database/migrations-data-source.js';
 import { project } from './src/project/project.js';
 import { schemaOf } from './src/schema.js';
 
-export default new DataSource(buildDataSourceOptions(configFromEnvironment().database, schemaOf(project)));
+export default new MigrationsDataSource(buildDataSourceOptions(configFromEnvironment().database, schemaOf(project)));
