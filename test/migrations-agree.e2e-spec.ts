@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../src/config/app-config.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { MigrationsDataSource } from '../src/database/migrations-data-source.js';
 import { openDatabase } from '../src/database/open-database.js';
+import { asTheServerIs } from '../src/database/server-flavour.js';
 import { demoProject } from '../src/demo/project.js';
 import { schemaOf } from '../src/schema.js';
 import { suiteResource } from './support/suite-resource.js';
@@ -44,22 +44,6 @@ async function rowCounts(dataSource: DataSource): Promise<Record<string, number>
   return counts;
 }
 
-/**
- * TypeORM reads a MariaDB schema right only when told it is MariaDB: as `mysql` it takes the
- * `NULL` that MariaDB reports as the default of every nullable column for a default to remove.
- * So a MariaDB server behind a mysql:// URL (as in CI) is addressed as mariadb:// here.
- */
-async function urlAsTheServerIs(url: string): Promise<string> {
-  if (!url.startsWith('mysql:')) return url;
-  const connection = await mysql.createConnection(url);
-  try {
-    const [rows] = await connection.query('SELECT VERSION() AS version');
-    return (rows as Array<{ version: string }>)[0]!.version.includes('MariaDB') ? url.replace(/^mysql:/, 'mariadb:') : url;
-  } finally {
-    await connection.end();
-  }
-}
-
 const databases = [...new Set(testTargets().map((target) => target.database))];
 
 /**
@@ -74,7 +58,8 @@ for (const kind of databases) {
       () => createScratchDatabase(kind),
       (scratch) => scratch.drop(),
       async (scratch) => {
-        database = loadConfig({ DATABASE_URL: await urlAsTheServerIs(scratch.url), LOG_LEVEL: 'silent', DB_POOL_SIZE: '2' }).database;
+        // As ormconfig.ts does: a MariaDB server behind a mysql:// URL (as in CI) is addressed as MariaDB.
+        database = await asTheServerIs(loadConfig({ DATABASE_URL: scratch.url, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2' }).database);
       },
     );
 
