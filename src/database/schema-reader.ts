@@ -139,6 +139,27 @@ async function openForSchema(target: DatabaseTarget, entities: Function[] = []):
 const MYSQL_BOOLEANS =
   "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_TYPE = 'tinyint(1)'";
 
+const COLUMN_POSITIONS = {
+  mysql:
+    'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, ORDINAL_POSITION AS position FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+  postgres:
+    'SELECT table_name AS "tableName", column_name AS "columnName", ordinal_position AS position FROM information_schema.columns WHERE table_schema = current_schema()',
+};
+
+/** PostgreSQL hands TypeORM the columns in no fixed order: put them in the table's own, so the output is the same on every run. */
+async function sortColumnsAsDeclared(queryRunner: QueryRunner, kind: 'mysql' | 'mariadb' | 'postgres', tables: Table[]): Promise<void> {
+  const rows = (await queryRunner.query(COLUMN_POSITIONS[kind === 'postgres' ? 'postgres' : 'mysql'])) as Array<{
+    tableName: string;
+    columnName: string;
+    position: number | string;
+  }>;
+  const position = new Map(rows.map((r) => [`${r.tableName}\u0000${r.columnName}`, Number(r.position)]));
+  for (const table of tables) {
+    const at = (name: string): number => position.get(`${table.name}\u0000${name}`) ?? Number.MAX_SAFE_INTEGER;
+    table.columns.sort((a, b) => at(a.name) - at(b.name));
+  }
+}
+
 /**
  * TypeORM finds SQLite's AUTOINCREMENT key only when its name is in double quotes, as TypeORM
  * writes it; a hand-written `id INTEGER PRIMARY KEY AUTOINCREMENT` is missed. Such a key is
@@ -171,6 +192,7 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const names = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
       const tables = names.length === 0 ? [] : await queryRunner.getTables(names.map((row) => row.name));
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
+      else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
         const booleans = (await queryRunner.query(MYSQL_BOOLEANS)) as Array<{ tableName: string; columnName: string }>;
         for (const { tableName, columnName } of booleans) {

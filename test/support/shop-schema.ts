@@ -6,10 +6,10 @@ import type { ScratchDatabase } from './test-databases.js';
 type Dialect = 'sqlite' | 'mysql' | 'postgres';
 
 /** Per dialect: the auto-increment key, booleans, timestamps and binary columns. */
-const TYPES: Record<Dialect, { serial: string; bool: string; stamp: string; blob: string; yes: string }> = {
-  sqlite: { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', bool: 'BOOLEAN', stamp: 'DATETIME', blob: 'BLOB', yes: '1' },
-  mysql: { serial: 'INT AUTO_INCREMENT PRIMARY KEY', bool: 'BOOLEAN', stamp: 'DATETIME', blob: 'BLOB', yes: 'TRUE' },
-  postgres: { serial: 'SERIAL PRIMARY KEY', bool: 'BOOLEAN', stamp: 'TIMESTAMP', blob: 'BYTEA', yes: 'TRUE' },
+const TYPES: Record<Dialect, { serial: string; bool: string; stamp: string; blob: string; yes: string; quote: string }> = {
+  sqlite: { serial: 'INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT', bool: 'BOOLEAN', stamp: 'DATETIME', blob: 'BLOB', yes: '1', quote: '"' },
+  mysql: { serial: 'INT AUTO_INCREMENT PRIMARY KEY', bool: 'BOOLEAN', stamp: 'DATETIME', blob: 'BLOB', yes: 'TRUE', quote: '`' },
+  postgres: { serial: 'SERIAL PRIMARY KEY', bool: 'BOOLEAN', stamp: 'TIMESTAMP', blob: 'BYTEA', yes: 'TRUE', quote: '"' },
 };
 
 /**
@@ -19,10 +19,13 @@ const TYPES: Record<Dialect, { serial: string; bool: string; stamp: string; blob
  * columns, decimals, dates and timestamps, defaults, indexes, a table without a primary key
  * (event_log), a column Tessera cannot serve (product.photo, binary) and a table whose NOT NULL
  * binary column makes it unservable (attachment).
+ *
+ * Names are quoted ("x", or `x` on MySQL): TypeORM reads SQLite's constraint names and its
+ * AUTOINCREMENT key back only from quoted names, as it writes them itself.
  */
 export function shopSchemaSql(dialect: Dialect): string[] {
   const t = TYPES[dialect];
-  return [
+  return quoteNames(t.quote, [
     `CREATE TABLE category (
       id ${t.serial},
       name VARCHAR(40) NOT NULL UNIQUE,
@@ -104,7 +107,32 @@ export function shopSchemaSql(dialect: Dialect): string[] {
       id INTEGER NOT NULL PRIMARY KEY,
       content ${t.blob} NOT NULL
     )`,
-  ];
+  ]);
+}
+
+const KEYWORDS = new Set([
+  'CREATE',
+  'TABLE',
+  'INDEX',
+  'ON',
+  'NOT',
+  'NULL',
+  'PRIMARY',
+  'KEY',
+  'UNIQUE',
+  'CONSTRAINT',
+  'FOREIGN',
+  'REFERENCES',
+  'DELETE',
+  'CASCADE',
+  'DEFAULT',
+]);
+
+/** Quotes every lower-case name of the statements (types and keywords are upper case, literals in single quotes). */
+function quoteNames(quote: string, statements: string[]): string[] {
+  return statements.map((sql) =>
+    sql.replace(/'[^']*'|\b[a-z_][a-z0-9_]*\b/g, (word) => (word.startsWith("'") || KEYWORDS.has(word) ? word : `${quote}${word}${quote}`)),
+  );
 }
 
 /** Tables the generator serves from the shop schema (event_log has no key, attachment a binary NOT NULL column). */
