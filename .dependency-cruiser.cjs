@@ -315,7 +315,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^dist/', '^coverage/', '^node_modules/', '^test/\.generated/'] },
+    exclude: { path: ['^dist/', '^coverage/', '^node_modules/', '^test/\\.generated/'] },
     // Follow `import type` too (see above), and resolve the `./x.js` specifiers of NodeNext to `./x.ts`.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
