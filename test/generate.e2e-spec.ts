@@ -9,7 +9,7 @@ import { GenerateError, generateProject, type GenerateResult } from '../src/gene
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, oneRow, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
-import { SHOP_TABLES, createShopSchema } from './support/shop-schema.js';
+import { SHOP_TABLES, createShopSchema, runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
@@ -183,6 +183,21 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
         expect(served(made)).toEqual(served(before));
       } finally {
         await empty.close();
+      }
+    });
+
+    it('its baseline migration refuses a database that holds only some of its tables, naming them', async () => {
+      const partial = await createScratchDatabase(target.database);
+      try {
+        await runSql(partial, [
+          'CREATE TABLE supplier (supplier_id INTEGER NOT NULL PRIMARY KEY)',
+          'CREATE TABLE customer (code VARCHAR(10) NOT NULL PRIMARY KEY)',
+        ]);
+        await expect(startTestApp(target, { project, databaseUrl: partial.url })).rejects.toThrow(
+          /The baseline migration creates category, customer, .*, but customer, supplier exist already/,
+        );
+      } finally {
+        await partial.drop();
       }
     });
 

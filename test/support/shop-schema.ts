@@ -138,10 +138,16 @@ function quoteNames(quote: string, statements: string[]): string[] {
 /** Tables the generator serves from the shop schema (event_log has no key, attachment a binary NOT NULL column). */
 export const SHOP_TABLES = ['category', 'customer', 'order_line', 'orders', 'product', 'product_supplier', 'supplier', 'warehouse_bin'];
 
+const dialectOf = (db: ScratchDatabase): Dialect => (db.kind === 'sqlite' ? 'sqlite' : db.kind === 'postgres' ? 'postgres' : 'mysql');
+
 /** Creates the shop schema in a scratch database, with plain SQL. */
 export async function createShopSchema(db: ScratchDatabase): Promise<void> {
-  const dialect: Dialect = db.kind === 'sqlite' ? 'sqlite' : db.kind === 'postgres' ? 'postgres' : 'mysql';
-  const statements = shopSchemaSql(dialect);
+  await runSql(db, shopSchemaSql(dialectOf(db)));
+}
+
+/** Runs statements one by one on a scratch database, through its driver (no TypeORM). */
+export async function runSql(db: ScratchDatabase, statements: string[]): Promise<void> {
+  const dialect = dialectOf(db);
   if (dialect === 'sqlite') {
     const sqlite = new Database(db.url.slice('sqlite:'.length));
     try {
