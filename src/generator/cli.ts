@@ -93,8 +93,8 @@ async function main(): Promise<void> {
       `Left out (Tessera cannot serve them; the rest was generated):\n${result.skipped.map((s) => `  - ${s}`).join('\n')}\n`,
     );
   }
-  if (args.demo) process.stdout.write('The demo is back: npm run build && npm start serves /rest/default/demo/v1.\n');
-  else process.stdout.write(`Next: npm run build && npm start serves /rest/default/${args.name!}/v1.\n`);
+  if (args.demo) process.stdout.write('The demo is back: npm start serves /rest/default/demo/v1.\n');
+  else process.stdout.write(`Next: npm start serves /rest/default/${args.name!}/v1.\n`);
 }
 
 main().catch((error: unknown) => {
