@@ -15,6 +15,7 @@
  *   security  ──> logic (the row-policy contract), admin-api, data
  *   logic     ──> data
  *   data, login, admin-api, http, system ──> database ──> common ──> config
+ *   generator (npm run generate) ──> data, database, config   (nothing imports it)
  *
  * A folder may import its own files and whatever its arrows reach, nothing else. Specs
  * (`*.spec.ts`), test/ and bench/ may import whatever they test: the layer rules do not apply to
@@ -235,6 +236,26 @@ module.exports = {
       ['common', 'config', 'database'],
       'src/system/ (heartbeat, license, server info) answers without touching features: it may import only the base.',
     ),
+    mayImportOnly(
+      'generator-reads-the-database-only',
+      ['generator'],
+      ['data', 'common', 'config', 'database'],
+      'src/generator/ (`npm run generate`: writes src/project/ from a database) is a command of its own: it ' +
+        'reads the schema through src/database/ and maps column types with src/data/, and knows nothing of ' +
+        'the running service. Keep it that way, so the service never carries it.',
+    ),
+    {
+      name: 'nothing-imports-the-generator',
+      comment:
+        'src/generator/ is a command line (`npm run generate`), not part of the service: nothing imports it. ' +
+        'Move what both need below it (src/database/, src/data/).',
+      severity: 'error',
+      from: {
+        path: '^(src|test|bench|providers)/',
+        pathNot: ['^src/generator/', '^test/generate[^/]*\\.e2e-spec\\.ts$', '^test/support/generated-project\\.ts$'],
+      },
+      to: { path: '^src/generator/' },
+    },
     {
       name: 'only-the-root-imports-the-root',
       comment:
@@ -294,7 +315,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^dist/', '^coverage/', '^node_modules/'] },
+    exclude: { path: ['^dist/', '^coverage/', '^node_modules/', '^test/\\.generated/'] },
     // Follow `import type` too (see above), and resolve the `./x.js` specifiers of NodeNext to `./x.ts`.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -33,6 +33,8 @@ export default defineConfig(
       'coverage/',
       'data/',
       'bench/results/',
+      // Projects the generator suite writes (test/generate.e2e-spec.ts); the suite type-checks them.
+      'test/.generated/',
       // Deliberately broken provider modules (a syntax error, wrong shapes) that the loader's
       // suite feeds to the service: they are test data, not code to keep clean.
       'test/fixtures/providers/',

@@ -26,8 +26,8 @@ const toBool = ({ value }: { value: unknown }): unknown => {
   return value;
 };
 
-const NAME = /^[A-Za-z0-9_.-]+$/;
-const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
+export const NAME = /^[A-Za-z0-9_.-]+$/;
+export const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
 /** A file name inside the providers folder: never a path, never "." or "..", nor any name holding "..". */
 export const PROVIDER_NAME = /^(?!.*\.\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 

@@ -16,6 +16,12 @@ const BY_TYPE_NAME: Record<string, ColumnKind> = {
   'timestamp with time zone': 'datetime', timestamptz: 'datetime',
 };
 
+/** The API kind of a database type name (`varchar`, `numeric`, `timestamp with time zone`...), if Tessera serves it. */
+export function columnKindOfTypeName(typeName: string): ColumnKind | undefined {
+  const name = typeName.toLowerCase();
+  return Object.hasOwn(BY_TYPE_NAME, name) ? BY_TYPE_NAME[name] : undefined;
+}
+
 /** Bits of each integer type, as MySQL and PostgreSQL store it (SQLite stores any width; Tessera holds it to the declared one). */
 const INTEGER_BITS: Record<string, number> = {
   tinyint: 8, smallint: 16, int2: 16, mediumint: 24, int: 32, integer: 32, int4: 32, bigint: 64, int8: 64,

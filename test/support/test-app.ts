@@ -60,11 +60,15 @@ export interface TestAppOptions {
   clock?: Clock;
   /** The service's logger (default: silent unless LOG_LEVEL says otherwise), e.g. one from `capturedLogger`. */
   logger?: Logger;
+  /** Boot on this database (e.g. one a suite built by hand) instead of a scratch one; it is left as it is on close. */
+  databaseUrl?: string;
 }
 
-/** Boots Tessera on a database of its own (created here, dropped on close). */
+/** Boots Tessera on a database of its own (created here, dropped on close), or on `options.databaseUrl`. */
 export async function startTestApp(target: TestTarget, options: TestAppOptions = {}): Promise<TestApp> {
-  const scratch: ScratchDatabase = await createScratchDatabase(target.database);
+  const scratch: ScratchDatabase = options.databaseUrl
+    ? { kind: target.database, url: options.databaseUrl, drop: async () => undefined }
+    : await createScratchDatabase(target.database);
   const project = options.project ?? demoProject;
   const config = loadConfig({
     DATABASE_URL: scratch.url,

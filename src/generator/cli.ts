@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * `npm run generate -- ...`: writes the API project in `src/project/` from an existing
+ * database, as an empty project, or back to the demo. See `USAGE`.
+ */
+import 'reflect-metadata';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDatabaseUrl } from '../config/database-url.js';
+import { NAME, NAME_MESSAGE } from '../config/environment.schema.js';
+import { PROJECT_ROOT } from '../config/project-root.js';
+import { readSchema } from '../database/schema-reader.js';
+import { GenerateError, generateProject, type ProjectSource } from './generate-project.js';
+
+const USAGE =
+  'usage: npm run generate -- (--from <DATABASE_URL> --name <project> | --empty --name <project> | --demo) [--force] [--out <folder>]';
+
+interface Arguments {
+  from?: string;
+  name?: string;
+  empty: boolean;
+  demo: boolean;
+  force: boolean;
+  out: string;
+}
+
+function parse(argv: string[]): Arguments {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        from: { type: 'string' },
+        name: { type: 'string' },
+        empty: { type: 'boolean', default: false },
+        demo: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
+        out: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new GenerateError(`${(error as Error).message.split('\n')[0]!} (${USAGE})`);
+  }
+  const modes = [values.from !== undefined, values.empty, values.demo].filter(Boolean).length;
+  if (modes !== 1) throw new GenerateError(`give exactly one of --from, --empty and --demo (${USAGE})`);
+  if (values.demo && values.name !== undefined) throw new GenerateError(`--demo takes no --name: the demo is named demo (${USAGE})`);
+  if (!values.demo) {
+    if (values.name === undefined) throw new GenerateError(`--name is required with --from and --empty (${USAGE})`);
+    if (!NAME.test(values.name) || values.name === '.' || values.name === '..')
+      throw new GenerateError(`--name is a URL segment: ${NAME_MESSAGE} (got ${JSON.stringify(values.name)})`);
+  }
+  return {
+    ...(values.from !== undefined ? { from: values.from } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    empty: values.empty,
+    demo: values.demo,
+    force: values.force,
+    out: resolve(values.out ?? resolve(PROJECT_ROOT, 'src', 'project')),
+  };
+}
+
+async function sourceOf(args: Arguments): Promise<ProjectSource> {
+  if (args.demo) return { kind: 'demo' };
+  if (args.empty) return { kind: 'empty' };
+  let target;
+  try {
+    target = parseDatabaseUrl(args.from!);
+  } catch (error) {
+    throw new GenerateError(`--from: ${(error as Error).message}`);
+  }
+  try {
+    return { kind: 'database', schema: await readSchema(target) };
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${reason}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const result = generateProject({
+    source: await sourceOf(args),
+    ...(args.name ? { name: args.name } : {}),
+    out: args.out,
+    force: args.force,
+    root: PROJECT_ROOT,
+  });
+  process.stdout.write(`Wrote ${args.out}: ${result.files.join(', ')}\n`);
+  if (result.skipped.length > 0) {
+    process.stderr.write(
+      `Left out (Tessera cannot serve them; the rest was generated):\n${result.skipped.map((s) => `  - ${s}`).join('\n')}\n`,
+    );
+  }
+  if (args.demo) process.stdout.write('The demo is back: npm start serves /rest/default/demo/v1.\n');
+  else process.stdout.write(`Next: npm start serves /rest/default/${args.name!}/v1.\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`generate: ${(error as Error).message}\n`);
+  process.exit(1);
+});

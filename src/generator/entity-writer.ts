@@ -1,0 +1,123 @@
+import type { SchemaForeignKey } from '../database/schema-reader.js';
+import type { EntityNames } from './names.js';
+import { access, propertyKey, quote } from './names.js';
+import type { ServedColumn, ServedTable } from './served-schema.js';
+
+/** Where the generated files import Tessera's own modules from (`../..` for `src/project/entities/`). */
+export interface ImportBase {
+  /** The path from an entity file to `src/`, e.g. `../..`. */
+  srcFromEntities: string;
+}
+
+const FLOATS = new Set(['float', 'double', 'real', 'double precision', 'float4', 'float8']);
+
+function propertyType(column: ServedColumn): string {
+  const base =
+    column.kind === 'decimal'
+      ? FLOATS.has(column.type.toLowerCase())
+        ? 'number'
+        : 'DecimalString'
+      : column.kind === 'integer'
+        ? 'number'
+        : column.kind === 'boolean'
+          ? 'boolean'
+          : column.kind === 'datetime'
+            ? 'Date'
+            : 'string';
+  return column.nullable && !column.primary ? `${base} | null` : base;
+}
+
+function columnOptions(column: ServedColumn, withGeneration: boolean): string {
+  const options = [`type: ${quote(column.type)}`];
+  if (column.length !== undefined) options.push(`length: ${/^[0-9]+$/.test(column.length) ? column.length : quote(column.length)}`);
+  if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
+  if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
+  if (column.nullable && !column.primary) options.push('nullable: true');
+  if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
+  return `{ ${options.join(', ')} }`;
+}
+
+function columnDecorator(column: ServedColumn): string {
+  if (column.primary && column.generated && column.generated !== 'rowid') {
+    const strategy = column.generated === 'uuid' ? 'uuid' : column.generated === 'identity' ? 'identity' : 'increment';
+    return `@PrimaryGeneratedColumn(${quote(strategy)}, ${columnOptions(column, true)})`;
+  }
+  return `${column.primary ? '@PrimaryColumn' : '@Column'}(${columnOptions(column, false)})`;
+}
+
+function indexArguments(name: string | undefined, columns: string[]): string {
+  const list = `[${columns.map(quote).join(', ')}]`;
+  return name === undefined ? list : `${quote(name)}, ${list}`;
+}
+
+function manyToOne(table: ServedTable, fk: SchemaForeignKey, names: EntityNames): string[] {
+  const target = names.className.get(fk.referencedTable)!;
+  const relation = names.relation.get(fk)!;
+  const nullable = fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
+  const options = [`nullable: ${nullable}`];
+  if (fk.onDelete) options.push(`onDelete: ${quote(fk.onDelete)}`);
+  if (fk.onUpdate) options.push(`onUpdate: ${quote(fk.onUpdate)}`);
+  const joins = fk.columns.map((column, i) => {
+    const parts = [`name: ${quote(column)}`, `referencedColumnName: ${quote(fk.referencedColumns[i]!)}`];
+    if (fk.name !== undefined) parts.push(`foreignKeyConstraintName: ${quote(fk.name)}`);
+    return `{ ${parts.join(', ')} }`;
+  });
+  return [
+    `  @ManyToOne(${quote(target)}, (parent: ${target}) => ${access('parent', relation.oneToMany)}, { ${options.join(', ')} })`,
+    `  @JoinColumn(${joins.length === 1 ? joins[0]! : `[${joins.join(', ')}]`})`,
+    `  ${propertyKey(relation.manyToOne)}?: ${target};`,
+  ];
+}
+
+/** The `<table>.entity.ts` of one served table. */
+export function entitySource(table: ServedTable, tables: ServedTable[], names: EntityNames, base: ImportBase): string {
+  const className = names.className.get(table.source.name)!;
+  const children = tables.flatMap((child) =>
+    child.relations.filter((fk) => fk.referencedTable === table.source.name).map((fk) => ({ child, fk })),
+  );
+  const related = new Set<string>([...table.relations.map((fk) => fk.referencedTable), ...children.map(({ child }) => child.source.name)]);
+  related.delete(table.source.name);
+
+  const servedNames = new Set(table.columns.map((c) => c.name));
+  const covered = (columns: string[]): boolean => columns.every((c) => servedNames.has(c));
+  const uniques = table.source.uniques.filter((u) => covered(u.columns));
+  const indices = table.source.indices.filter((i) => covered(i.columns));
+
+  const typeormImports = new Set<string>(['Entity']);
+  const body: string[][] = [];
+  for (const column of table.columns) {
+    const decorator = columnDecorator(column);
+    typeormImports.add(decorator.slice(1, decorator.indexOf('(')));
+    body.push([`  ${decorator}`, `  ${propertyKey(column.name)}!: ${propertyType(column)};`]);
+  }
+  for (const fk of table.relations) {
+    typeormImports.add('ManyToOne').add('JoinColumn');
+    body.push(manyToOne(table, fk, names));
+  }
+  for (const { child, fk } of children) {
+    typeormImports.add('OneToMany');
+    const childClass = names.className.get(child.source.name)!;
+    const relation = names.relation.get(fk)!;
+    body.push([
+      `  @OneToMany(${quote(childClass)}, (child: ${childClass}) => ${access('child', relation.manyToOne)})`,
+      `  ${propertyKey(relation.oneToMany)}?: ${childClass}[];`,
+    ]);
+  }
+  if (uniques.length > 0) typeormImports.add('Unique');
+  if (indices.length > 0) typeormImports.add('Index');
+
+  const lines: string[] = [`import { ${[...typeormImports].sort().join(', ')} } from 'typeorm';`];
+  if (table.columns.some((c) => propertyType(c).startsWith('DecimalString')))
+    lines.push(`import type { DecimalString } from '${base.srcFromEntities}/data/decimal-string.js';`);
+  for (const name of [...related].sort()) {
+    lines.push(`import type { ${names.className.get(name)!} } from './${names.fileName.get(name)!}.js';`);
+  }
+  lines.push('', `/** Table ${table.source.name}, as generated from the database (\`npm run generate\`). */`);
+  lines.push(`@Entity({ name: ${quote(table.source.name)} })`);
+  for (const u of uniques) lines.push(`@Unique(${indexArguments(u.name, u.columns)})`);
+  for (const i of indices) lines.push(`@Index(${indexArguments(i.name, i.columns)}${i.unique ? ', { unique: true }' : ''})`);
+  lines.push(`export class ${className} {`);
+  lines.push(body.map((member) => member.join('\n')).join('\n\n'));
+  lines.push('}', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { SchemaSnapshot } from '../database/schema-reader.js';
+import { entitySource } from './entity-writer.js';
+import { BASELINE_CLASS, BASELINE_FILE, baselineMigrationSource } from './migration-writer.js';
+import { entityNames } from './names.js';
+import { demoPointerSource, projectSource, rolesSource, rulesSource } from './project-writer.js';
+import { servedSchema } from './served-schema.js';
+
+/** A refusal the command line reports in one line (exit status 1). */
+export class GenerateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GenerateError';
+  }
+}
+
+export type ProjectSource = { kind: 'database'; schema: SchemaSnapshot } | { kind: 'empty' } | { kind: 'demo' };
+
+export interface GenerateRequest {
+  source: ProjectSource;
+  /** The project name (not for the demo). */
+  name?: string;
+  /** The folder to write, absolute: `src/project/` unless tests say otherwise. */
+  out: string;
+  force: boolean;
+  /** Tessera's folder (package.json); `out` must be inside it. */
+  root: string;
+}
+
+export interface GenerateResult {
+  /** Files written, relative to `out`, sorted. */
+  files: string[];
+  /** What was left out and why (database only). */
+  skipped: string[];
+}
+
+/** A relative import path from one folder to another, always starting with `.` and using `/`. */
+function importPath(from: string, to: string): string {
+  const path = relative(from, to).split(sep).join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
+function isDemoPointer(out: string): boolean {
+  const entries = readdirSync(out);
+  return (
+    entries.length === 1 && entries[0] === 'project.ts' && readFileSync(join(out, 'project.ts'), 'utf8').includes('demoProject as project')
+  );
+}
+
+/**
+ * Makes sure `out` may be (re)written: it is inside Tessera's folder, and it is missing, empty,
+ * the demo pointer, or `force` is given and it holds a project (a `project.ts`).
+ */
+function clearOutput(request: GenerateRequest): void {
+  const { out, root } = request;
+  const inside = relative(root, out);
+  if (inside === '' || inside.startsWith('..') || resolve(root, inside) !== out || inside === 'src' || inside === 'test')
+    throw new GenerateError(`--out must be a folder inside ${root} (src/project by default), not ${out}`);
+  if (!existsSync(out) || readdirSync(out).length === 0) return;
+  if (!existsSync(join(out, 'project.ts')))
+    throw new GenerateError(`${out} holds no project.ts: not replacing a folder that is not a Tessera project`);
+  if (!request.force && !isDemoPointer(out))
+    throw new GenerateError(
+      `${inside} already holds a project; add --force to replace it (npm run generate -- --demo --force puts the demo back)`,
+    );
+  rmSync(out, { recursive: true, force: true });
+}
+
+function databaseFiles(
+  request: GenerateRequest,
+  schema: SchemaSnapshot,
+  srcDir: string,
+): { files: Map<string, string>; skipped: string[] } {
+  const served = servedSchema(schema);
+  const names = entityNames(served.tables);
+  const files = new Map<string, string>();
+  const srcFromEntities = importPath(join(request.out, 'entities'), srcDir);
+  for (const table of served.tables) {
+    files.set(`entities/${names.fileName.get(table.source.name)!}.ts`, entitySource(table, served.tables, names, { srcFromEntities }));
+  }
+  const hasTables = served.tables.length > 0;
+  if (hasTables) files.set(`migrations/${BASELINE_FILE}.ts`, baselineMigrationSource(request.name!, served.tables));
+  files.set(
+    'project.ts',
+    projectSource({
+      name: request.name!,
+      srcFromProject: importPath(request.out, srcDir),
+      entities: served.tables.map((t) => ({ className: names.className.get(t.source.name)!, file: names.fileName.get(t.source.name)! })),
+      ...(hasTables ? { migration: { className: BASELINE_CLASS, file: BASELINE_FILE } } : {}),
+      origin: `Generated from a ${schema.kind} database.`,
+    }),
+  );
+  return { files, skipped: served.skipped };
+}
+
+/** Formats the written files with the repository's Prettier, when it is installed (a development checkout). */
+function format(root: string, paths: string[]): void {
+  const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+  if (!existsSync(prettier) || paths.length === 0) return;
+  // The ignore file keeps test/.generated/ out of `npm run lint`; the generator formats what it writes wherever it is.
+  execFileSync(process.execPath, [prettier, '--write', '--log-level', 'warn', '--ignore-path', '', ...paths], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+/** Writes the project folder for a database, an empty project, or the demo pointer. */
+export function generateProject(request: GenerateRequest): GenerateResult {
+  const srcDir = join(request.root, 'src');
+  let files = new Map<string, string>();
+  let skipped: string[] = [];
+  const srcFromProject = importPath(request.out, srcDir);
+  switch (request.source.kind) {
+    case 'demo':
+      files.set('project.ts', demoPointerSource(importPath(request.out, join(srcDir, 'demo'))));
+      break;
+    case 'empty':
+      files.set(
+        'project.ts',
+        projectSource({ name: request.name!, srcFromProject, entities: [], origin: 'Started empty: add entities and migrations.' }),
+      );
+      break;
+    case 'database':
+      ({ files, skipped } = databaseFiles(request, request.source.schema, srcDir));
+      break;
+  }
+  if (request.source.kind !== 'demo') {
+    files.set('roles.ts', rolesSource(srcFromProject));
+    files.set('rules.ts', rulesSource(srcFromProject));
+  }
+  clearOutput(request);
+  const written: string[] = [];
+  for (const [file, text] of files) {
+    const path = join(request.out, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    written.push(path);
+  }
+  format(request.root, written);
+  return { files: [...files.keys()].sort(), skipped };
+}

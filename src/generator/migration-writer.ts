@@ -1,0 +1,133 @@
+import type { SchemaColumn, SchemaForeignKey, SchemaIndex } from '../database/schema-reader.js';
+import { quote } from './names.js';
+import type { ServedTable } from './served-schema.js';
+
+/** Fixed, so that generating twice from the same database writes the same files. */
+export const BASELINE_TIMESTAMP = 1764100000000;
+export const BASELINE_CLASS = `Baseline${BASELINE_TIMESTAMP}`;
+export const BASELINE_FILE = `${BASELINE_TIMESTAMP}-baseline`;
+
+function columnOptions(column: SchemaColumn): string {
+  const options = [`name: ${quote(column.name)}`, `type: ${quote(column.type)}`];
+  if (column.length !== undefined) options.push(`length: ${quote(column.length)}`);
+  if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
+  if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
+  if (column.primary) options.push('isPrimary: true');
+  if (column.generated) options.push('isGenerated: true', `generationStrategy: ${quote(column.generated)}`);
+  if (column.nullable) options.push('isNullable: true');
+  if (column.default !== undefined) options.push(`default: ${quote(column.default)}`);
+  return `{ ${options.join(', ')} }`;
+}
+
+function indexOptions(index: SchemaIndex, withUnique: boolean): string {
+  const options = [];
+  if (index.name !== undefined) options.push(`name: ${quote(index.name)}`);
+  options.push(`columnNames: [${index.columns.map(quote).join(', ')}]`);
+  if (withUnique && index.unique) options.push('isUnique: true');
+  return `{ ${options.join(', ')} }`;
+}
+
+function foreignKeyOptions(fk: SchemaForeignKey): string {
+  const options = [];
+  if (fk.name !== undefined) options.push(`name: ${quote(fk.name)}`);
+  options.push(
+    `columnNames: [${fk.columns.map(quote).join(', ')}]`,
+    `referencedTableName: ${quote(fk.referencedTable)}`,
+    `referencedColumnNames: [${fk.referencedColumns.map(quote).join(', ')}]`,
+  );
+  if (fk.onDelete) options.push(`onDelete: ${quote(fk.onDelete)}`);
+  if (fk.onUpdate) options.push(`onUpdate: ${quote(fk.onUpdate)}`);
+  return `{ ${options.join(', ')} }`;
+}
+
+/**
+ * The order to create the tables in: each after the tables its foreign keys lead to, by name
+ * among equals. Keys of a cycle (a → b → a) are added after every table exists (`later`).
+ */
+function creationOrder(tables: ServedTable[]): { order: ServedTable[]; later: Map<ServedTable, SchemaForeignKey[]> } {
+  const names = new Set(tables.map((t) => t.source.name));
+  const order: ServedTable[] = [];
+  const created = new Set<string>();
+  const later = new Map<ServedTable, SchemaForeignKey[]>();
+  const pending = [...tables];
+  while (pending.length > 0) {
+    const ready = (t: ServedTable): boolean =>
+      t.source.foreignKeys.every(
+        (fk) => !names.has(fk.referencedTable) || fk.referencedTable === t.source.name || created.has(fk.referencedTable),
+      );
+    let index = pending.findIndex(ready);
+    if (index === -1) {
+      // A cycle: create the first pending table now and add its keys to pending tables afterwards.
+      index = 0;
+      const table = pending[0]!;
+      later.set(
+        table,
+        table.source.foreignKeys.filter(
+          (fk) => names.has(fk.referencedTable) && fk.referencedTable !== table.source.name && !created.has(fk.referencedTable),
+        ),
+      );
+    }
+    const [table] = pending.splice(index, 1);
+    order.push(table!);
+    created.add(table!.source.name);
+  }
+  return { order, later };
+}
+
+/**
+ * The baseline migration: creates the served tables exactly as they are in the database the
+ * project was generated from (every column, unique constraint, index and foreign key between
+ * them). On that database it finds every table there and does nothing, so TypeORM records it as
+ * applied without changing a thing; on an empty one it creates them all; anything in between
+ * is refused, naming the tables that exist.
+ */
+export function baselineMigrationSource(projectName: string, tables: ServedTable[]): string {
+  const names = new Set(tables.map((t) => t.source.name));
+  const { order, later } = creationOrder(tables);
+  const lines = [
+    `import { Table, ${later.size > 0 ? 'TableForeignKey, ' : ''}type MigrationInterface, type QueryRunner } from 'typeorm';`,
+    '',
+    `/** The tables of ${projectName}, in the order they are created (each after those it refers to). */`,
+    `const TABLES: string[] = [${order.map((t) => quote(t.source.name)).join(', ')}];`,
+    '',
+    '/**',
+    ` * The schema ${projectName} was generated from (\`npm run generate\`). On that database every table`,
+    ' * exists already: nothing is done, and TypeORM records the migration as applied. On an empty',
+    ' * database it creates them all; when only some exist, it stops and names them.',
+    ' */',
+    `export class ${BASELINE_CLASS} implements MigrationInterface {`,
+    `  name = ${quote(BASELINE_CLASS)};`,
+    '',
+    '  async up(queryRunner: QueryRunner): Promise<void> {',
+    '    const existing: string[] = [];',
+    '    for (const table of TABLES) if (await queryRunner.hasTable(table)) existing.push(table);',
+    '    if (existing.length === TABLES.length) return;',
+    '    if (existing.length > 0) {',
+    '      throw new Error(',
+    "        `The baseline migration creates ${TABLES.join(', ')}, but ${existing.join(', ')} exist already: point Tessera at the database the project was generated from, or at an empty one.`,",
+    '      );',
+    '    }',
+  ];
+  for (const table of order) {
+    const deferred = new Set(later.get(table) ?? []);
+    const foreignKeys = table.source.foreignKeys.filter((fk) => names.has(fk.referencedTable) && !deferred.has(fk));
+    const parts = [`name: ${quote(table.source.name)}`, `columns: [${table.source.columns.map(columnOptions).join(', ')}]`];
+    if (table.source.uniques.length > 0) parts.push(`uniques: [${table.source.uniques.map((u) => indexOptions(u, false)).join(', ')}]`);
+    if (table.source.indices.length > 0) parts.push(`indices: [${table.source.indices.map((i) => indexOptions(i, true)).join(', ')}]`);
+    if (foreignKeys.length > 0) parts.push(`foreignKeys: [${foreignKeys.map(foreignKeyOptions).join(', ')}]`);
+    lines.push(`    await queryRunner.createTable(new Table({ ${parts.join(', ')} }));`);
+  }
+  for (const [table, foreignKeys] of later) {
+    for (const fk of foreignKeys) {
+      lines.push(`    await queryRunner.createForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);
+    }
+  }
+  lines.push('  }', '', '  async down(queryRunner: QueryRunner): Promise<void> {');
+  for (const [table, foreignKeys] of later) {
+    for (const fk of foreignKeys) {
+      lines.push(`    await queryRunner.dropForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);
+    }
+  }
+  lines.push('    for (const table of [...TABLES].reverse()) await queryRunner.dropTable(table);', '  }', '}', '');
+  return lines.join('\n');
+}

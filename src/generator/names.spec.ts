@@ -1,0 +1,105 @@
+import type { SchemaColumn, SchemaTable } from '../database/schema-reader.js';
+import { entitySource } from './entity-writer.js';
+import { entityNames, propertyKey, quote } from './names.js';
+import { servedSchema } from './served-schema.js';
+
+const column = (name: string, extra: Partial<SchemaColumn> = {}): SchemaColumn => ({
+  name,
+  type: 'integer',
+  nullable: false,
+  primary: false,
+  unique: false,
+  ...extra,
+});
+
+const table = (name: string, columns: SchemaColumn[], extra: Partial<SchemaTable> = {}): SchemaTable => ({
+  name,
+  columns,
+  primaryKey: columns.filter((c) => c.primary).map((c) => c.name),
+  foreignKeys: [],
+  uniques: [],
+  indices: [],
+  ...extra,
+});
+
+describe('generator names', () => {
+  it('quotes property names that are not identifiers, and escapes quotes', () => {
+    expect(propertyKey('order_no')).toBe('order_no');
+    expect(propertyKey('unit price')).toBe("'unit price'");
+    expect(propertyKey('2nd')).toBe("'2nd'");
+    expect(quote("it's")).toBe("'it\\'s'");
+  });
+
+  it('gives every table a class and a file of its own, clear of the names an entity file imports', () => {
+    const served = servedSchema({
+      kind: 'sqlite',
+      tables: [
+        table('order_line', [column('id', { primary: true })]),
+        table('Order-Line', [column('id', { primary: true })]),
+        table('entity', [column('id', { primary: true })]),
+        table('Column', [column('id', { primary: true })]),
+        table('3d', [column('id', { primary: true })]),
+      ],
+    });
+    const names = entityNames(served.tables);
+    expect([...names.className.values()]).toEqual(['OrderLine', 'OrderLine2', 'Entity2', 'Column2', 'T3d']);
+    expect([...names.fileName.values()]).toEqual([
+      'order-line.entity',
+      'order-line2.entity',
+      'entity.entity',
+      'column.entity',
+      '3d.entity',
+    ]);
+  });
+
+  it('names relations after the key column without _id, else the table; never as a column is named', () => {
+    const employee = table('employee', [
+      column('id', { primary: true }),
+      column('manager_id', { nullable: true }),
+      column('dept', { type: 'varchar', length: '10' }),
+      column('department', { type: 'varchar', length: '10' }),
+    ]);
+    employee.foreignKeys = [
+      { columns: ['manager_id'], referencedTable: 'employee', referencedColumns: ['id'] },
+      { columns: ['dept'], referencedTable: 'department', referencedColumns: ['code'] },
+    ];
+    const department = table('department', [column('code', { primary: true, type: 'varchar', length: '10' }), column('employee_list')]);
+    const served = servedSchema({ kind: 'sqlite', tables: [department, employee] });
+    const names = entityNames(served.tables);
+    const [toManager, toDepartment] = served.tables[1]!.relations;
+    expect(names.relation.get(toManager!)).toEqual({ manyToOne: 'manager', oneToMany: 'employee_list' });
+    expect(names.relation.get(toDepartment!)).toEqual({ manyToOne: 'department2', oneToMany: 'employee_list2' });
+  });
+
+  it('writes odd column names as quoted properties, decorated with the name as the database spells it', () => {
+    const odd = table('odd', [
+      column('id', { primary: true, generated: 'increment' }),
+      column('unit price', { type: 'decimal', precision: 9, scale: 2, nullable: true }),
+    ]);
+    const served = servedSchema({ kind: 'postgres', tables: [odd] });
+    const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
+    expect(source).toContain(
+      "@Column({ type: 'decimal', precision: 9, scale: 2, nullable: true })\n  'unit price'!: DecimalString | null;",
+    );
+    expect(source).toContain("@PrimaryGeneratedColumn('increment', { type: 'integer' })\n  id!: number;");
+  });
+
+  it('leaves out keyless tables, unservable columns, and relations to tables left out', () => {
+    const blob = table('blobby', [column('id', { primary: true, type: 'bytea' })]);
+    const child = table('child', [
+      column('id', { primary: true }),
+      column('blob_id', { nullable: true }),
+      column('doc', { type: 'jsonb', nullable: true }),
+    ]);
+    child.foreignKeys = [{ columns: ['blob_id'], referencedTable: 'blobby', referencedColumns: ['id'] }];
+    const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])] });
+    expect(served.tables.map((t) => t.source.name)).toEqual(['child']);
+    expect(served.tables[0]!.columns.map((c) => c.name)).toEqual(['id', 'blob_id']);
+    expect(served.skipped).toEqual([
+      'table blobby: its key column id has type bytea, which Tessera cannot serve',
+      'table log: it has no primary key',
+      'column child.doc: type jsonb, which Tessera cannot serve (the column stays in the database)',
+      'relation child(blob_id) -> blobby: that table is not served',
+    ]);
+  });
+});

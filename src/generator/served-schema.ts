@@ -1,0 +1,79 @@
+import { columnKindOfTypeName, type ColumnKind } from '../data/column-kind.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema-reader.js';
+
+/** A column the generated entity declares, with the API kind Tessera serves it as. */
+export interface ServedColumn extends SchemaColumn {
+  kind: ColumnKind;
+}
+
+/** A table the generator serves: its served columns, and the foreign keys that become relations. */
+export interface ServedTable {
+  /** The table as read, every column included: the baseline migration creates exactly this. */
+  source: SchemaTable;
+  columns: ServedColumn[];
+  /** Foreign keys between served tables on served columns. */
+  relations: SchemaForeignKey[];
+}
+
+export interface ServedSchema {
+  tables: ServedTable[];
+  /** What was left out and why, one line each, e.g. `table event_log: it has no primary key`. */
+  skipped: string[];
+}
+
+function servedKind(column: SchemaColumn): ColumnKind | undefined {
+  return columnKindOfTypeName(column.type);
+}
+
+/** Why a table cannot be served at all, if it cannot. */
+function tableProblem(table: SchemaTable): string | undefined {
+  if (table.primaryKey.length === 0) return 'it has no primary key';
+  for (const column of table.columns) {
+    if (servedKind(column)) continue;
+    if (column.primary) return `its key column ${column.name} has type ${column.type}, which Tessera cannot serve`;
+    if (!column.nullable && column.default === undefined && !column.generated)
+      return `its column ${column.name} has type ${column.type}, which Tessera cannot serve, and is required (NOT NULL without a default)`;
+  }
+  return undefined;
+}
+
+/**
+ * Splits a database schema into what Tessera serves and what it leaves out: tables without a
+ * primary key, and columns of types Tessera cannot serve (binary, JSON, geometry, arrays...). A
+ * column it cannot serve is left out of the entity when the database can fill it (nullable or with
+ * a default); otherwise its table is. Foreign keys to a table left out are left out too.
+ */
+export function servedSchema(schema: SchemaSnapshot): ServedSchema {
+  const skipped: string[] = [];
+  const kept = schema.tables.filter((table) => {
+    const problem = tableProblem(table);
+    if (problem) skipped.push(`table ${table.name}: ${problem}`);
+    return !problem;
+  });
+  const keptNames = new Set(kept.map((t) => t.name));
+  const tables = kept.map((table): ServedTable => {
+    const columns: ServedColumn[] = [];
+    for (const column of table.columns) {
+      const kind = servedKind(column);
+      if (kind) columns.push({ ...column, kind });
+      else
+        skipped.push(
+          `column ${table.name}.${column.name}: type ${column.type}, which Tessera cannot serve (the column stays in the database)`,
+        );
+    }
+    const served = new Set(columns.map((c) => c.name));
+    const relations = table.foreignKeys.filter((fk) => {
+      if (!keptNames.has(fk.referencedTable)) {
+        skipped.push(`relation ${table.name}(${fk.columns.join(', ')}) -> ${fk.referencedTable}: that table is not served`);
+        return false;
+      }
+      if (!fk.columns.every((c) => served.has(c))) {
+        skipped.push(`relation ${table.name}(${fk.columns.join(', ')}) -> ${fk.referencedTable}: a column of it is not served`);
+        return false;
+      }
+      return true;
+    });
+    return { source: table, columns, relations };
+  });
+  return { tables, skipped };
+}
