@@ -12,4 +12,9 @@ import { asTheServerIs } from './src/database/server-flavour.js';
 import { project } from './src/project/project.js';
 import { schemaOf } from './src/schema.js';
 
-export default new MigrationsDataSource(buildDataSourceOptions(await asTheServerIs(configFromEnvironment().database), schemaOf(project)));
+export default new MigrationsDataSource(
+  buildDataSourceOptions(
+    await asTheServerIs(configFromEnvironment().database, configFromEnvironment().database.acquireTimeoutMs),
+    schemaOf(project),
+  ),
+);

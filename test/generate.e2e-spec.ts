@@ -257,6 +257,10 @@ describe('generate: an empty project, the demo, and what the command line refuse
     // The same file as the one shipped in src/project/, but for the path up to src/demo/ from this folder.
     const shipped = readFileSync(join(PROJECT_ROOT, 'src', 'project', 'project.ts'), 'utf8');
     expect(readFileSync(join(demo, 'project.ts'), 'utf8').replace("'../../../src/demo/", "'../demo/")).toBe(shipped);
+    // What a fresh clone holds is replaced only with --force too.
+    expect(() => generateProject({ source: { kind: 'empty' }, name: 'blank', out: demo, force: false, root: PROJECT_ROOT })).toThrow(
+      'test/.generated/src-project already holds the demo (a one-line project.ts); add --force to replace it',
+    );
     rmSync(demo, { recursive: true, force: true });
   });
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DataSource, type DataSourceOptions, type QueryRunner, type Table } from 'typeorm';
 import type { DatabaseTarget } from '../config/database-url.js';
+import { asTheServerIs } from './server-flavour.js';
 
 /** One column as TypeORM reads it back from the database (the same facts its schema diff compares). */
 export interface SchemaColumn {
@@ -49,7 +50,7 @@ export interface SchemaSnapshot {
   tables: SchemaTable[];
 }
 
-function optionsFor(target: DatabaseTarget, entities: Function[] = [], mariadb = false): DataSourceOptions {
+function optionsFor(target: DatabaseTarget, entities: Function[]): DataSourceOptions {
   const common = { entities, migrations: [], synchronize: false, logging: false };
   switch (target.kind) {
     case 'sqlite':
@@ -59,7 +60,7 @@ function optionsFor(target: DatabaseTarget, entities: Function[] = [], mariadb =
     case 'mariadb':
       return {
         ...common,
-        type: mariadb || target.kind === 'mariadb' ? 'mariadb' : 'mysql',
+        type: target.kind,
         url: target.url.replace(/^mariadb:/, 'mysql:'),
         poolSize: 1,
         timezone: 'Z',
@@ -123,16 +124,11 @@ function plainTable(table: Table): SchemaTable {
  * MariaDB server is read with TypeORM's MariaDB driver: the MySQL one misreads MariaDB's column
  * defaults (it quotes literals MariaDB quotes already, and takes `NULL` for a default).
  */
+/** A MariaDB server behind a mysql:// URL is read as MariaDB: as MySQL, TypeORM double-quotes its defaults and reads NULL as one. */
 async function openForSchema(target: DatabaseTarget, entities: Function[] = []): Promise<DataSource> {
-  const dataSource = new DataSource(optionsFor(target, entities));
+  const dataSource = new DataSource(optionsFor(await asTheServerIs(target), entities));
   await dataSource.initialize();
-  if (target.kind !== 'mysql') return dataSource;
-  const [row] = await dataSource.query<Array<{ version: string }>>('SELECT VERSION() AS version');
-  if (!row?.version.includes('MariaDB')) return dataSource;
-  await dataSource.destroy();
-  const mariadb = new DataSource(optionsFor(target, entities, true));
-  await mariadb.initialize();
-  return mariadb;
+  return dataSource;
 }
 
 /** MySQL columns declared BOOLEAN are tinyint(1), which TypeORM reads back as a plain tinyint. */

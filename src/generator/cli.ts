@@ -10,7 +10,11 @@ import { parseDatabaseUrl } from '../config/database-url.js';
 import { NAME, NAME_MESSAGE } from '../config/environment.schema.js';
 import { PROJECT_ROOT } from '../config/project-root.js';
 import { readSchema } from '../database/schema-reader.js';
+import { connectFailureMessage } from '../database/boot-errors.js';
 import { GenerateError, generateProject, type ProjectSource } from './generate-project.js';
+
+/** How long the drivers wait for the server (their own defaults: mysql2 10 s). */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 const USAGE =
   'usage: npm run generate -- (--from <DATABASE_URL> --name <project> | --empty --name <project> | --demo) [--force] [--out <folder>]';
@@ -73,8 +77,8 @@ async function sourceOf(args: Arguments): Promise<ProjectSource> {
   try {
     return { kind: 'database', schema: await readSchema(target) };
   } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${reason}`);
+    if (target.kind === 'sqlite') throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${(error as Error).message}`);
+    throw new GenerateError(connectFailureMessage(target, error, CONNECT_TIMEOUT_MS));
   }
 }
 

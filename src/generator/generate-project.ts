@@ -42,7 +42,7 @@ function importPath(from: string, to: string): string {
   return path.startsWith('.') ? path : `./${path}`;
 }
 
-function isDemoPointer(out: string): boolean {
+function holdsTheDemoPointer(out: string): boolean {
   const entries = readdirSync(out);
   return (
     entries.length === 1 && entries[0] === 'project.ts' && readFileSync(join(out, 'project.ts'), 'utf8').includes('demoProject as project')
@@ -50,8 +50,9 @@ function isDemoPointer(out: string): boolean {
 }
 
 /**
- * Makes sure `out` may be (re)written: it is inside Tessera's folder, and it is missing, empty,
- * the demo pointer, or `force` is given and it holds a project (a `project.ts`).
+ * Makes sure `out` may be (re)written: it is inside Tessera's folder, and it is missing or empty,
+ * or `force` is given and it holds a project (a `project.ts`). What is there is replaced only
+ * with `force`, the demo pointer included (the refusal says how cheaply it comes back).
  */
 function clearOutput(request: GenerateRequest): void {
   const { out, root } = request;
@@ -61,10 +62,12 @@ function clearOutput(request: GenerateRequest): void {
   if (!existsSync(out) || readdirSync(out).length === 0) return;
   if (!existsSync(join(out, 'project.ts')))
     throw new GenerateError(`${out} holds no project.ts: not replacing a folder that is not a Tessera project`);
-  if (!request.force && !isDemoPointer(out))
+  if (!request.force) {
+    const what = holdsTheDemoPointer(out) ? 'the demo (a one-line project.ts)' : 'a project';
     throw new GenerateError(
-      `${inside} already holds a project; add --force to replace it (npm run generate -- --demo --force puts the demo back)`,
+      `${inside} already holds ${what}; add --force to replace it (npm run generate -- --demo --force puts the demo back)`,
     );
+  }
   rmSync(out, { recursive: true, force: true });
 }
 
