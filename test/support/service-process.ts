@@ -28,15 +28,7 @@ export interface ServiceProcess {
  * shows up as a late exit rather than a stuck suite.
  */
 export async function startService(env: Record<string, string>, limitMs = 60_000): Promise<ServiceProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const { child, port, output } = await spawnService(env);
   const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const exited = new Promise<ServiceExit>((resolve) => {
     child.on('exit', (code, signal) => {
@@ -46,13 +38,14 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
   });
   await new Promise<void>((resolve, reject) => {
     const check = () => {
-      if (stdout.includes('Tessera is listening')) resolve();
-      else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`the service did not start:\n${stdout}\n${stderr}`));
+      if (output.stdout.includes('Tessera is listening')) resolve();
+      else if (child.exitCode !== null || child.signalCode !== null)
+        reject(new Error(`the service did not start:\n${output.stdout}\n${output.stderr}`));
       else setTimeout(check, 25);
     };
     check();
   });
-  return { child, port, stdout: () => stdout, exited, kill: () => void child.kill('SIGKILL') };
+  return { child, port, stdout: () => output.stdout, exited, kill: () => void child.kill('SIGKILL') };
 }
 
 export interface FinishedService {
@@ -63,22 +56,27 @@ export interface FinishedService {
 
 /** Runs `node dist/src/main.js` with the given environment to its exit (a service that refuses to boot). */
 export async function runServiceToExit(env: Record<string, string>, limitMs = 30_000): Promise<FinishedService> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const { child, output } = await spawnService(env);
   // A service that did boot is stopped, and its test then fails on the exit code.
   const watch = setInterval(() => {
-    if (stdout.includes('Tessera is listening')) child.kill('SIGTERM');
+    if (output.stdout.includes('Tessera is listening')) child.kill('SIGTERM');
   }, 25);
   const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   clearInterval(watch);
   clearTimeout(safety);
-  return { code, stdout, stderr };
+  return { code, stdout: output.stdout, stderr: output.stderr };
+}
+
+/** `node dist/src/main.js` on a free loopback port, its output collected as it comes. */
+async function spawnService(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  return { child, port, output };
 }
