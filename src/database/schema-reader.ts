@@ -48,6 +48,8 @@ export interface SchemaTable {
 export interface SchemaSnapshot {
   kind: DatabaseTarget['kind'];
   tables: SchemaTable[];
+  /** Tables TypeORM cannot read, and why, one line each (`table a.b: ...`). */
+  unread: string[];
 }
 
 function optionsFor(target: DatabaseTarget, entities: Function[]): DataSourceOptions {
@@ -78,8 +80,11 @@ const TABLE_NAMES: Record<DatabaseTarget['kind'], string> = {
   postgres: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
 };
 
+/** By UTF-16 code units: the same order on every machine, whatever its locale (localeCompare is not). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const byName = <T extends { name?: string; columns: string[] }>(a: T, b: T): number =>
-  (a.name ?? a.columns.join(',')).localeCompare(b.name ?? b.columns.join(','));
+  compare(a.name ?? a.columns.join(','), b.name ?? b.columns.join(','));
 
 function plainTable(table: Table): SchemaTable {
   const uniqueColumns = new Set(
@@ -175,6 +180,23 @@ async function findSqliteAutoincrement(queryRunner: QueryRunner, tables: Table[]
   }
 }
 
+/** Why TypeORM cannot read a table (it would fail on it, or misread it), if it cannot. */
+async function unreadable(queryRunner: QueryRunner, kind: DatabaseTarget['kind'], name: string): Promise<string | undefined> {
+  // TypeORM takes a dot for the separator of a schema name; its SQLite reader writes names into SQL unescaped.
+  if (name.includes('.')) return 'its name holds a dot, which TypeORM reads as a schema separator';
+  if (kind !== 'sqlite') return undefined;
+  if (/['"]/.test(name)) return 'its name holds a quote, which TypeORM cannot read on SQLite';
+  const indices = (await queryRunner.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [name])) as Array<{
+    name: string;
+  }>;
+  if (indices.some((i) => /['"]/.test(i.name))) return 'the name of an index of it holds a quote, which TypeORM cannot read on SQLite';
+  const [generated] = (await queryRunner.query('SELECT COUNT(*) AS n FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)', [name])) as Array<{
+    n: number;
+  }>;
+  if (generated && generated.n > 0) return 'it has a generated column, which TypeORM cannot read on SQLite';
+  return undefined;
+}
+
 /**
  * Reads the tables of an existing database with TypeORM's own introspection (no entities, no
  * migrations, nothing written), as plain data, sorted by table name. Tessera's own tables
@@ -185,8 +207,16 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
   try {
     const queryRunner = dataSource.createQueryRunner();
     try {
-      const names = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
-      const tables = names.length === 0 ? [] : await queryRunner.getTables(names.map((row) => row.name));
+      const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
+      const names: string[] = [];
+      const unread: string[] = [];
+      for (const { name } of listed) {
+        if (name.toLowerCase().startsWith('tessera_')) continue;
+        const why = await unreadable(queryRunner, target.kind, name);
+        if (why) unread.push(`table ${name}: ${why}`);
+        else names.push(name);
+      }
+      const tables = names.length === 0 ? [] : await queryRunner.getTables(names);
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
       else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
@@ -201,7 +231,8 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
         tables: tables
           .filter((t) => !t.name.toLowerCase().startsWith('tessera_'))
           .map(plainTable)
-          .sort((a, b) => a.name.localeCompare(b.name)),
+          .sort((a, b) => compare(a.name, b.name)),
+        unread: unread.sort(compare),
       };
     } finally {
       await queryRunner.release();

@@ -1,6 +1,6 @@
 import type { SchemaForeignKey } from '../database/schema-reader.js';
 import type { EntityNames } from './names.js';
-import { access, propertyKey, quote } from './names.js';
+import { access, commentText, propertyKey, quote } from './names.js';
 import type { ServedColumn, ServedTable } from './served-schema.js';
 
 /** Where the generated files import Tessera's own modules from (`../..` for `src/project/entities/`). */
@@ -112,7 +112,7 @@ export function entitySource(table: ServedTable, tables: ServedTable[], names: E
   for (const name of [...related].sort()) {
     lines.push(`import type { ${names.className.get(name)!} } from './${names.fileName.get(name)!}.js';`);
   }
-  lines.push('', `/** Table ${table.source.name}, as generated from the database (\`npm run generate\`). */`);
+  lines.push('', `/** Table ${commentText(table.source.name)}, as generated from the database (\`npm run generate\`). */`);
   lines.push(`@Entity({ name: ${quote(table.source.name)} })`);
   for (const u of uniques) lines.push(`@Unique(${indexArguments(u.name, u.columns)})`);
   for (const i of indices) lines.push(`@Index(${indexArguments(i.name, i.columns)}${i.unique ? ', { unique: true }' : ''})`);

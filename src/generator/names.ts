@@ -24,7 +24,15 @@ const TAKEN = new Set([
   'Error',
   'Map',
   'Set',
+  'ProjectDefinition',
 ]);
+
+/**
+ * Names a generated property must not take: a class field named `constructor` does not compile,
+ * and one named `__proto__` or after a member of `Object.prototype` (`toString`, `hasOwnProperty`...)
+ * breaks the objects TypeORM and Tessera build from rows.
+ */
+export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'constructor']);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -33,9 +41,24 @@ export function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : quote(name);
 }
 
+/** Backslash, single quote, control characters and line separators escaped for a single-quoted literal. */
+function escaped(text: string): string {
+  return text
+    .replaceAll('\\', '\\\\')
+    .replaceAll("'", "\\'")
+    .replaceAll('\n', '\\n')
+    .replaceAll('\r', '\\r')
+    .replace(/\p{Cc}|[\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A string literal in single quotes, as Prettier writes it. */
 export function quote(text: string): string {
-  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`;
+  return `'${escaped(text)}'`;
+}
+
+/** A database name as it may appear inside a generated `/** ... *\/` comment: on one line, never closing it. */
+export function commentText(text: string): string {
+  return escaped(text).replaceAll('*/', '*\\/');
 }
 
 /** Property access on a variable: `row.name` or `row['odd name']`. */
@@ -97,7 +120,7 @@ export function entityNames(tables: ServedTable[]): EntityNames {
   for (const table of tables) {
     className.set(table.source.name, unique(pascalCase(table.source.name), classes));
     fileName.set(table.source.name, `${unique(kebabCase(table.source.name), files, true)}.entity`);
-    usedProperties.set(table.source.name, new Set(table.columns.map((c) => c.name)));
+    usedProperties.set(table.source.name, new Set([...RESERVED_PROPERTIES, ...table.columns.map((c) => c.name)]));
   }
   const relation = new Map<SchemaForeignKey, RelationNames>();
   for (const table of tables) {
