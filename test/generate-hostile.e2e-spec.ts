@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
-import { readSchema } from '../src/database/schema-reader.js';
+import { readSchema, type SchemaSnapshot } from '../src/database/schema-reader.js';
 import { generateProject, type GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';
@@ -69,7 +69,7 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
   it('leaves out what TypeORM or JavaScript cannot take, naming each, and generates the rest', () => {
     expect(result.skipped).toEqual([
       'table a.b: its name holds a dot, which TypeORM reads as a schema separator',
-      'table computed: it has a generated column, which TypeORM cannot read on SQLite',
+      'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
       "table it's: its name holds a quote, which TypeORM cannot read on SQLite",
       'table needs_constructor: its column constructor is named after a property of every JavaScript object, which Tessera cannot serve, and is required (NOT NULL without a default)',
       ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
@@ -136,3 +136,93 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
     });
   });
 });
+
+/** Per server: mixed case, two keys to one parent, a key to a unique column, a composite key, 64-bit integers, enums, computed columns, a view. */
+const DIALECT_SQL: Record<'mysql' | 'postgres', string[]> = {
+  postgres: [
+    `CREATE TYPE mood AS ENUM ('happy', 'sad')`,
+    `CREATE TABLE "Parent" ("Id" SERIAL PRIMARY KEY, "Code" VARCHAR(10) NOT NULL UNIQUE, "k1" INT NOT NULL, "k2" INT NOT NULL, UNIQUE ("k1", "k2"))`,
+    `CREATE TABLE "child" (
+      "id" BIGSERIAL PRIMARY KEY,
+      "parent_id" INT REFERENCES "Parent" ("Id"), "second_parent_id" INT REFERENCES "Parent" ("Id"),
+      "parent_code" VARCHAR(10) REFERENCES "Parent" ("Code"),
+      "k1" INT, "k2" INT, FOREIGN KEY ("k1", "k2") REFERENCES "Parent" ("k1", "k2"),
+      "big" BIGINT DEFAULT 9007199254740993, "at" TIMESTAMP WITH TIME ZONE DEFAULT now(), "m" mood DEFAULT 'happy',
+      "note" TEXT DEFAULT '''); process.exit(1); //', "x */ y" TEXT
+    )`,
+    `CREATE VIEW "child_view" AS SELECT * FROM "child"`,
+    `CREATE TABLE "computed" ("id" INT PRIMARY KEY, "twice" INT GENERATED ALWAYS AS ("id" * 2) STORED)`,
+  ],
+  mysql: [
+    `CREATE TABLE Parent (Id INT AUTO_INCREMENT PRIMARY KEY, Code VARCHAR(10) NOT NULL UNIQUE, k1 INT NOT NULL, k2 INT NOT NULL, UNIQUE (k1, k2))`,
+    `CREATE TABLE child (
+      id BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY,
+      parent_id INT REFERENCES Parent (Id), second_parent_id INT, parent_code VARCHAR(10), k1 INT, k2 INT,
+      FOREIGN KEY (parent_id) REFERENCES Parent (Id), FOREIGN KEY (second_parent_id) REFERENCES Parent (Id),
+      FOREIGN KEY (parent_code) REFERENCES Parent (Code), FOREIGN KEY (k1, k2) REFERENCES Parent (k1, k2),
+      big BIGINT DEFAULT 9007199254740993, flag TINYINT(1) NOT NULL DEFAULT 1, small TINYINT(4) DEFAULT 7, u INT UNSIGNED DEFAULT 4000000000,
+      at TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP, m ENUM('happy', 'sad') DEFAULT 'happy',
+      note TEXT DEFAULT '''); process.exit(1); //', \`x */ y\` TEXT
+    )`,
+    `CREATE VIEW child_view AS SELECT * FROM child`,
+    `CREATE TABLE computed (id INT PRIMARY KEY, twice INT GENERATED ALWAYS AS (id * 2) STORED)`,
+  ],
+};
+
+for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
+  const dialect = target.database as 'mysql' | 'postgres';
+  describe(`generate from an odd schema [${target.database}]`, () => {
+    const out = join(GENERATED, `odd-${target.database}`);
+    let source: ScratchDatabase;
+    let result: GenerateResult;
+    let project: ProjectDefinition;
+
+    beforeAll(async () => {
+      source = await createScratchDatabase(dialect);
+      await runSql(source, DIALECT_SQL[dialect]);
+      const schema = await readSchema(parseDatabaseUrl(source.url));
+      result = generateProject({ source: { kind: 'database', schema }, name: 'odd', out, force: true, root: PROJECT_ROOT });
+      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+    });
+    afterAll(async () => {
+      await source.drop();
+    });
+
+    it('generates the tables, not the view nor the table with a computed column, and says why', () => {
+      expect(result.files.filter((f) => f.startsWith('entities/'))).toEqual(['entities/child.entity.ts', 'entities/parent.entity.ts']);
+      expect(result.skipped).toEqual([
+        'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
+        'column child.m: type enum, which Tessera cannot serve (the column stays in the database)',
+      ]);
+    });
+
+    it('serves mixed-case names, two keys to one parent, a key to a unique column and a composite key; a 64-bit default beyond 2^53 as a string', async () => {
+      const t = await startTestApp(target, { project, databaseUrl: source.url });
+      try {
+        await createUser(t, { login: 'odd', password: 'Password1', roles: ['Full access'] });
+        const api = await apiAs(t, 'odd');
+        await api.post('/Parent', { Code: 'P1', k1: 1, k2: 2 }).expect(201);
+        const child = { parent_id: 1, second_parent_id: 1, parent_code: 'P1', k1: 1, k2: 2, note: 'x', 'x */ y': 'y' };
+        await api.post('/child', child).expect(201);
+        await api.post('/child', { ...child, k2: 3 }).expect(422); // no parent (1, 3): the composite key holds
+        const [read] = (await api.get('/child').expect(200)).body as Array<Record<string, unknown>>;
+        expect(read).toMatchObject({ ...child, big: '9007199254740993' });
+        if (dialect === 'mysql') expect(read).toMatchObject({ flag: true, small: 7, u: 4000000000 });
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('its baseline migration gives an empty database the same tables: enum columns and unsigned numbers included', async () => {
+      const empty = await startTestApp(target, { project });
+      try {
+        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+        const before = await readSchema(parseDatabaseUrl(source.url));
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
+        expect(ours(made)).toEqual(ours(before));
+      } finally {
+        await empty.close();
+      }
+    });
+  });
+}

@@ -18,6 +18,11 @@ export interface SchemaColumn {
   generated?: 'increment' | 'identity' | 'uuid' | 'rowid';
   /** A single-column unique constraint on this column. */
   unique: boolean;
+  /** MySQL/MariaDB: an UNSIGNED number. */
+  unsigned?: true;
+  /** The values of an enum column, and on PostgreSQL the name of its type. */
+  enum?: string[];
+  enumName?: string;
 }
 
 export interface SchemaForeignKey {
@@ -105,6 +110,9 @@ function plainTable(table: Table): SchemaTable {
       primary: c.isPrimary,
       ...(c.isGenerated && c.generationStrategy ? { generated: c.generationStrategy } : {}),
       unique: c.isUnique || uniqueColumns.has(c.name),
+      ...(c.unsigned ? { unsigned: true as const } : {}),
+      ...(c.enum ? { enum: [...c.enum] } : {}),
+      ...(c.enumName ? { enumName: c.enumName } : {}),
     })),
     primaryKey: table.primaryColumns.map((c) => c.name),
     foreignKeys: table.foreignKeys
@@ -180,20 +188,34 @@ async function findSqliteAutoincrement(queryRunner: QueryRunner, tables: Table[]
   }
 }
 
+/** Tables with a generated (computed) column: TypeORM reads those from its typeorm_metadata table, which a database it did not make lacks. */
+const GENERATED_COLUMN_TABLES: Record<DatabaseTarget['kind'], string> = {
+  sqlite:
+    "SELECT DISTINCT m.name AS name FROM sqlite_master m JOIN pragma_table_xinfo(m.name) x WHERE m.type = 'table' AND x.hidden IN (2, 3)",
+  mysql:
+    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
+  mariadb:
+    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
+  postgres:
+    "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
+};
+
 /** Why TypeORM cannot read a table (it would fail on it, or misread it), if it cannot. */
-async function unreadable(queryRunner: QueryRunner, kind: DatabaseTarget['kind'], name: string): Promise<string | undefined> {
+async function unreadable(
+  queryRunner: QueryRunner,
+  kind: DatabaseTarget['kind'],
+  name: string,
+  generated: Set<string>,
+): Promise<string | undefined> {
   // TypeORM takes a dot for the separator of a schema name; its SQLite reader writes names into SQL unescaped.
   if (name.includes('.')) return 'its name holds a dot, which TypeORM reads as a schema separator';
+  if (kind === 'sqlite' && /['"]/.test(name)) return 'its name holds a quote, which TypeORM cannot read on SQLite';
+  if (generated.has(name)) return 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
   if (kind !== 'sqlite') return undefined;
-  if (/['"]/.test(name)) return 'its name holds a quote, which TypeORM cannot read on SQLite';
   const indices = (await queryRunner.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [name])) as Array<{
     name: string;
   }>;
   if (indices.some((i) => /['"]/.test(i.name))) return 'the name of an index of it holds a quote, which TypeORM cannot read on SQLite';
-  const [generated] = (await queryRunner.query('SELECT COUNT(*) AS n FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)', [name])) as Array<{
-    n: number;
-  }>;
-  if (generated && generated.n > 0) return 'it has a generated column, which TypeORM cannot read on SQLite';
   return undefined;
 }
 
@@ -210,9 +232,12 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
       const names: string[] = [];
       const unread: string[] = [];
+      const generated = new Set(
+        ((await queryRunner.query(GENERATED_COLUMN_TABLES[target.kind])) as Array<{ name: string }>).map((row) => row.name),
+      );
       for (const { name } of listed) {
         if (name.toLowerCase().startsWith('tessera_')) continue;
-        const why = await unreadable(queryRunner, target.kind, name);
+        const why = await unreadable(queryRunner, target.kind, name, generated);
         if (why) unread.push(`table ${name}: ${why}`);
         else names.push(name);
       }

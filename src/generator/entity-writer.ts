@@ -32,6 +32,7 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.length !== undefined) options.push(`length: ${/^[0-9]+$/.test(column.length) ? column.length : quote(column.length)}`);
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
+  if (column.unsigned) options.push('unsigned: true');
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
   return `{ ${options.join(', ')} }`;
