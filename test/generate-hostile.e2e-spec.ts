@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
 import { readSchema, type SchemaSnapshot } from '../src/database/schema-reader.js';
@@ -226,3 +227,30 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
     });
   });
 }
+
+describe('generate: where --out may lead', () => {
+  const empty = (out: string, force = true): GenerateResult =>
+    generateProject({ source: { kind: 'empty' }, name: 'x', out, force, root: PROJECT_ROOT });
+
+  it("never replaces Tessera's own source: src/demo holds a project.ts, and --force does not remove it", () => {
+    const demo = readFileSync(join(PROJECT_ROOT, 'src', 'demo', 'project.ts'), 'utf8');
+    expect(() => empty(join(PROJECT_ROOT, 'src', 'demo'))).toThrow(/--out must be a folder inside/);
+    expect(() => empty(join(PROJECT_ROOT, 'src', 'new-folder'))).toThrow(/--out must be a folder inside/);
+    expect(readFileSync(join(PROJECT_ROOT, 'src', 'demo', 'project.ts'), 'utf8')).toBe(demo);
+  });
+
+  it('refuses a folder outside, also through a symbolic link inside that leads out', () => {
+    expect(() => empty(resolve(PROJECT_ROOT, '..', 'x'))).toThrow(/--out must be a folder inside/);
+    const away = mkdtempSync(join(tmpdir(), 'tessera-out-'));
+    const link = join(GENERATED, 'link-out');
+    rmSync(link, { force: true });
+    symlinkSync(away, link);
+    try {
+      expect(() => empty(join(link, 'p'))).toThrow(/--out must be a folder inside/);
+      expect(existsSync(join(away, 'p'))).toBe(false);
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(away, { recursive: true, force: true });
+    }
+  });
+});
