@@ -45,16 +45,34 @@ describe('generator names', () => {
         table('entity', [column('id', { primary: true })]),
         table('Column', [column('id', { primary: true })]),
         table('3d', [column('id', { primary: true })]),
+        table('Reflect', [column('id', { primary: true })]),
+        table('project_definition', [column('id', { primary: true })]),
+        table('a'.repeat(300), [column('id', { primary: true })]),
+        table(`${'a'.repeat(300)}_b`, [column('id', { primary: true })]),
       ],
     });
     const names = entityNames(served.tables);
-    expect([...names.className.values()]).toEqual(['OrderLine', 'OrderLine2', 'Entity2', 'Column2', 'T3d']);
+    expect([...names.className.values()]).toEqual([
+      'OrderLine',
+      'OrderLine2',
+      'Entity2',
+      'Column2',
+      'T3d',
+      'Reflect2',
+      'ProjectDefinition2',
+      'A'.padEnd(300, 'a'),
+      `${'A'.padEnd(300, 'a')}B`,
+    ]);
     expect([...names.fileName.values()]).toEqual([
       'order-line.entity',
       'order-line2.entity',
       'entity.entity',
       'column.entity',
       '3d.entity',
+      'reflect.entity',
+      'project-definition.entity',
+      `${'a'.repeat(100)}.entity`,
+      `${'a'.repeat(100)}2.entity`,
     ]);
   });
 

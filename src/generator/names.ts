@@ -25,6 +25,9 @@ const TAKEN = new Set([
   'Map',
   'Set',
   'ProjectDefinition',
+  // Globals the compiled decorators call (Reflect.metadata) or the runtime relies on.
+  'Reflect',
+  'Symbol',
 ]);
 
 /**
@@ -73,10 +76,14 @@ function pascalCase(table: string): string {
   return /^[0-9]/.test(name) ? `T${name}` : name;
 }
 
+/** At most this long, so that `<name>N.entity.ts` stays within a file system's 255 bytes (SQLite names have no limit). */
+const FILE_STEM_MAX = 100;
+
 function kebabCase(table: string): string {
   const name = table
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, FILE_STEM_MAX)
     .replace(/^-+|-+$/g, '');
   return name.length === 0 ? 'table' : name;
 }
