@@ -20,6 +20,8 @@ export interface SchemaColumn {
   unique: boolean;
   /** MySQL/MariaDB: an UNSIGNED number. */
   unsigned?: true;
+  /** PostgreSQL: an array of `type` (`integer[]`). */
+  array?: true;
   /** The values of an enum column, and on PostgreSQL the name of its type. */
   enum?: string[];
   enumName?: string;
@@ -111,6 +113,7 @@ function plainTable(table: Table): SchemaTable {
       ...(c.isGenerated && c.generationStrategy ? { generated: c.generationStrategy } : {}),
       unique: c.isUnique || uniqueColumns.has(c.name),
       ...(c.unsigned ? { unsigned: true as const } : {}),
+      ...(c.isArray ? { array: true as const } : {}),
       ...(c.enum ? { enum: [...c.enum] } : {}),
       ...(c.enumName ? { enumName: c.enumName } : {}),
     })),
@@ -200,16 +203,23 @@ const GENERATED_COLUMN_TABLES: Record<DatabaseTarget['kind'], string> = {
     "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
 };
 
+/** PostgreSQL: tables with a column of a type (an enum) whose name holds a quote, which TypeORM's reader writes into SQL unescaped. */
+const QUOTED_TYPE_TABLES =
+  "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'USER-DEFINED' AND udt_name LIKE '%''%'";
+
 /** Why TypeORM cannot read a table (it would fail on it, or misread it), if it cannot. */
 async function unreadable(
   queryRunner: QueryRunner,
   kind: DatabaseTarget['kind'],
   name: string,
   generated: Set<string>,
+  quotedTypes: Set<string>,
 ): Promise<string | undefined> {
   // TypeORM takes a dot for the separator of a schema name; its SQLite reader writes names into SQL unescaped.
   if (name.includes('.')) return 'its name holds a dot, which TypeORM reads as a schema separator';
-  if (kind === 'sqlite' && /['"]/.test(name)) return 'its name holds a quote, which TypeORM cannot read on SQLite';
+  if (name.includes("'")) return 'its name holds a single quote, which TypeORM cannot read';
+  if (kind === 'sqlite' && name.includes('"')) return 'its name holds a double quote, which TypeORM cannot read on SQLite';
+  if (quotedTypes.has(name)) return 'a column of it has a type whose name holds a quote, which TypeORM cannot read';
   if (generated.has(name)) return 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
   if (kind !== 'sqlite') return undefined;
   const indices = (await queryRunner.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [name])) as Array<{
@@ -235,9 +245,12 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const generated = new Set(
         ((await queryRunner.query(GENERATED_COLUMN_TABLES[target.kind])) as Array<{ name: string }>).map((row) => row.name),
       );
+      const quotedTypes = new Set(
+        target.kind === 'postgres' ? ((await queryRunner.query(QUOTED_TYPE_TABLES)) as Array<{ name: string }>).map((row) => row.name) : [],
+      );
       for (const { name } of listed) {
         if (name.toLowerCase().startsWith('tessera_')) continue;
-        const why = await unreadable(queryRunner, target.kind, name, generated);
+        const why = await unreadable(queryRunner, target.kind, name, generated, quotedTypes);
         if (why) unread.push(`table ${name}: ${why}`);
         else names.push(name);
       }

@@ -77,7 +77,9 @@ async function sourceOf(args: Arguments): Promise<ProjectSource> {
   try {
     return { kind: 'database', schema: await readSchema(target) };
   } catch (error) {
-    if (target.kind === 'sqlite') throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${(error as Error).message}`);
+    // Connected, but a query failed: not a connection problem (TypeORM's QueryFailedError, by name: the database layer owns TypeORM).
+    if (target.kind === 'sqlite' || (error as Error).name === 'QueryFailedError')
+      throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${(error as Error).message}`);
     throw new GenerateError(connectFailureMessage(target, error, CONNECT_TIMEOUT_MS));
   }
 }

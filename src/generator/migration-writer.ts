@@ -13,6 +13,7 @@ function columnOptions(column: SchemaColumn): string {
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
   if (column.unsigned) options.push('unsigned: true');
+  if (column.array) options.push('isArray: true');
   if (column.enum) options.push(`enum: [${column.enum.map(quote).join(', ')}]`);
   if (column.enumName !== undefined) options.push(`enumName: ${quote(column.enumName)}`);
   if (column.primary) options.push('isPrimary: true');

@@ -22,15 +22,18 @@ export interface ServedSchema {
   skipped: string[];
 }
 
+/** The type as SQL spells it: `integer[]` for an array. */
+const typeName = (column: SchemaColumn): string => `${column.type || '(none)'}${column.array ? '[]' : ''}`;
+
 function servedKind(column: SchemaColumn): ColumnKind | undefined {
-  return RESERVED_PROPERTIES.has(column.name) ? undefined : columnKindOfTypeName(column.type);
+  return RESERVED_PROPERTIES.has(column.name) || column.array ? undefined : columnKindOfTypeName(column.type);
 }
 
 /** Why Tessera cannot serve a column: its name (a property of every JavaScript object), or its type. */
 function columnProblem(column: SchemaColumn): string {
   return RESERVED_PROPERTIES.has(column.name)
     ? 'named after a property of every JavaScript object, which Tessera cannot serve'
-    : `type ${column.type || '(none)'}, which Tessera cannot serve`;
+    : `type ${typeName(column)}, which Tessera cannot serve`;
 }
 
 /** Why a table cannot be served at all, if it cannot. */
@@ -40,7 +43,7 @@ function tableProblem(table: SchemaTable): string | undefined {
     if (servedKind(column)) continue;
     const problem = RESERVED_PROPERTIES.has(column.name)
       ? 'is named after a property of every JavaScript object'
-      : `has type ${column.type}`;
+      : `has type ${typeName(column)}`;
     if (column.primary) return `its key column ${column.name} ${problem}, which Tessera cannot serve`;
     if (!column.nullable && column.default === undefined && !column.generated)
       return `its column ${column.name} ${problem}, which Tessera cannot serve, and is required (NOT NULL without a default)`;
