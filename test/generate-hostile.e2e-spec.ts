@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
 import { readSchema, type SchemaSnapshot } from '../src/database/schema-reader.js';
@@ -271,3 +272,54 @@ describe('generate: where --out may lead', () => {
     }
   });
 });
+
+if (testTargets().some((t) => t.database === 'postgres')) {
+  describe('generate from a PostgreSQL schema other than public (search_path) [postgres]', () => {
+    let source: ScratchDatabase;
+    const name = (url: string): string => new URL(url).pathname.slice(1);
+    const tables = async (url: string): Promise<string[]> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          "SELECT table_schema || '.' || table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
+        );
+        return rows.map((row) => row.name);
+      } finally {
+        await client.end();
+      }
+    };
+    beforeEach(async () => {
+      source = await createScratchDatabase('postgres');
+    });
+    afterEach(async () => {
+      await source.drop();
+    });
+
+    it('reads the tables of the schema the search_path names', async () => {
+      await runSql(source, [
+        'CREATE SCHEMA other',
+        'CREATE TABLE other.thing (id SERIAL PRIMARY KEY, name TEXT)',
+        'CREATE TABLE other."Odd" ("Id" INT PRIMARY KEY, thing_id INT REFERENCES other.thing (id))',
+        'CREATE TABLE public.elsewhere (id INT PRIMARY KEY)',
+        `ALTER DATABASE "${name(source.url)}" SET search_path = other`,
+      ]);
+      const schema = await readSchema(parseDatabaseUrl(source.url));
+      expect(schema.tables.map((t) => [t.name, t.foreignKeys.map((fk) => fk.referencedTable)])).toEqual([
+        ['Odd', ['thing']],
+        ['thing', []],
+      ]);
+    });
+
+    it('refuses a schema whose name holds a single quote, running none of it', async () => {
+      const evil = `s'); CREATE TABLE public.pwned (id INT); --`;
+      await runSql(source, [
+        `CREATE SCHEMA "${evil}"`,
+        `CREATE TABLE "${evil}".t (id INT PRIMARY KEY)`,
+        `ALTER DATABASE "${name(source.url)}" SET search_path = "${evil}"`,
+      ]);
+      await expect(readSchema(parseDatabaseUrl(source.url))).rejects.toThrow(/holds a single quote, which TypeORM cannot read/);
+      expect(await tables(source.url)).toEqual([`${evil}.t`]);
+    });
+  });
+}

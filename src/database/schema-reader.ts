@@ -203,6 +203,14 @@ const GENERATED_COLUMN_TABLES: Record<DatabaseTarget['kind'], string> = {
     "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
 };
 
+/** The database can be reached, but its schema cannot be read safely. */
+export class UnreadableSchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableSchemaError';
+  }
+}
+
 /** PostgreSQL: tables with a column of a type (an enum) whose name holds a quote, which TypeORM's reader writes into SQL unescaped. */
 const QUOTED_TYPE_TABLES =
   "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'USER-DEFINED' AND udt_name LIKE '%''%'";
@@ -239,6 +247,14 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
   try {
     const queryRunner = dataSource.createQueryRunner();
     try {
+      if (target.kind === 'postgres') {
+        // TypeORM writes the schema name into its queries unescaped, as it does table names.
+        const [{ schema }] = (await queryRunner.query('SELECT current_schema() AS schema')) as [{ schema: string | null }];
+        if (schema === null || schema.includes("'"))
+          throw new UnreadableSchemaError(
+            `its schema ${JSON.stringify(schema)} (search_path) is missing or holds a single quote, which TypeORM cannot read`,
+          );
+      }
       const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
       const names: string[] = [];
       const unread: string[] = [];
