@@ -168,7 +168,7 @@ const DIALECT_SQL: Record<'mysql' | 'postgres', string[]> = {
       FOREIGN KEY (parent_id) REFERENCES Parent (Id), FOREIGN KEY (second_parent_id) REFERENCES Parent (Id),
       FOREIGN KEY (parent_code) REFERENCES Parent (Code), FOREIGN KEY (k1, k2) REFERENCES Parent (k1, k2),
       big BIGINT DEFAULT 9007199254740993, flag TINYINT(1) NOT NULL DEFAULT 1, small TINYINT(4) DEFAULT 7, u INT UNSIGNED DEFAULT 4000000000,
-      at TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP, m ENUM('happy', 'sad') DEFAULT 'happy',
+      at TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, m ENUM('happy', 'sad') DEFAULT 'happy',
       note TEXT DEFAULT '''); process.exit(1); //', \`x */ y\` TEXT
     )`,
     `CREATE VIEW child_view AS SELECT * FROM child`,
@@ -232,19 +232,38 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
       }
     });
 
-    it('its baseline migration gives an empty database the same tables: enum columns and unsigned numbers included', async () => {
+    it('its baseline migration gives an empty database the same tables: enum, array, unsigned and ON UPDATE columns included', async () => {
       const empty = await startTestApp(target, { project });
       try {
         const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
         const before = await readSchema(parseDatabaseUrl(source.url));
         const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
         expect(ours(made)).toEqual(ours(before));
+        if (dialect === 'mysql') {
+          const at = made.tables.find((table) => table.name === 'child')!.columns.find((c) => c.name === 'at');
+          expect(at).toMatchObject({ onUpdate: expect.stringMatching(/^current_timestamp/i) as string });
+        }
       } finally {
         await empty.close();
       }
     });
   });
 }
+
+it('orders tables by code units, the same on every machine whatever its locale (localeCompare is not)', async () => {
+  const source = await createScratchDatabase('sqlite');
+  try {
+    const names = ['b', 'a_b', 'aB', 'C', '_x', 'é'];
+    await runSql(
+      source,
+      names.map((name) => `CREATE TABLE "${name}" ("id" INTEGER NOT NULL PRIMARY KEY)`),
+    );
+    const schema = await readSchema(parseDatabaseUrl(source.url));
+    expect(schema.tables.map((t) => t.name)).toEqual(['C', '_x', 'aB', 'a_b', 'b', 'é']);
+  } finally {
+    await source.drop();
+  }
+});
 
 describe('generate: where --out may lead', () => {
   const empty = (out: string, force = true): GenerateResult =>

@@ -22,6 +22,8 @@ export interface SchemaColumn {
   unsigned?: true;
   /** PostgreSQL: an array of `type` (`integer[]`). */
   array?: true;
+  /** MySQL/MariaDB: `ON UPDATE CURRENT_TIMESTAMP` and the like, as SQL text. */
+  onUpdate?: string;
   /** The values of an enum column, and on PostgreSQL the name of its type. */
   enum?: string[];
   enumName?: string;
@@ -114,6 +116,7 @@ function plainTable(table: Table): SchemaTable {
       unique: c.isUnique || uniqueColumns.has(c.name),
       ...(c.unsigned ? { unsigned: true as const } : {}),
       ...(c.isArray ? { array: true as const } : {}),
+      ...(c.onUpdate ? { onUpdate: c.onUpdate } : {}),
       ...(c.enum ? { enum: [...c.enum] } : {}),
       ...(c.enumName ? { enumName: c.enumName } : {}),
     })),

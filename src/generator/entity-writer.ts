@@ -33,6 +33,7 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
   if (column.unsigned) options.push('unsigned: true');
+  if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
   return `{ ${options.join(', ')} }`;

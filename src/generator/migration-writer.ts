@@ -14,6 +14,7 @@ function columnOptions(column: SchemaColumn): string {
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
   if (column.unsigned) options.push('unsigned: true');
   if (column.array) options.push('isArray: true');
+  if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.enum) options.push(`enum: [${column.enum.map(quote).join(', ')}]`);
   if (column.enumName !== undefined) options.push(`enumName: ${quote(column.enumName)}`);
   if (column.primary) options.push('isPrimary: true');
