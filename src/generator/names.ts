@@ -1,4 +1,5 @@
 import type { SchemaForeignKey } from '../database/schema-reader.js';
+import { RESERVED_PROPERTIES } from './reserved-properties.js';
 import type { ServedTable } from './served-schema.js';
 
 /** Names an entity file imports or declares; a class must not take one of them. */
@@ -29,13 +30,6 @@ const TAKEN = new Set([
   'Reflect',
   'Symbol',
 ]);
-
-/**
- * Names a generated property must not take: a class field named `constructor` does not compile,
- * and one named `__proto__` or after a member of `Object.prototype` (`toString`, `hasOwnProperty`...)
- * breaks the objects TypeORM and Tessera build from rows.
- */
-export const RESERVED_PROPERTIES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'constructor']);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -1,6 +1,6 @@
 import { columnKindOfTypeName, type ColumnKind } from '../data/column-kind.js';
 import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema-reader.js';
-import { RESERVED_PROPERTIES } from './names.js';
+import { RESERVED_PROPERTIES } from './reserved-properties.js';
 
 /** A column the generated entity declares, with the API kind Tessera serves it as. */
 export interface ServedColumn extends SchemaColumn {
