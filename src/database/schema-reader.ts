@@ -18,6 +18,15 @@ export interface SchemaColumn {
   generated?: 'increment' | 'identity' | 'uuid' | 'rowid';
   /** A single-column unique constraint on this column. */
   unique: boolean;
+  /** MySQL/MariaDB: an UNSIGNED number. */
+  unsigned?: true;
+  /** PostgreSQL: an array of `type` (`integer[]`). */
+  array?: true;
+  /** MySQL/MariaDB: `ON UPDATE CURRENT_TIMESTAMP` and the like, as SQL text. */
+  onUpdate?: string;
+  /** The values of an enum column, and on PostgreSQL the name of its type. */
+  enum?: string[];
+  enumName?: string;
 }
 
 export interface SchemaForeignKey {
@@ -48,6 +57,8 @@ export interface SchemaTable {
 export interface SchemaSnapshot {
   kind: DatabaseTarget['kind'];
   tables: SchemaTable[];
+  /** Tables TypeORM cannot read, and why, one line each (`table a.b: ...`). */
+  unread: string[];
 }
 
 function optionsFor(target: DatabaseTarget, entities: Function[]): DataSourceOptions {
@@ -78,8 +89,11 @@ const TABLE_NAMES: Record<DatabaseTarget['kind'], string> = {
   postgres: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
 };
 
+/** By UTF-16 code units: the same order on every machine, whatever its locale (localeCompare is not). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const byName = <T extends { name?: string; columns: string[] }>(a: T, b: T): number =>
-  (a.name ?? a.columns.join(',')).localeCompare(b.name ?? b.columns.join(','));
+  compare(a.name ?? a.columns.join(','), b.name ?? b.columns.join(','));
 
 function plainTable(table: Table): SchemaTable {
   const uniqueColumns = new Set(
@@ -100,6 +114,11 @@ function plainTable(table: Table): SchemaTable {
       primary: c.isPrimary,
       ...(c.isGenerated && c.generationStrategy ? { generated: c.generationStrategy } : {}),
       unique: c.isUnique || uniqueColumns.has(c.name),
+      ...(c.unsigned ? { unsigned: true as const } : {}),
+      ...(c.isArray ? { array: true as const } : {}),
+      ...(c.onUpdate ? { onUpdate: c.onUpdate } : {}),
+      ...(c.enum ? { enum: [...c.enum] } : {}),
+      ...(c.enumName ? { enumName: c.enumName } : {}),
     })),
     primaryKey: table.primaryColumns.map((c) => c.name),
     foreignKeys: table.foreignKeys
@@ -175,6 +194,52 @@ async function findSqliteAutoincrement(queryRunner: QueryRunner, tables: Table[]
   }
 }
 
+/** Tables with a generated (computed) column: TypeORM reads those from its typeorm_metadata table, which a database it did not make lacks. */
+const GENERATED_COLUMN_TABLES: Record<DatabaseTarget['kind'], string> = {
+  sqlite:
+    "SELECT DISTINCT m.name AS name FROM sqlite_master m JOIN pragma_table_xinfo(m.name) x WHERE m.type = 'table' AND x.hidden IN (2, 3)",
+  mysql:
+    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
+  mariadb:
+    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
+  postgres:
+    "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
+};
+
+/** The database can be reached, but its schema cannot be read safely. */
+export class UnreadableSchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableSchemaError';
+  }
+}
+
+/** PostgreSQL: tables with a column of a type (an enum) whose name holds a quote, which TypeORM's reader writes into SQL unescaped. */
+const QUOTED_TYPE_TABLES =
+  "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'USER-DEFINED' AND udt_name LIKE '%''%'";
+
+/** Why TypeORM cannot read a table (it would fail on it, or misread it), if it cannot. */
+async function unreadable(
+  queryRunner: QueryRunner,
+  kind: DatabaseTarget['kind'],
+  name: string,
+  generated: Set<string>,
+  quotedTypes: Set<string>,
+): Promise<string | undefined> {
+  // TypeORM takes a dot for the separator of a schema name; its SQLite reader writes names into SQL unescaped.
+  if (name.includes('.')) return 'its name holds a dot, which TypeORM reads as a schema separator';
+  if (name.includes("'")) return 'its name holds a single quote, which TypeORM cannot read';
+  if (kind === 'sqlite' && name.includes('"')) return 'its name holds a double quote, which TypeORM cannot read on SQLite';
+  if (quotedTypes.has(name)) return 'a column of it has a type whose name holds a quote, which TypeORM cannot read';
+  if (generated.has(name)) return 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
+  if (kind !== 'sqlite') return undefined;
+  const indices = (await queryRunner.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [name])) as Array<{
+    name: string;
+  }>;
+  if (indices.some((i) => /['"]/.test(i.name))) return 'the name of an index of it holds a quote, which TypeORM cannot read on SQLite';
+  return undefined;
+}
+
 /**
  * Reads the tables of an existing database with TypeORM's own introspection (no entities, no
  * migrations, nothing written), as plain data, sorted by table name. Tessera's own tables
@@ -185,8 +250,30 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
   try {
     const queryRunner = dataSource.createQueryRunner();
     try {
-      const names = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
-      const tables = names.length === 0 ? [] : await queryRunner.getTables(names.map((row) => row.name));
+      if (target.kind === 'postgres') {
+        // TypeORM writes the schema name into its queries unescaped, as it does table names.
+        const [{ schema }] = (await queryRunner.query('SELECT current_schema() AS schema')) as [{ schema: string | null }];
+        if (schema === null || schema.includes("'"))
+          throw new UnreadableSchemaError(
+            `its schema ${JSON.stringify(schema)} (search_path) is missing or holds a single quote, which TypeORM cannot read`,
+          );
+      }
+      const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
+      const names: string[] = [];
+      const unread: string[] = [];
+      const generated = new Set(
+        ((await queryRunner.query(GENERATED_COLUMN_TABLES[target.kind])) as Array<{ name: string }>).map((row) => row.name),
+      );
+      const quotedTypes = new Set(
+        target.kind === 'postgres' ? ((await queryRunner.query(QUOTED_TYPE_TABLES)) as Array<{ name: string }>).map((row) => row.name) : [],
+      );
+      for (const { name } of listed) {
+        if (name.toLowerCase().startsWith('tessera_')) continue;
+        const why = await unreadable(queryRunner, target.kind, name, generated, quotedTypes);
+        if (why) unread.push(`table ${name}: ${why}`);
+        else names.push(name);
+      }
+      const tables = names.length === 0 ? [] : await queryRunner.getTables(names);
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
       else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
@@ -201,7 +288,8 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
         tables: tables
           .filter((t) => !t.name.toLowerCase().startsWith('tessera_'))
           .map(plainTable)
-          .sort((a, b) => a.name.localeCompare(b.name)),
+          .sort((a, b) => compare(a.name, b.name)),
+        unread: unread.sort(compare),
       };
     } finally {
       await queryRunner.release();

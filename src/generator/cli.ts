@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { parseDatabaseUrl } from '../config/database-url.js';
 import { NAME, NAME_MESSAGE } from '../config/environment.schema.js';
 import { PROJECT_ROOT } from '../config/project-root.js';
-import { readSchema } from '../database/schema-reader.js';
+import { readSchema, UnreadableSchemaError } from '../database/schema-reader.js';
 import { connectFailureMessage } from '../database/boot-errors.js';
 import { GenerateError, generateProject, type ProjectSource } from './generate-project.js';
 
@@ -77,7 +77,9 @@ async function sourceOf(args: Arguments): Promise<ProjectSource> {
   try {
     return { kind: 'database', schema: await readSchema(target) };
   } catch (error) {
-    if (target.kind === 'sqlite') throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${(error as Error).message}`);
+    // Connected, but a query failed: not a connection problem (TypeORM's QueryFailedError, by name: the database layer owns TypeORM).
+    if (target.kind === 'sqlite' || error instanceof UnreadableSchemaError || (error as Error).name === 'QueryFailedError')
+      throw new GenerateError(`cannot read the schema of ${target.safeUrl}: ${(error as Error).message}`);
     throw new GenerateError(connectFailureMessage(target, error, CONNECT_TIMEOUT_MS));
   }
 }

@@ -1,6 +1,6 @@
 import type { SchemaForeignKey } from '../database/schema-reader.js';
 import type { EntityNames } from './names.js';
-import { access, propertyKey, quote } from './names.js';
+import { access, commentText, propertyKey, quote } from './names.js';
 import type { ServedColumn, ServedTable } from './served-schema.js';
 
 /** Where the generated files import Tessera's own modules from (`../..` for `src/project/entities/`). */
@@ -32,6 +32,8 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.length !== undefined) options.push(`length: ${/^[0-9]+$/.test(column.length) ? column.length : quote(column.length)}`);
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
+  if (column.unsigned) options.push('unsigned: true');
+  if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
   return `{ ${options.join(', ')} }`;
@@ -112,7 +114,7 @@ export function entitySource(table: ServedTable, tables: ServedTable[], names: E
   for (const name of [...related].sort()) {
     lines.push(`import type { ${names.className.get(name)!} } from './${names.fileName.get(name)!}.js';`);
   }
-  lines.push('', `/** Table ${table.source.name}, as generated from the database (\`npm run generate\`). */`);
+  lines.push('', `/** Table ${commentText(table.source.name)}, as generated from the database (\`npm run generate\`). */`);
   lines.push(`@Entity({ name: ${quote(table.source.name)} })`);
   for (const u of uniques) lines.push(`@Unique(${indexArguments(u.name, u.columns)})`);
   for (const i of indices) lines.push(`@Index(${indexArguments(i.name, i.columns)}${i.unique ? ', { unique: true }' : ''})`);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SchemaSnapshot } from '../database/schema-reader.js';
 import { entitySource } from './entity-writer.js';
 import { BASELINE_CLASS, BASELINE_FILE, baselineMigrationSource } from './migration-writer.js';
@@ -49,6 +49,13 @@ function holdsTheDemoPointer(out: string): boolean {
   );
 }
 
+/** A path with every symbolic link on the part of it that exists resolved: where writing to it really lands. */
+function realPath(path: string): string {
+  if (existsSync(path)) return realpathSync(path);
+  const parent = dirname(path);
+  return parent === path ? path : join(realPath(parent), basename(path));
+}
+
 /**
  * Makes sure `out` may be (re)written: it is inside Tessera's folder, and it is missing or empty,
  * or `force` is given and it holds a project (a `project.ts`). What is there is replaced only
@@ -57,7 +64,17 @@ function holdsTheDemoPointer(out: string): boolean {
 function clearOutput(request: GenerateRequest): void {
   const { out, root } = request;
   const inside = relative(root, out);
-  if (inside === '' || inside.startsWith('..') || resolve(root, inside) !== out || inside === 'src' || inside === 'test')
+  // Where the files really land (a symbolic link on the way may lead out of Tessera's folder), and
+  // never Tessera's own source: src/ holds only src/project/ for the generator to replace.
+  const real = relative(realPath(root), realPath(out)).split(sep).join('/');
+  const outside = (path: string): boolean => path === '' || path === '..' || path.startsWith(`..${sep}`) || path.startsWith('../');
+  if (
+    outside(inside) ||
+    outside(real) ||
+    resolve(root, inside) !== out ||
+    real === 'test' ||
+    ((real === 'src' || real.startsWith('src/')) && real !== 'src/project' && !real.startsWith('src/project/'))
+  )
     throw new GenerateError(`--out must be a folder inside ${root} (src/project by default), not ${out}`);
   if (!existsSync(out) || readdirSync(out).length === 0) return;
   if (!existsSync(join(out, 'project.ts')))

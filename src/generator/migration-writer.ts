@@ -12,6 +12,11 @@ function columnOptions(column: SchemaColumn): string {
   if (column.length !== undefined) options.push(`length: ${quote(column.length)}`);
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
+  if (column.unsigned) options.push('unsigned: true');
+  if (column.array) options.push('isArray: true');
+  if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
+  if (column.enum) options.push(`enum: [${column.enum.map(quote).join(', ')}]`);
+  if (column.enumName !== undefined) options.push(`enumName: ${quote(column.enumName)}`);
   if (column.primary) options.push('isPrimary: true');
   if (column.generated) options.push('isGenerated: true', `generationStrategy: ${quote(column.generated)}`);
   if (column.nullable) options.push('isNullable: true');

@@ -1,6 +1,6 @@
 import type { SchemaColumn, SchemaTable } from '../database/schema-reader.js';
 import { entitySource } from './entity-writer.js';
-import { entityNames, propertyKey, quote } from './names.js';
+import { commentText, entityNames, propertyKey, quote } from './names.js';
 import { servedSchema } from './served-schema.js';
 
 const column = (name: string, extra: Partial<SchemaColumn> = {}): SchemaColumn => ({
@@ -28,27 +28,51 @@ describe('generator names', () => {
     expect(propertyKey('unit price')).toBe("'unit price'");
     expect(propertyKey('2nd')).toBe("'2nd'");
     expect(quote("it's")).toBe("'it\\'s'");
+    expect(quote('a\u2028b\u0000c\td')).toBe("'a\\u2028b\\u0000c\\u0009d'");
+  });
+
+  it('keeps a name inside a doc comment: on one line, never closing it', () => {
+    expect(commentText('x */ run(); /*\ny')).toBe('x *\\/ run(); /*\\ny');
   });
 
   it('gives every table a class and a file of its own, clear of the names an entity file imports', () => {
     const served = servedSchema({
       kind: 'sqlite',
+      unread: [],
       tables: [
         table('order_line', [column('id', { primary: true })]),
         table('Order-Line', [column('id', { primary: true })]),
         table('entity', [column('id', { primary: true })]),
         table('Column', [column('id', { primary: true })]),
         table('3d', [column('id', { primary: true })]),
+        table('Reflect', [column('id', { primary: true })]),
+        table('project_definition', [column('id', { primary: true })]),
+        table('a'.repeat(300), [column('id', { primary: true })]),
+        table(`${'a'.repeat(300)}_b`, [column('id', { primary: true })]),
       ],
     });
     const names = entityNames(served.tables);
-    expect([...names.className.values()]).toEqual(['OrderLine', 'OrderLine2', 'Entity2', 'Column2', 'T3d']);
+    expect([...names.className.values()]).toEqual([
+      'OrderLine',
+      'OrderLine2',
+      'Entity2',
+      'Column2',
+      'T3d',
+      'Reflect2',
+      'ProjectDefinition2',
+      'A'.padEnd(300, 'a'),
+      `${'A'.padEnd(300, 'a')}B`,
+    ]);
     expect([...names.fileName.values()]).toEqual([
       'order-line.entity',
       'order-line2.entity',
       'entity.entity',
       'column.entity',
       '3d.entity',
+      'reflect.entity',
+      'project-definition.entity',
+      `${'a'.repeat(100)}.entity`,
+      `${'a'.repeat(100)}2.entity`,
     ]);
   });
 
@@ -64,7 +88,7 @@ describe('generator names', () => {
       { columns: ['dept'], referencedTable: 'department', referencedColumns: ['code'] },
     ];
     const department = table('department', [column('code', { primary: true, type: 'varchar', length: '10' }), column('employee_list')]);
-    const served = servedSchema({ kind: 'sqlite', tables: [department, employee] });
+    const served = servedSchema({ kind: 'sqlite', tables: [department, employee], unread: [] });
     const names = entityNames(served.tables);
     const [toManager, toDepartment] = served.tables[1]!.relations;
     expect(names.relation.get(toManager!)).toEqual({ manyToOne: 'manager', oneToMany: 'employee_list' });
@@ -76,7 +100,7 @@ describe('generator names', () => {
       column('id', { primary: true, generated: 'increment' }),
       column('unit price', { type: 'decimal', precision: 9, scale: 2, nullable: true }),
     ]);
-    const served = servedSchema({ kind: 'postgres', tables: [odd] });
+    const served = servedSchema({ kind: 'postgres', tables: [odd], unread: [] });
     const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
     expect(source).toContain(
       "@Column({ type: 'decimal', precision: 9, scale: 2, nullable: true })\n  'unit price'!: DecimalString | null;",
@@ -92,7 +116,7 @@ describe('generator names', () => {
       column('doc', { type: 'jsonb', nullable: true }),
     ]);
     child.foreignKeys = [{ columns: ['blob_id'], referencedTable: 'blobby', referencedColumns: ['id'] }];
-    const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])] });
+    const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])], unread: [] });
     expect(served.tables.map((t) => t.source.name)).toEqual(['child']);
     expect(served.tables[0]!.columns.map((c) => c.name)).toEqual(['id', 'blob_id']);
     expect(served.skipped).toEqual([

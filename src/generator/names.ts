@@ -1,4 +1,5 @@
 import type { SchemaForeignKey } from '../database/schema-reader.js';
+import { RESERVED_PROPERTIES } from './reserved-properties.js';
 import type { ServedTable } from './served-schema.js';
 
 /** Names an entity file imports or declares; a class must not take one of them. */
@@ -24,6 +25,10 @@ const TAKEN = new Set([
   'Error',
   'Map',
   'Set',
+  'ProjectDefinition',
+  // Globals the compiled decorators call (Reflect.metadata) or the runtime relies on.
+  'Reflect',
+  'Symbol',
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -33,9 +38,24 @@ export function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : quote(name);
 }
 
+/** Backslash, single quote, control characters and line separators escaped for a single-quoted literal. */
+function escaped(text: string): string {
+  return text
+    .replaceAll('\\', '\\\\')
+    .replaceAll("'", "\\'")
+    .replaceAll('\n', '\\n')
+    .replaceAll('\r', '\\r')
+    .replace(/\p{Cc}|[\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A string literal in single quotes, as Prettier writes it. */
 export function quote(text: string): string {
-  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`;
+  return `'${escaped(text)}'`;
+}
+
+/** A database name as it may appear inside a generated `/** ... *\/` comment: on one line, never closing it. */
+export function commentText(text: string): string {
+  return escaped(text).replaceAll('*/', '*\\/');
 }
 
 /** Property access on a variable: `row.name` or `row['odd name']`. */
@@ -50,10 +70,14 @@ function pascalCase(table: string): string {
   return /^[0-9]/.test(name) ? `T${name}` : name;
 }
 
+/** At most this long, so that `<name>N.entity.ts` stays within a file system's 255 bytes (SQLite names have no limit). */
+const FILE_STEM_MAX = 100;
+
 function kebabCase(table: string): string {
   const name = table
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, FILE_STEM_MAX)
     .replace(/^-+|-+$/g, '');
   return name.length === 0 ? 'table' : name;
 }
@@ -97,7 +121,7 @@ export function entityNames(tables: ServedTable[]): EntityNames {
   for (const table of tables) {
     className.set(table.source.name, unique(pascalCase(table.source.name), classes));
     fileName.set(table.source.name, `${unique(kebabCase(table.source.name), files, true)}.entity`);
-    usedProperties.set(table.source.name, new Set(table.columns.map((c) => c.name)));
+    usedProperties.set(table.source.name, new Set([...RESERVED_PROPERTIES, ...table.columns.map((c) => c.name)]));
   }
   const relation = new Map<SchemaForeignKey, RelationNames>();
   for (const table of tables) {

@@ -1,5 +1,6 @@
 import { columnKindOfTypeName, type ColumnKind } from '../data/column-kind.js';
 import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema-reader.js';
+import { RESERVED_PROPERTIES } from './reserved-properties.js';
 
 /** A column the generated entity declares, with the API kind Tessera serves it as. */
 export interface ServedColumn extends SchemaColumn {
@@ -21,8 +22,18 @@ export interface ServedSchema {
   skipped: string[];
 }
 
+/** The type as SQL spells it: `integer[]` for an array. */
+const typeName = (column: SchemaColumn): string => `${column.type || '(none)'}${column.array ? '[]' : ''}`;
+
 function servedKind(column: SchemaColumn): ColumnKind | undefined {
-  return columnKindOfTypeName(column.type);
+  return RESERVED_PROPERTIES.has(column.name) || column.array ? undefined : columnKindOfTypeName(column.type);
+}
+
+/** Why Tessera cannot serve a column: its name (a property of every JavaScript object), or its type. */
+function columnProblem(column: SchemaColumn): string {
+  return RESERVED_PROPERTIES.has(column.name)
+    ? 'named after a property of every JavaScript object, which Tessera cannot serve'
+    : `type ${typeName(column)}, which Tessera cannot serve`;
 }
 
 /** Why a table cannot be served at all, if it cannot. */
@@ -30,9 +41,12 @@ function tableProblem(table: SchemaTable): string | undefined {
   if (table.primaryKey.length === 0) return 'it has no primary key';
   for (const column of table.columns) {
     if (servedKind(column)) continue;
-    if (column.primary) return `its key column ${column.name} has type ${column.type}, which Tessera cannot serve`;
+    const problem = RESERVED_PROPERTIES.has(column.name)
+      ? 'is named after a property of every JavaScript object'
+      : `has type ${typeName(column)}`;
+    if (column.primary) return `its key column ${column.name} ${problem}, which Tessera cannot serve`;
     if (!column.nullable && column.default === undefined && !column.generated)
-      return `its column ${column.name} has type ${column.type}, which Tessera cannot serve, and is required (NOT NULL without a default)`;
+      return `its column ${column.name} ${problem}, which Tessera cannot serve, and is required (NOT NULL without a default)`;
   }
   return undefined;
 }
@@ -44,7 +58,7 @@ function tableProblem(table: SchemaTable): string | undefined {
  * a default); otherwise its table is. Foreign keys to a table left out are left out too.
  */
 export function servedSchema(schema: SchemaSnapshot): ServedSchema {
-  const skipped: string[] = [];
+  const skipped: string[] = [...schema.unread];
   const kept = schema.tables.filter((table) => {
     const problem = tableProblem(table);
     if (problem) skipped.push(`table ${table.name}: ${problem}`);
@@ -56,10 +70,7 @@ export function servedSchema(schema: SchemaSnapshot): ServedSchema {
     for (const column of table.columns) {
       const kind = servedKind(column);
       if (kind) columns.push({ ...column, kind });
-      else
-        skipped.push(
-          `column ${table.name}.${column.name}: type ${column.type}, which Tessera cannot serve (the column stays in the database)`,
-        );
+      else skipped.push(`column ${table.name}.${column.name}: ${columnProblem(column)} (the column stays in the database)`);
     }
     const served = new Set(columns.map((c) => c.name));
     const relations = table.foreignKeys.filter((fk) => {

@@ -1,0 +1,344 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../src/config/database-url.js';
+import { PROJECT_ROOT } from '../src/config/project-root.js';
+import { readSchema, type SchemaSnapshot } from '../src/database/schema-reader.js';
+import { generateProject, type GenerateResult } from '../src/generator/generate-project.js';
+import type { ProjectDefinition } from '../src/project-definition.js';
+import { apiAs, type Api } from './support/api.js';
+import { createUser } from './support/auth.js';
+import { runSql } from './support/shop-schema.js';
+import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
+import { startTestApp, testTargets, type TestApp } from './support/test-app.js';
+
+const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
+
+/** A table name that closes a doc comment and runs code, were it written into one as it is. */
+const EVIL = 'evil */ (globalThis as any)[`PWNED`] = 1; /*';
+
+/**
+ * Names a database accepts in double quotes and a generator must write into TypeScript as data
+ * only: quotes, a backslash, a newline, a line separator, `${`, a non-ASCII letter, `Object.prototype`
+ * members, and a default that reads like code.
+ */
+const HOSTILE_SQL = [
+  `CREATE TABLE "${EVIL}" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "a'b" TEXT, "c""d" TEXT, "back\\slash" TEXT, "new
+line" TEXT, "ls\u2028sep" TEXT, "\${x}" TEXT, "é" TEXT, "x\` y" TEXT, "class" TEXT,
+    "constructor" TEXT, "__proto__" TEXT, "toString" TEXT, "hasOwnProperty" INTEGER,
+    "d1" TEXT DEFAULT ('''); process.exit(1); //'), "d2" TEXT DEFAULT 'it''s */ x'
+  )`,
+  `CREATE TABLE "project_definition" ("id" INTEGER NOT NULL PRIMARY KEY, "constructor_id" INTEGER REFERENCES "project_definition" ("id"))`,
+  `CREATE TABLE "needs_constructor" ("id" INTEGER NOT NULL PRIMARY KEY, "constructor" TEXT NOT NULL)`,
+  `CREATE TABLE "a.b" ("id" INTEGER NOT NULL PRIMARY KEY)`,
+  `CREATE TABLE "it's" ("id" INTEGER NOT NULL PRIMARY KEY)`,
+  `CREATE TABLE "computed" ("id" INTEGER NOT NULL PRIMARY KEY, "twice" INTEGER GENERATED ALWAYS AS ("id" * 2) VIRTUAL)`,
+];
+
+describe('generate from a hostile SQLite schema [sqlite]', () => {
+  const target = testTargets().find((t) => t.database === 'sqlite' && t.adapter === 'express')!;
+  const out = join(GENERATED, 'hostile');
+  let source: ScratchDatabase;
+  let result: GenerateResult;
+  let project: ProjectDefinition;
+
+  beforeAll(async () => {
+    source = await createScratchDatabase('sqlite');
+    await runSql(source, HOSTILE_SQL);
+    const schema = await readSchema(parseDatabaseUrl(source.url));
+    result = generateProject({ source: { kind: 'database', schema }, name: 'hostile', out, force: true, root: PROJECT_ROOT });
+    project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+  });
+  afterAll(async () => {
+    await source.drop();
+  });
+
+  it('runs nothing a name holds: a table name that closes a comment stays inside it', () => {
+    expect((globalThis as Record<string, unknown>).PWNED).toBeUndefined();
+    const entity = readFileSync(join(out, 'entities', 'evil-globalthis-as-any-pwned-1.entity.ts'), 'utf8');
+    expect(entity.split('\n').filter((line) => line.includes('PWNED'))).toEqual([
+      '/** Table evil *\\/ (globalThis as any)[`PWNED`] = 1; /*, as generated from the database (`npm run generate`). */',
+      "@Entity({ name: 'evil */ (globalThis as any)[`PWNED`] = 1; /*' })",
+      'export class EvilGlobalThisAsAnyPWNED1 {',
+    ]);
+    expect(project.entities.map((e) => e.name).sort()).toEqual(['EvilGlobalThisAsAnyPWNED1', 'ProjectDefinition2']);
+  });
+
+  it('leaves out what TypeORM or JavaScript cannot take, naming each, and generates the rest', () => {
+    expect(result.skipped).toEqual([
+      'table a.b: its name holds a dot, which TypeORM reads as a schema separator',
+      'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
+      "table it's: its name holds a single quote, which TypeORM cannot read",
+      'table needs_constructor: its column constructor is named after a property of every JavaScript object, which Tessera cannot serve, and is required (NOT NULL without a default)',
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
+        (name) =>
+          `column ${EVIL}.${name}: named after a property of every JavaScript object, which Tessera cannot serve (the column stays in the database)`,
+      ),
+    ]);
+  });
+
+  it('writes files the strict compiler accepts', () => {
+    const config = join(GENERATED, 'tsconfig.hostile.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        compilerOptions: { noEmit: true, types: ['node'] },
+        include: ['hostile/**/*.ts'],
+        exclude: [],
+      }),
+    );
+    execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  });
+
+  describe('served', () => {
+    let t: TestApp;
+    let api: Api;
+    beforeAll(async () => {
+      t = await startTestApp(target, { project, databaseUrl: source.url });
+      await createUser(t, { login: 'odd', password: 'Password1', roles: ['Full access'] });
+      api = await apiAs(t, 'odd');
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('stores and reads back columns with odd names, and the defaults as the database wrote them', async () => {
+      const path = `/${encodeURIComponent(EVIL)}`;
+      const row = {
+        "a'b": 'q',
+        'c"d': 'dq',
+        'back\\slash': 'b',
+        'new\nline': 'n',
+        'ls\u2028sep': 's',
+        '${x}': 'x',
+        é: 'e',
+        'x` y': 'y',
+        class: 'c',
+      };
+      await api.post(path, row).expect(201);
+      const [read] = (await api.get(path).expect(200)).body as Array<Record<string, unknown>>;
+      expect(read).toMatchObject({ ...row, d1: "'); process.exit(1); //", d2: "it's */ x" });
+      expect(Object.keys(read!)).not.toEqual(expect.arrayContaining(['constructor']));
+      expect(Object.keys(read!)).not.toEqual(expect.arrayContaining(['toString']));
+    });
+
+    it('its relation named after a column constructor_id takes another name', async () => {
+      await api.post('/project_definition', { id: 1 }).expect(201);
+      await api.post('/project_definition', { id: 2, constructor_id: 1 }).expect(201);
+      expect(Object.keys(project.entities.find((e) => e.name === 'ProjectDefinition2')!.prototype as object)).not.toContain('constructor');
+    });
+  });
+});
+
+/** Per server: mixed case, two keys to one parent, a key to a unique column, a composite key, 64-bit integers, enums, computed columns, a view. */
+const DIALECT_SQL: Record<'mysql' | 'postgres', string[]> = {
+  postgres: [
+    `CREATE TYPE mood AS ENUM ('happy', 'sad')`,
+    `CREATE TABLE "Parent" ("Id" SERIAL PRIMARY KEY, "Code" VARCHAR(10) NOT NULL UNIQUE, "k1" INT NOT NULL, "k2" INT NOT NULL, UNIQUE ("k1", "k2"))`,
+    `CREATE TABLE "child" (
+      "id" BIGSERIAL PRIMARY KEY,
+      "parent_id" INT REFERENCES "Parent" ("Id"), "second_parent_id" INT REFERENCES "Parent" ("Id"),
+      "parent_code" VARCHAR(10) REFERENCES "Parent" ("Code"),
+      "k1" INT, "k2" INT, FOREIGN KEY ("k1", "k2") REFERENCES "Parent" ("k1", "k2"),
+      "big" BIGINT DEFAULT 9007199254740993, "at" TIMESTAMP WITH TIME ZONE DEFAULT now(), "m" mood DEFAULT 'happy',
+      "note" TEXT DEFAULT '''); process.exit(1); //', "x */ y" TEXT, "tags" TEXT[] DEFAULT '{a,b}'
+    )`,
+    `CREATE VIEW "child_view" AS SELECT * FROM "child"`,
+    `CREATE TABLE "computed" ("id" INT PRIMARY KEY, "twice" INT GENERATED ALWAYS AS ("id" * 2) STORED)`,
+    `CREATE TABLE "it's" ("id" INT PRIMARY KEY)`,
+    // TypeORM's PostgreSQL reader writes table names into its queries unescaped, and sends them in one string: this ran.
+    `CREATE TABLE "x'); CREATE TABLE pwned (id INT); --" ("id" INT PRIMARY KEY)`,
+    `CREATE TYPE "m'o" AS ENUM ('a')`,
+    `CREATE TABLE "quoted_type" ("id" INT PRIMARY KEY, "c" "m'o")`,
+  ],
+  mysql: [
+    `CREATE TABLE Parent (Id INT AUTO_INCREMENT PRIMARY KEY, Code VARCHAR(10) NOT NULL UNIQUE, k1 INT NOT NULL, k2 INT NOT NULL, UNIQUE (k1, k2))`,
+    `CREATE TABLE child (
+      id BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY,
+      parent_id INT REFERENCES Parent (Id), second_parent_id INT, parent_code VARCHAR(10), k1 INT, k2 INT,
+      FOREIGN KEY (parent_id) REFERENCES Parent (Id), FOREIGN KEY (second_parent_id) REFERENCES Parent (Id),
+      FOREIGN KEY (parent_code) REFERENCES Parent (Code), FOREIGN KEY (k1, k2) REFERENCES Parent (k1, k2),
+      big BIGINT DEFAULT 9007199254740993, flag TINYINT(1) NOT NULL DEFAULT 1, small TINYINT(4) DEFAULT 7, u INT UNSIGNED DEFAULT 4000000000,
+      at TIMESTAMP NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, m ENUM('happy', 'sad') DEFAULT 'happy',
+      note TEXT DEFAULT '''); process.exit(1); //', \`x */ y\` TEXT
+    )`,
+    `CREATE VIEW child_view AS SELECT * FROM child`,
+    `CREATE TABLE computed (id INT PRIMARY KEY, twice INT GENERATED ALWAYS AS (id * 2) STORED)`,
+    "CREATE TABLE `it's` (id INT PRIMARY KEY)",
+  ],
+};
+
+for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
+  const dialect = target.database as 'mysql' | 'postgres';
+  describe(`generate from an odd schema [${target.database}]`, () => {
+    const out = join(GENERATED, `odd-${target.database}`);
+    let source: ScratchDatabase;
+    let result: GenerateResult;
+    let project: ProjectDefinition;
+
+    beforeAll(async () => {
+      source = await createScratchDatabase(dialect);
+      await runSql(source, DIALECT_SQL[dialect]);
+      const schema = await readSchema(parseDatabaseUrl(source.url));
+      result = generateProject({ source: { kind: 'database', schema }, name: 'odd', out, force: true, root: PROJECT_ROOT });
+      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+    });
+    afterAll(async () => {
+      await source.drop();
+    });
+
+    it('generates the tables, not the view nor the table with a computed column, and says why; runs no SQL a name holds', async () => {
+      expect((await readSchema(parseDatabaseUrl(source.url))).tables.map((table) => table.name)).not.toContain('pwned');
+      expect(result.files.filter((f) => f.startsWith('entities/'))).toEqual(['entities/child.entity.ts', 'entities/parent.entity.ts']);
+      expect(result.skipped).toEqual([
+        'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
+        "table it's: its name holds a single quote, which TypeORM cannot read",
+        ...(dialect === 'postgres'
+          ? [
+              'table quoted_type: a column of it has a type whose name holds a quote, which TypeORM cannot read',
+              "table x'); CREATE TABLE pwned (id INT); --: its name holds a single quote, which TypeORM cannot read",
+            ]
+          : []),
+        'column child.m: type enum, which Tessera cannot serve (the column stays in the database)',
+        ...(dialect === 'postgres'
+          ? ['column child.tags: type text[], which Tessera cannot serve (the column stays in the database)']
+          : []),
+      ]);
+    });
+
+    it('serves mixed-case names, two keys to one parent, a key to a unique column and a composite key; a 64-bit default beyond 2^53 as a string', async () => {
+      const t = await startTestApp(target, { project, databaseUrl: source.url });
+      try {
+        await createUser(t, { login: 'odd', password: 'Password1', roles: ['Full access'] });
+        const api = await apiAs(t, 'odd');
+        await api.post('/Parent', { Code: 'P1', k1: 1, k2: 2 }).expect(201);
+        const child = { parent_id: 1, second_parent_id: 1, parent_code: 'P1', k1: 1, k2: 2, note: 'x', 'x */ y': 'y' };
+        await api.post('/child', child).expect(201);
+        await api.post('/child', { ...child, k2: 3 }).expect(422); // no parent (1, 3): the composite key holds
+        const [read] = (await api.get('/child').expect(200)).body as Array<Record<string, unknown>>;
+        expect(read).toMatchObject({ ...child, big: '9007199254740993' });
+        if (dialect === 'mysql') expect(read).toMatchObject({ flag: true, small: 7, u: 4000000000 });
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('its baseline migration gives an empty database the same tables: enum, array, unsigned and ON UPDATE columns included', async () => {
+      const empty = await startTestApp(target, { project });
+      try {
+        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+        const before = await readSchema(parseDatabaseUrl(source.url));
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
+        expect(ours(made)).toEqual(ours(before));
+        if (dialect === 'mysql') {
+          const at = made.tables.find((table) => table.name === 'child')!.columns.find((c) => c.name === 'at');
+          expect(at).toMatchObject({ onUpdate: expect.stringMatching(/^current_timestamp/i) as string });
+        }
+      } finally {
+        await empty.close();
+      }
+    });
+  });
+}
+
+it('orders tables by code units, the same on every machine whatever its locale (localeCompare is not)', async () => {
+  const source = await createScratchDatabase('sqlite');
+  try {
+    const names = ['b', 'a_b', 'aB', 'C', '_x', 'é'];
+    await runSql(
+      source,
+      names.map((name) => `CREATE TABLE "${name}" ("id" INTEGER NOT NULL PRIMARY KEY)`),
+    );
+    const schema = await readSchema(parseDatabaseUrl(source.url));
+    expect(schema.tables.map((t) => t.name)).toEqual(['C', '_x', 'aB', 'a_b', 'b', 'é']);
+  } finally {
+    await source.drop();
+  }
+});
+
+describe('generate: where --out may lead', () => {
+  const empty = (out: string, force = true): GenerateResult =>
+    generateProject({ source: { kind: 'empty' }, name: 'x', out, force, root: PROJECT_ROOT });
+
+  it("never replaces Tessera's own source: src/demo holds a project.ts, and --force does not remove it", () => {
+    const demo = readFileSync(join(PROJECT_ROOT, 'src', 'demo', 'project.ts'), 'utf8');
+    expect(() => empty(join(PROJECT_ROOT, 'src', 'demo'))).toThrow(/--out must be a folder inside/);
+    expect(() => empty(join(PROJECT_ROOT, 'src', 'new-folder'))).toThrow(/--out must be a folder inside/);
+    expect(readFileSync(join(PROJECT_ROOT, 'src', 'demo', 'project.ts'), 'utf8')).toBe(demo);
+  });
+
+  it('refuses a folder outside, also through a symbolic link inside that leads out', () => {
+    expect(() => empty(resolve(PROJECT_ROOT, '..', 'x'))).toThrow(/--out must be a folder inside/);
+    const away = mkdtempSync(join(tmpdir(), 'tessera-out-'));
+    const link = join(GENERATED, 'link-out');
+    rmSync(link, { force: true });
+    symlinkSync(away, link);
+    try {
+      expect(() => empty(join(link, 'p'))).toThrow(/--out must be a folder inside/);
+      expect(existsSync(join(away, 'p'))).toBe(false);
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(away, { recursive: true, force: true });
+    }
+  });
+});
+
+if (testTargets().some((t) => t.database === 'postgres')) {
+  describe('generate from a PostgreSQL schema other than public (search_path) [postgres]', () => {
+    let source: ScratchDatabase;
+    const name = (url: string): string => new URL(url).pathname.slice(1);
+    const tables = async (url: string): Promise<string[]> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          "SELECT table_schema || '.' || table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
+        );
+        return rows.map((row) => row.name);
+      } finally {
+        await client.end();
+      }
+    };
+    beforeEach(async () => {
+      source = await createScratchDatabase('postgres');
+    });
+    afterEach(async () => {
+      await source.drop();
+    });
+
+    it('reads the tables of the schema the search_path names', async () => {
+      await runSql(source, [
+        'CREATE SCHEMA other',
+        'CREATE TABLE other.thing (id SERIAL PRIMARY KEY, name TEXT)',
+        'CREATE TABLE other."Odd" ("Id" INT PRIMARY KEY, thing_id INT REFERENCES other.thing (id))',
+        'CREATE TABLE public.elsewhere (id INT PRIMARY KEY)',
+        `ALTER DATABASE "${name(source.url)}" SET search_path = other`,
+      ]);
+      const schema = await readSchema(parseDatabaseUrl(source.url));
+      expect(schema.tables.map((t) => [t.name, t.foreignKeys.map((fk) => fk.referencedTable)])).toEqual([
+        ['Odd', ['thing']],
+        ['thing', []],
+      ]);
+    });
+
+    it('refuses a schema whose name holds a single quote, running none of it', async () => {
+      const evil = `s'); CREATE TABLE public.pwned (id INT); --`;
+      await runSql(source, [
+        `CREATE SCHEMA "${evil}"`,
+        `CREATE TABLE "${evil}".t (id INT PRIMARY KEY)`,
+        `ALTER DATABASE "${name(source.url)}" SET search_path = "${evil}"`,
+      ]);
+      await expect(readSchema(parseDatabaseUrl(source.url))).rejects.toThrow(/holds a single quote, which TypeORM cannot read/);
+      expect(await tables(source.url)).toEqual([`${evil}.t`]);
+    });
+  });
+}
