@@ -87,6 +87,9 @@ wsrep_provider_options=gmcast.listen_addr=tcp://127.0.0.1:$(gcomm_port "$n");ist
 wsrep_sst_method=rsync
 wsrep_sst_receive_address=127.0.0.1:$(sst_port "$n")
 wsrep_slave_threads=2
+# reads wait until the node has applied what the cluster committed before them: a row written
+# through one node is seen through any other right after (read-your-writes across instances)
+wsrep_sync_wait=1
 CNF
 }
 
