@@ -55,6 +55,25 @@ describeCluster('Tessera on a three-node Galera cluster', () => {
     await cluster?.stop();
   }, 120_000);
 
+  it("gives Galera what it needs: every table InnoDB with a primary key (Tessera's and the demo's), on three synced nodes", async () => {
+    expect(await cluster!.status(2, 'wsrep_cluster_size')).toBe('3');
+    const node = await mysql.createConnection(cluster!.nodeUrl(2));
+    try {
+      const [tables] = await node.query(
+        `SELECT t.table_name AS name, t.engine FROM information_schema.tables t WHERE t.table_schema = DATABASE() AND t.table_type = 'BASE TABLE'
+           AND (t.engine <> 'InnoDB' OR NOT EXISTS (SELECT 1 FROM information_schema.table_constraints c
+             WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name AND c.constraint_type = 'PRIMARY KEY'))`,
+      );
+      expect(tables).toEqual([]);
+      const [[count]] = (await node.query(
+        `SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE()`,
+      )) as unknown as [[{ n: number | string }]];
+      expect(Number(count.n)).toBeGreaterThan(6);
+    } finally {
+      await node.end();
+    }
+  });
+
   it('keeps every acknowledged write and exact aggregates under a mixed load while a node is killed', async () => {
     const ca = new InstanceClient('A (node 1)', a!.port);
     const cb = new InstanceClient('B (HAProxy)', b!.port);
