@@ -36,15 +36,17 @@ export async function startGaleraCluster(dir: string): Promise<GaleraCluster> {
     await script('stop').catch(() => undefined);
     throw error;
   }
+  // The script's ports, shifted as it shifts them (CLUSTER_PORT_OFFSET).
+  const base = 3410 + Number(process.env.CLUSTER_PORT_OFFSET ?? 0);
   const url = (port: number) => `mysql://tessera:tessera@127.0.0.1:${port}/tessera`;
   return {
-    nodeUrl: (node) => url(3410 + node),
-    haproxyUrl: url(3410),
+    nodeUrl: (node) => url(base + node),
+    haproxyUrl: url(base),
     kill: async (node) => {
       await script('kill', String(node));
     },
     status: async (node, name) => {
-      const c = await mysql.createConnection(url(3410 + node));
+      const c = await mysql.createConnection(url(base + node));
       try {
         const [rows] = await c.query('SHOW GLOBAL STATUS LIKE ?', [name]);
         return (rows as Array<{ Value: string }>)[0]?.Value ?? '';
