@@ -9,6 +9,7 @@ import { APP_CONFIG } from './config/config.module.js';
 import { RowChecksum } from './data/checksum.js';
 import { ResourceRegistry } from './data/resource-registry.js';
 import { Database } from './database/database.js';
+import { createLogger, LOGGER } from './common/logger.js';
 import { LogicModule } from './logic/logic.module.js';
 import { formula } from './logic/rule-dsl.js';
 import { RuleBankError } from './logic/rule-bank.js';
@@ -40,8 +41,9 @@ describe('composition: a bad project stops the boot', () => {
         { provide: Database, useValue: new Database(dataSource) },
         { provide: APP_CONFIG, useValue: loadConfig({}) },
         { provide: RowChecksum, useValue: await RowChecksum.fromSecret('a composition spec secret, 32+ chars') },
+        { provide: LOGGER, useValue: createLogger('silent') },
       ],
-      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum],
+      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum, LOGGER],
     };
   });
   afterAll(async () => {

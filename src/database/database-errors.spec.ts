@@ -7,6 +7,8 @@ describe('database error mapping', () => {
     [{ code: '55000', message: 'database "x" is not currently accepting connections' }],
     [{ message: 'Connection terminated unexpectedly' }],
     [{ code: 'PROTOCOL_CONNECTION_LOST', message: 'Connection lost: The server closed the connection.' }],
+    // a Galera node that is not part of the primary component (cut off, or still joining)
+    [{ code: 'ER_UNKNOWN_COM_ERROR', errno: 1047, message: 'WSREP has not yet prepared node for application use' }],
   ])('treats %o as the database being unavailable (503 / 5030)', (error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(apiErrorFromDatabase(error)?.errorCode).toBe(5030);
@@ -61,6 +63,10 @@ describe('database error mapping', () => {
       name: 'QueryRunnerAlreadyReleasedError',
     });
     expect(apiErrorFromDatabase(released)?.errorCode).toBe(5030);
+  });
+
+  it('leaves an unknown command (1047 without WSREP) to the caller', () => {
+    expect(isDatabaseUnavailable({ code: 'ER_UNKNOWN_COM_ERROR', errno: 1047, message: 'Unknown command' })).toBe(false);
   });
 
   it('leaves other errors to the caller', () => {

@@ -36,6 +36,9 @@ const CONNECTION_MESSAGES = [
   /Connection lost/i,
   /is not currently accepting connections/i,
   /the database system is (starting up|shutting down|in recovery mode)/i,
+  // MariaDB Galera (1047): this node is not in the primary component (cut off, still joining)
+  // and refuses every statement before running it; another node may serve.
+  /WSREP has not yet prepared node for application use/i,
 ];
 
 /** A driver's message, whatever it is (drivers put strings there; anything else is not read). */
@@ -91,6 +94,12 @@ const CONFLICT_ERRNOS = new Set([1213, 1205]);
 export function isRetryableConflict(error: unknown): boolean {
   const { code, errno } = codesOf(error);
   return (code !== undefined && CONFLICT_CODES.has(code)) || (errno !== undefined && CONFLICT_ERRNOS.has(errno));
+}
+
+/** A conflict's driver code and number, for a log line (never its message, which may quote values). */
+export function conflictCodes(error: unknown): { code?: string; errno?: number } {
+  const { code, errno } = codesOf(error);
+  return { code, errno };
 }
 
 /** What a client hears when retries within the budget did not get a transaction through. */

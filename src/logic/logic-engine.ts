@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { LOGGER } from '../common/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { RowStore } from '../data/row-store.js';
 import { Database } from '../database/database.js';
+import { conflictCodes } from '../database/database-errors.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
@@ -29,6 +32,7 @@ export class LogicEngine {
     private readonly bank: RuleBank,
     private readonly checksums: RowChecksum,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /**
@@ -39,7 +43,12 @@ export class LogicEngine {
   async run<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
     try {
       // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
-      return await withConflictRetries(() => this.once(policy, work), { budgetMs: this.config.database.writeRetryBudgetMs });
+      return await withConflictRetries(() => this.once(policy, work), {
+        budgetMs: this.config.database.writeRetryBudgetMs,
+        // One line per retry at debug: how often writes conflict (on Galera: certification failures).
+        onRetry: (retry, error, delayMs) =>
+          this.logger.debug({ retry, ...conflictCodes(error), delayMs: Math.round(delayMs) }, 'write conflict; retrying'),
+      });
     } catch (error) {
       if (error instanceof ConstraintFailure) throw new ApiError(ErrorCode.RULE_CONSTRAINT, await policy.explain(error));
       throw error;

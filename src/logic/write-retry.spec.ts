@@ -46,6 +46,23 @@ describe('write retries', () => {
     expect(time.waits).toEqual([2, 4]);
   });
 
+  it('tells onRetry of each retry, with its number and wait, and not of the attempt that succeeds', async () => {
+    const time = fakeTime();
+    const told: Array<[number, number]> = [];
+    let calls = 0;
+    await withConflictRetries(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw deadlock();
+      },
+      { budgetMs: 1000, ...time, random: () => 0, onRetry: (retry, _error, delayMs) => told.push([retry, delayMs]) },
+    );
+    expect(told).toEqual([
+      [1, 2],
+      [2, 4],
+    ]);
+  });
+
   it('answers 409 / 4093 with Retry-After once the budget leaves no room for another attempt', async () => {
     const time = fakeTime();
     let calls = 0;

@@ -13,6 +13,8 @@ export interface RetryPolicy {
   random?: () => number;
   now?: () => number;
   wait?: (ms: number) => Promise<unknown>;
+  /** Told of each conflict that is about to be retried (for the log), before its wait. */
+  onRetry?: (retry: number, error: unknown, delayMs: number) => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function withConflictRetries<T>(attempt: () => Promise<T>, policy: 
       if (!isRetryableConflict(error)) throw error;
       const delay = backoffDelay(retry, policy.random);
       if (now() + delay >= deadline) throw concurrentConflict();
+      policy.onRetry?.(retry, error, delay);
       await wait(delay);
     }
   }
