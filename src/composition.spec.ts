@@ -4,6 +4,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { registryOf } from '../test/support/registry.js';
+import { Metrics, NO_METRICS } from './common/metrics.js';
 import { loadConfig } from './config/app-config.js';
 import { APP_CONFIG } from './config/config.module.js';
 import { RowChecksum } from './data/checksum.js';
@@ -40,8 +41,9 @@ describe('composition: a bad project stops the boot', () => {
         { provide: Database, useValue: new Database(dataSource) },
         { provide: APP_CONFIG, useValue: loadConfig({}) },
         { provide: RowChecksum, useValue: await RowChecksum.fromSecret('a composition spec secret, 32+ chars') },
+        { provide: Metrics, useValue: NO_METRICS },
       ],
-      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum],
+      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum, Metrics],
     };
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
+import { countedLogin, Metrics } from '../common/metrics.js';
 import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import { passwordProblem } from '../login/password-policy.js';
@@ -43,6 +44,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -72,7 +74,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
 
   /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
   login(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
-    return this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress));
+    return countedLogin(this.metrics, 'admin', () => this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress)));
   }
 
   private async admittedLogin(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
@@ -84,6 +86,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     await this.db.write(({ manager }) =>
       manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }),
     );
+    this.metrics.tokenIssued('admin');
     return { apikey, expiration: isoTime(expiration), role: account.role };
   }
 

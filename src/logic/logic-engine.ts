@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { Metrics, type RuleCounter } from '../common/metrics.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -10,6 +11,7 @@ import { Database } from '../database/database.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
+import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
 import { withConflictRetries } from './write-retry.js';
@@ -29,6 +31,7 @@ export class LogicEngine {
     private readonly bank: RuleBank,
     private readonly checksums: RowChecksum,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -39,7 +42,11 @@ export class LogicEngine {
   async run<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
     try {
       // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
-      return await withConflictRetries(() => this.once(policy, work), { budgetMs: this.config.database.writeRetryBudgetMs });
+      return await withConflictRetries(() => this.once(policy, work), {
+        budgetMs: this.config.database.writeRetryBudgetMs,
+        onRetry: () => this.metrics.writeRetried(),
+        onGiveUp: () => this.metrics.writeConflict(),
+      });
     } catch (error) {
       if (error instanceof ConstraintFailure) throw new ApiError(ErrorCode.RULE_CONSTRAINT, await policy.explain(error));
       throw error;
@@ -55,12 +62,18 @@ export class LogicEngine {
   private async beforeCommit(tx: WriteTransaction): Promise<void> {
     const touched = tx.summary.list();
     for (const entry of touched) {
-      if (entry.verb !== 'DELETE') checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row);
+      if (entry.verb !== 'DELETE')
+        checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row, this.counterOf);
     }
     if (this.bank.commitRules.length === 0) return;
     const event = { touched: touched.map((e) => ({ resource: e.resource.name, verb: e.verb, row: toRuleRow(e.resource, e.row) })) };
-    for (const rule of this.bank.commitRules) await rule.run(event);
+    for (const rule of this.bank.commitRules) {
+      this.bank.counterOf(rule).ran();
+      await rule.run(event);
+    }
   }
+
+  private readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
   private once<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
     return this.database.writeTransaction(async (session) => {

@@ -13,6 +13,10 @@ export interface RetryPolicy {
   random?: () => number;
   now?: () => number;
   wait?: (ms: number) => Promise<unknown>;
+  /** Told before each retry (metrics). */
+  onRetry?: () => void;
+  /** Told when the budget is spent and the answer is 409 / 4093 (metrics). */
+  onGiveUp?: () => void;
 }
 
 /**
@@ -41,7 +45,11 @@ export async function withConflictRetries<T>(attempt: () => Promise<T>, policy: 
     } catch (error) {
       if (!isRetryableConflict(error)) throw error;
       const delay = backoffDelay(retry, policy.random);
-      if (now() + delay >= deadline) throw concurrentConflict();
+      if (now() + delay >= deadline) {
+        policy.onGiveUp?.();
+        throw concurrentConflict();
+      }
+      policy.onRetry?.();
       await wait(delay);
     }
   }
