@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
 import { ApiSettings } from './common/api-settings.js';
+import { BootNotes } from './common/boot-notes.js';
 import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
 import { Metrics } from './common/metrics.js';
@@ -67,6 +68,7 @@ export class AppModule {
         { provide: ApiSettings, useValue: settings },
         { provide: LOGGER, useValue: options.logger },
         { provide: Metrics, useValue: options.metrics },
+        BootNotes,
         { provide: Database, useValue: options.database },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: Clock, useValue: options.clock ?? new Clock() },
@@ -79,7 +81,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: AdminGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
       ],
-      exports: [ApiSettings, LOGGER, Metrics, Database, Clock, PasswordHasher, LoginThrottle],
+      exports: [ApiSettings, LOGGER, Metrics, BootNotes, Database, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }
