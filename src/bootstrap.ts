@@ -21,7 +21,8 @@ import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encodi
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { NO_METRICS } from './common/metrics.js';
-import { METRICS_PATH, PrometheusMetrics, UNMATCHED_ROUTE } from './common/prometheus-metrics.js';
+import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
+import { UNMATCHED_ROUTE } from './common/request-metrics.js';
 import { nulInUrl } from './common/nul-character.js';
 import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
