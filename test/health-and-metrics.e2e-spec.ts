@@ -4,7 +4,7 @@ import pg from 'pg';
 import { Database } from '../src/database/database.js';
 import { apiWithKey, type Api } from './support/api.js';
 import { adminToken, createUser, loginAs } from './support/auth.js';
-import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, type TestApp, type TestTarget } from './support/test-app.js';
+import { describeEachTarget, startTestApp, suiteApp, TEST_ADMIN_PASSWORD, type TestApp, type TestTarget } from './support/test-app.js';
 import { TEST_MYSQL_URL, TEST_POSTGRES_URL } from './support/test-databases.js';
 
 const METRICS_TOKEN = 'scrape-7f3c9e1b2d4a6f80-token';
@@ -189,6 +189,23 @@ describeEachTarget('readiness and metrics', (target) => {
         'nodejs_heap_size_used_bytes',
       ]) {
         expect({ name, samples: samples(text, name).length }).toEqual({ name, samples: 1 });
+      }
+    });
+
+    it('keeps one registry per app: a second instance in the same process counts only its own requests', async () => {
+      const heartbeat = 'method="GET",route="/rest/:account/:project/:version/@heartbeat",status="200"';
+      const other = await startTestApp(target, { env: { METRICS_ENABLED: 'true' } });
+      try {
+        await other.http().get(`${other.base}/@heartbeat`).expect(200);
+        await other.http().get(`${other.base}/@heartbeat`).expect(200);
+        const before = value((await scrape(t).expect(200)).text, 'tessera_http_requests_total', heartbeat);
+        await t.http().get(`${t.base}/@heartbeat`).expect(200);
+        const mine = (await scrape(t).expect(200)).text;
+        const theirs = (await other.http().get('/metrics').expect(200)).text;
+        expect(value(mine, 'tessera_http_requests_total', heartbeat)).toBe(before + 1);
+        expect(value(theirs, 'tessera_http_requests_total', heartbeat)).toBe(2);
+      } finally {
+        await other.close();
       }
     });
 
