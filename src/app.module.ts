@@ -8,8 +8,10 @@ import { AuthModule } from './auth/auth.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { ApiScopeGuard } from './common/api-scope.guard.js';
 import { ApiSettings } from './common/api-settings.js';
+import { BootNotes } from './common/boot-notes.js';
 import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
+import { Metrics } from './common/metrics.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DataModule } from './data/data.module.js';
@@ -31,6 +33,8 @@ export interface AppModuleOptions {
   /** The one way to the database, already connected and migrated (see `openDatabase`). */
   database: Database;
   logger: Logger;
+  /** What is counted for /metrics (`NO_METRICS` unless METRICS_ENABLED). */
+  metrics: Metrics;
   /** The service's time; tests pass one they can move forward. */
   clock?: Clock;
 }
@@ -63,6 +67,8 @@ export class AppModule {
       providers: [
         { provide: ApiSettings, useValue: settings },
         { provide: LOGGER, useValue: options.logger },
+        { provide: Metrics, useValue: options.metrics },
+        BootNotes,
         { provide: Database, useValue: options.database },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: Clock, useValue: options.clock ?? new Clock() },
@@ -75,7 +81,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: AdminGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
       ],
-      exports: [ApiSettings, LOGGER, Database, Clock, PasswordHasher, LoginThrottle],
+      exports: [ApiSettings, LOGGER, Metrics, BootNotes, Database, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

@@ -20,6 +20,9 @@ import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
 import { isJsonContentType, parseJsonBody } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
+import { NO_METRICS } from './common/metrics.js';
+import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
+import { UNMATCHED_ROUTE } from './common/request-metrics.js';
 import { nulInUrl } from './common/nul-character.js';
 import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
@@ -77,6 +80,8 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   Object.defineProperty(app.getHttpAdapter().getInstance().request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
+  // Only when enabled: with metrics off, requests pay nothing for them.
+  if (parts.metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(parts.metrics));
   const securityHeaders = recordSecurityHeaders();
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
@@ -128,6 +133,15 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
     logger: new PinoNestLogger(logger),
   });
   const fastify = app.getHttpAdapter().getInstance();
+  if (parts.metrics instanceof PrometheusMetrics) {
+    const metrics = parts.metrics;
+    fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      // The route's pattern as Nest registered it (the same string Express names), never the URL.
+      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+      if (route !== METRICS_PATH) metrics.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   // The same helmet() headers as the Express app (not @fastify/helmet, which builds the whole
   // middleware again for every request: about 8% of a key read's CPU time).
   const securityHeaders = recordSecurityHeaders();
@@ -162,6 +176,19 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   return app;
 }
 
+/** Counts each request when its answer ends (or its connection closes first), by the matched route's pattern. */
+function expressRequestMetrics(metrics: PrometheusMetrics) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const route = (req.route as { path?: unknown } | undefined)?.path;
+      const label = typeof route === 'string' ? route : UNMATCHED_ROUTE;
+      if (label !== METRICS_PATH) metrics.record(req.method, label, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+}
+
 /** A body read to its end that did not parse: Fastify's stand-in for it, until `refuseUnreadableBody`. */
 class UnreadableBody {
   constructor(readonly error: Error) {}
@@ -187,7 +214,9 @@ const frontDoorHeaders = recordSecurityHeaders();
 /** Seeds an empty database, then creates and initialises the application (not yet listening). */
 export async function createApp(parts: AppParts): Promise<INestApplication> {
   const { dataSource, ...rest } = parts;
-  const composed: AppModuleOptions = { ...rest, database: new Database(dataSource) };
+  const database = new Database(dataSource);
+  const metrics = parts.config.metrics.enabled ? new PrometheusMetrics(() => database.poolUsage()) : NO_METRICS;
+  const composed: AppModuleOptions = { ...rest, database, metrics };
   if (await seedProjectOnce(composed.database, parts.project)) parts.logger.info("seeded the project's starting data");
   const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(composed) : await createExpressApp(composed);
   await app.init();

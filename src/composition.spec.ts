@@ -4,6 +4,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { registryOf } from '../test/support/registry.js';
+import { Metrics, NO_METRICS } from './common/metrics.js';
 import { loadConfig } from './config/app-config.js';
 import { APP_CONFIG } from './config/config.module.js';
 import { RowChecksum } from './data/checksum.js';
@@ -42,8 +43,9 @@ describe('composition: a bad project stops the boot', () => {
         { provide: APP_CONFIG, useValue: loadConfig({}) },
         { provide: RowChecksum, useValue: await RowChecksum.fromSecret('a composition spec secret, 32+ chars') },
         { provide: LOGGER, useValue: createLogger('silent') },
+        { provide: Metrics, useValue: NO_METRICS },
       ],
-      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum, LOGGER],
+      exports: [ResourceRegistry, Database, APP_CONFIG, RowChecksum, LOGGER, Metrics],
     };
   });
   afterAll(async () => {

@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
+import { bootBanner } from './common/boot-banner.js';
+import { BootNotes } from './common/boot-notes.js';
+import { ApiSettings } from './common/api-settings.js';
 import { stopOnSignals } from './common/graceful-shutdown.js';
 import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
@@ -22,7 +25,8 @@ function loadConfigOrExit(): AppConfig {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.log.level);
+  // Unset LOG_FORMAT: readable lines for a person at a terminal, JSON for whatever collects the output.
+  const logger = createLogger(config.log.level, undefined, config.log.format ?? (process.stdout.isTTY ? 'pretty' : 'json'));
   let dataSource;
   try {
     dataSource = await openDatabase(config.database, schemaOf(project), logger);
@@ -41,11 +45,20 @@ async function main(): Promise<void> {
   };
   stopOnSignals({ app, closeDatabase, logger, graceMs: config.http.shutdownGraceMs });
 
-  await app.listen(config.http.port, config.http.host);
-  logger.info(
-    { url: `http://${config.http.host}:${config.http.port}/rest`, adapter: config.http.adapter, database: config.database.safeUrl },
-    'Tessera is listening',
-  );
+  const generatedAdmin = app.get(BootNotes).takeGeneratedAdmin();
+  try {
+    await app.listen(config.http.port, config.http.host);
+  } catch (error) {
+    // The account exists now; its password must not be lost with the boot.
+    if (generatedAdmin)
+      process.stderr.write(
+        `The first admin account "${generatedAdmin.username}" was created with the password ${generatedAdmin.password}\n`,
+      );
+    throw error;
+  }
+  const settings = app.get(ApiSettings);
+  const banner = bootBanner({ config, basePath: `/rest/${settings.account}/${settings.project}/${settings.versions[0]}`, generatedAdmin });
+  logger[banner.level](banner.fields, banner.message);
 }
 
 main().catch((error: unknown) => {

@@ -52,10 +52,14 @@ describeEachTarget('write conflicts that outlast the retry budget', (target) => 
   let api: Api;
 
   // A short lock wait and budget, so the test waits a second rather than a minute (InnoDB counts whole seconds).
-  suiteApp(target, { env: { DB_LOCK_TIMEOUT_MS: '200', WRITE_RETRY_BUDGET_MS: '600', DB_ACQUIRE_TIMEOUT_MS: '200' } }, async (app) => {
-    t = app;
-    api = await apiAs(t, 'demo');
-  });
+  suiteApp(
+    target,
+    { env: { DB_LOCK_TIMEOUT_MS: '200', WRITE_RETRY_BUDGET_MS: '600', DB_ACQUIRE_TIMEOUT_MS: '200', METRICS_ENABLED: 'true' } },
+    async (app) => {
+      t = app;
+      api = await apiAs(t, 'demo');
+    },
+  );
 
   it('answers 409 / 4093 with Retry-After while another transaction keeps the parent locked, then writes once it is gone', async () => {
     const items = async (): Promise<number> =>
@@ -74,6 +78,10 @@ describeEachTarget('write conflicts that outlast the retry budget', (target) => 
       body: { statusCode: 409, errorCode: 4093, errorMessage: expect.stringMatching(/concurrent transaction; retry/) },
     });
     expect(blocked.headers['retry-after']).toBe('1');
+    const metrics = (await t.http().get('/metrics').expect(200)).text;
+    // InnoDB's lock wait (a whole second) outlasts the 600 ms budget at the first attempt: no retry there.
+    expect(metrics).toMatch(target.database === 'mysql' ? /^tessera_write_retries_total 0$/m : /^tessera_write_retries_total [1-9]\d*$/m);
+    expect(metrics).toMatch(/^tessera_write_conflicts_total 1$/m);
     // The budget (plus one lock wait, which InnoDB rounds up to a second) bounds the wait.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await items()).toBe(before);

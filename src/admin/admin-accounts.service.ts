@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
+import { BootNotes } from '../common/boot-notes.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
+import { countedLogin, Metrics } from '../common/metrics.js';
 import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import { passwordProblem } from '../login/password-policy.js';
@@ -43,11 +45,13 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
+    private readonly bootNotes: BootNotes,
   ) {}
 
   /**
    * With no admin account yet, creates one from TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD,
-   * or with a generated password that is printed once, here, and never stored in clear.
+   * or with a generated password that the boot banner prints once (see `bootBanner`), never stored in clear.
    */
   async onApplicationBootstrap(): Promise<void> {
     if ((await this.db.read(({ manager }) => manager.getRepository(AdminAccount).count())) > 0) return;
@@ -61,10 +65,8 @@ export class AdminAccountsService implements OnApplicationBootstrap {
       manager.getRepository(AdminAccount).insert({ username, passwordHash, role: 'admin', createdAt: this.clock.now() }),
     );
     if (configured === undefined) {
-      this.logger.warn(
-        `First admin account "${username}" created with the generated password ${password} ; it is shown only this once: ` +
-          'log in at POST /admin/v1/@authentication and keep it safe (or set TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD before the first start).',
-      );
+      this.bootNotes.generatedAdmin(username, password);
+      this.logger.info({ username }, 'first admin account created; its password is in the boot banner, the last line of the boot');
     } else {
       this.logger.info({ username }, 'first admin account created from TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD');
     }
@@ -72,7 +74,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
 
   /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
   login(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
-    return this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress));
+    return countedLogin(this.metrics, 'admin', () => this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress)));
   }
 
   private async admittedLogin(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
@@ -84,6 +86,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     await this.db.write(({ manager }) =>
       manager.getRepository(AdminToken).insert({ keyHash: hashTokenValue(apikey), username, expiration, createdAt: now }),
     );
+    this.metrics.tokenIssued('admin');
     return { apikey, expiration: isoTime(expiration), role: account.role };
   }
 

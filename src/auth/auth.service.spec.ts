@@ -1,3 +1,4 @@
+import { NO_METRICS } from '../common/metrics.js';
 import { Clock } from '../common/clock.js';
 import type { LoginAttempt, LoginThrottle } from '../login/login-throttle.js';
 import type { PasswordHasher } from '../login/password-hasher.js';
@@ -40,7 +41,13 @@ function setup(provider: AuthProvider) {
   } as unknown as LoginThrottle;
   const config = { auth: { tokenLifetimeSeconds: 100 } } as AppConfig;
   const hasher = { admitLogin: <T>(login: () => Promise<T>) => login() } as unknown as PasswordHasher;
-  return { service: new AuthService(provider, config, tokens, throttle, new FixedClock(), hasher), issued, disabledFor, events, throttled };
+  return {
+    service: new AuthService(provider, config, tokens, throttle, new FixedClock(), hasher, NO_METRICS),
+    issued,
+    disabledFor,
+    events,
+    throttled,
+  };
 }
 
 /** A provider that accepts everyone; `overrides` change any part of it. */

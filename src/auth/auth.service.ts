@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { countedLogin, Metrics } from '../common/metrics.js';
 import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -43,6 +44,7 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
     private readonly hasher: PasswordHasher,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -50,7 +52,7 @@ export class AuthService {
    * in progress (before anything else), 429 when throttled, 401 / 4013 when refused.
    */
   login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
-    return this.hasher.admitLogin(() => this.admittedLogin(payload, context));
+    return countedLogin(this.metrics, 'api', () => this.hasher.admitLogin(() => this.admittedLogin(payload, context)));
   }
 
   private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {

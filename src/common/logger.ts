@@ -1,12 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config/app-config.js';
+import type { LogFormat, LogLevel } from '../config/app-config.js';
+import { prettyLine } from './pretty-log-line.js';
 
 /**
- * Structured JSON logs. Anything that might hold a secret is redacted by path, as a
- * second line of defence: the code never passes secrets to the logger on purpose.
+ * Structured JSON logs, or (`pretty`) one readable line an event for a person at a terminal.
+ * Anything that might hold a secret is redacted by path before either is written, as a second
+ * line of defence: the code never passes secrets to the logger on purpose.
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+export function createLogger(level: LogLevel, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const options = {
     level,
     base: { service: 'tessera' },
@@ -31,6 +33,10 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       censor: '[REDACTED]',
     },
   };
+  if (format === 'pretty') {
+    const out = destination ?? process.stdout;
+    return pino(options, { write: (line: string) => void out.write(prettyLine(line)) });
+  }
   // Standard output unless told otherwise (tests read the lines back).
   return destination ? pino(options, destination) : pino(options);
 }
@@ -39,8 +45,9 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
+  /** Nest's `log` level is its own boot chatter ("Mapped {/rest/...} route", "dependencies initialized"): debug for Tessera. */
   log(message: unknown, context?: string): void {
-    this.logger.info({ context }, String(message));
+    this.logger.debug({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.logger.error({ context, trace }, String(message));

@@ -60,6 +60,26 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads LOG_FORMAT, METRICS_ENABLED and METRICS_TOKEN, never showing the token', () => {
+    expect(loadConfig({}).log).toEqual({ level: 'info', format: undefined });
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, token: undefined });
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).log.format).toBe('pretty');
+    const token = 'scrape-token-0123456789abcdef';
+    expect(loadConfig({ METRICS_ENABLED: 'true', METRICS_TOKEN: token }).metrics).toEqual({ enabled: true, token });
+    expect(() => loadConfig({ LOG_FORMAT: 'fancy', METRICS_ENABLED: 'sometimes' })).toThrow(/LOG_FORMAT[\s\S]*METRICS_ENABLED/);
+    for (const env of [{ METRICS_ENABLED: 'true', METRICS_TOKEN: 'short-secret' }, { METRICS_TOKEN: token }]) {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('METRICS_');
+      expect((error as Error).message).not.toContain(env.METRICS_TOKEN);
+    }
+  });
+
   it('treats empty strings as unset and parses booleans and numbers', () => {
     const config = loadConfig({ PORT: '', TRUST_PROXY: 'true', HTTP_ADAPTER: 'fastify', BODY_LIMIT_BYTES: '2048' });
     expect(config.http).toMatchObject({ port: 8080, trustProxy: true, adapter: 'fastify', bodyLimitBytes: 2048 });

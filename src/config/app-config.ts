@@ -2,11 +2,12 @@ import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { PROJECT_ROOT } from './project-root.js';
-import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
+import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_FORMATS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The validated configuration, grouped by concern. Built once at boot by `loadConfig`. */
 export interface AppConfig {
@@ -30,7 +31,14 @@ export interface AppConfig {
     keepAliveTimeoutMs: number;
     shutdownGraceMs: number;
   };
-  log: { level: LogLevel };
+  /** `format` undefined: pretty on a terminal, JSON otherwise (decided where standard output is known, see main.ts). */
+  log: { level: LogLevel; format?: LogFormat };
+  metrics: {
+    /** METRICS_ENABLED: serve /metrics and collect; otherwise every recording is a no-op. */
+    enabled: boolean;
+    /** METRICS_TOKEN: the bearer token /metrics asks for; undefined: no token. Never logged. */
+    token?: string;
+  };
   database: DatabaseTarget & {
     poolSize: number;
     acquireTimeoutMs: number;
@@ -133,6 +141,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       problems.push(`PUBLIC_URL: ${(error as Error).message} (got ${JSON.stringify(schema.PUBLIC_URL)})`);
     }
   }
+  if (schema.METRICS_TOKEN !== undefined && !schema.METRICS_ENABLED && !problems.some((p) => p.startsWith('METRICS_'))) {
+    // Most likely METRICS_ENABLED was forgotten: the token would protect nothing, and nothing would be served.
+    problems.push('METRICS_TOKEN is set, but METRICS_ENABLED is not true: set METRICS_ENABLED=true, or unset METRICS_TOKEN');
+  }
   if (problems.length > 0 || !database) throw new ConfigError(problems);
 
   return {
@@ -148,7 +160,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       keepAliveTimeoutMs: schema.KEEP_ALIVE_TIMEOUT_MS,
       shutdownGraceMs: schema.SHUTDOWN_GRACE_MS,
     },
-    log: { level: schema.LOG_LEVEL },
+    log: { level: schema.LOG_LEVEL, format: schema.LOG_FORMAT },
+    metrics: { enabled: schema.METRICS_ENABLED, token: schema.METRICS_TOKEN },
     database: {
       ...database,
       poolSize: schema.DB_POOL_SIZE,

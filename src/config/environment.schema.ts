@@ -33,11 +33,13 @@ export const PROVIDER_NAME = /^(?!.*\.\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const HTTP_ADAPTERS = ['express', 'fastify'] as const;
+/** `json`: one JSON object a line; `pretty`: one readable line an event. Unset: pretty on a terminal, JSON otherwise. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
 /** AUTH_PROVIDER values served by Tessera itself; any other name is a module in the providers folder. */
 export const BUILT_IN_PROVIDERS = ['default', 'none'] as const;
 
 /** Variables whose values never appear in a message, not even when they are invalid. */
-export const SECRET_VARIABLES: ReadonlySet<string> = new Set(['CHECKSUM_SECRET']);
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set(['CHECKSUM_SECRET', 'METRICS_TOKEN']);
 
 /** A checksum secret must not be guessable: long, and not one or two characters repeated. */
 @ValidatorConstraint({ name: 'checksumSecret' })
@@ -115,6 +117,22 @@ export class EnvironmentSchema {
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @IsOptional()
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT?: (typeof LOG_FORMATS)[number];
+
+  /** Serve /metrics (Prometheus text format). */
+  @Transform(toBool)
+  @IsBoolean()
+  METRICS_ENABLED: boolean = false;
+
+  /** When set, /metrics asks for `Authorization: Bearer <token>`. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)' })
+  @MaxLength(1000)
+  METRICS_TOKEN?: string;
 
   @Transform(toBool)
   @IsBoolean()

@@ -21,6 +21,11 @@ export class DatabaseGate {
 
   constructor(private readonly enabled: boolean) {}
 
+  /** Work holding the gate (readers, or the one writer) and work waiting for it. */
+  usage(): { inUse: number; waiting: number } {
+    return { inUse: this.writing ? 1 : this.readers, waiting: this.waiting.length };
+  }
+
   static for(dataSource: DataSource): DatabaseGate {
     return new DatabaseGate(usesSqlite(dataSource));
   }

@@ -5,6 +5,8 @@ import { ConstraintCatalog, type ConstraintViolation } from './constraint-violat
 import { DatabaseGate } from './database-gate.js';
 import { dialectOf, insertReturnsRow, type Dialect } from './dialect.js';
 import { loneReads } from './lone-reads.js';
+import { pendingMigrationNames } from './pending-migrations.js';
+import { poolUsageOf, type PoolUsage } from './pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
 
 /** Rows of a SELECT, as the driver answers them. */
@@ -98,6 +100,21 @@ export class Database implements DatabaseScope {
         throw error;
       }
     });
+  }
+
+  /** Resolves when the database answers a trivial query (through the gate, like any read). */
+  async ping(): Promise<void> {
+    await this.read((session) => session.query('SELECT 1'));
+  }
+
+  /** The migrations of this build the database has not applied (by name, in order). */
+  pendingMigrations(): Promise<string[]> {
+    return this.read((session) => pendingMigrationNames(this.dataSource, (sql) => session.query(sql)));
+  }
+
+  /** Connections in use and callers waiting: the pool's (MySQL/MariaDB, PostgreSQL), or SQLite's gate. */
+  poolUsage(): PoolUsage {
+    return poolUsageOf(this.dataSource) ?? this.gate.usage();
   }
 
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */

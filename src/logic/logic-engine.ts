@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
+import { Metrics, type RuleCounter } from '../common/metrics.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -13,6 +14,7 @@ import { conflictCodes } from '../database/database-errors.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
+import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
 import { withConflictRetries } from './write-retry.js';
@@ -33,6 +35,7 @@ export class LogicEngine {
     private readonly checksums: RowChecksum,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -46,8 +49,11 @@ export class LogicEngine {
       return await withConflictRetries(() => this.once(policy, work), {
         budgetMs: this.config.database.writeRetryBudgetMs,
         // One line per retry at debug: how often writes conflict (on Galera: certification failures).
-        onRetry: (retry, error, delayMs) =>
-          this.logger.debug({ retry, ...conflictCodes(error), delayMs: Math.round(delayMs) }, 'write conflict; retrying'),
+        onRetry: (retry, error, delayMs) => {
+          this.metrics.writeRetried();
+          this.logger.debug({ retry, ...conflictCodes(error), delayMs: Math.round(delayMs) }, 'write conflict; retrying');
+        },
+        onGiveUp: () => this.metrics.writeConflict(),
       });
     } catch (error) {
       if (error instanceof ConstraintFailure) throw new ApiError(ErrorCode.RULE_CONSTRAINT, await policy.explain(error));
@@ -64,12 +70,18 @@ export class LogicEngine {
   private async beforeCommit(tx: WriteTransaction): Promise<void> {
     const touched = tx.summary.list();
     for (const entry of touched) {
-      if (entry.verb !== 'DELETE') checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row);
+      if (entry.verb !== 'DELETE')
+        checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row, this.counterOf);
     }
     if (this.bank.commitRules.length === 0) return;
     const event = { touched: touched.map((e) => ({ resource: e.resource.name, verb: e.verb, row: toRuleRow(e.resource, e.row) })) };
-    for (const rule of this.bank.commitRules) await rule.run(event);
+    for (const rule of this.bank.commitRules) {
+      this.bank.counterOf(rule).ran();
+      await rule.run(event);
+    }
   }
+
+  private readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
   private once<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
     return this.database.writeTransaction(async (session) => {

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { Metrics } from '../common/metrics.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { LogicEngine } from './logic-engine.js';
 import { RuleBank } from './rule-bank.js';
@@ -17,8 +18,8 @@ export class LogicModule {
       providers: [
         {
           provide: RuleBank,
-          useFactory: (registry: ResourceRegistry) => new RuleBank(registry, project.rules ?? []),
-          inject: [ResourceRegistry],
+          useFactory: (registry: ResourceRegistry, metrics: Metrics) => new RuleBank(registry, project.rules ?? [], metrics),
+          inject: [ResourceRegistry, Metrics],
         },
         LogicEngine,
       ],

@@ -1,3 +1,4 @@
+import { Metrics, NO_COUNT, NO_METRICS, type RuleCounter } from '../common/metrics.js';
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { undeclaredReads } from './formula-dry-run.js';
 import { orderFormulas } from './formula-order.js';
@@ -66,6 +67,9 @@ export class ResourceRules {
   }
 }
 
+/** The rules whose executions are counted: those that run project code or refuse writes (derivations run too often to be worth a label each). */
+const COUNTED_KINDS: ReadonlySet<Rule['kind']> = new Set(['constraint', 'commitConstraint', 'early', 'after', 'commit']);
+
 export class RuleBankError extends Error {
   constructor(readonly problems: string[]) {
     super(`The rules in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -83,14 +87,22 @@ export class RuleBank {
   private readonly byResource = new Map<string, ResourceRules>();
   readonly commitRules: CommitRule[] = [];
 
+  /** Constraints and events, each with its counter (see `counterOf`). */
+  private readonly counters = new Map<Rule, RuleCounter>();
+
   constructor(
     private readonly registry: ResourceRegistry,
     rules: readonly Rule[],
+    metrics: Metrics = NO_METRICS,
   ) {
     const problems: string[] = [];
     rules.forEach((rule, index) => {
       try {
         this.add(rule);
+        if (metrics.enabled && COUNTED_KINDS.has(rule.kind)) {
+          const resource = 'entity' in rule ? this.resourceOf(rule.entity).name : '';
+          this.counters.set(rule, metrics.rule({ rule: String(index + 1), kind: rule.kind, resource }));
+        }
       } catch (error) {
         problems.push(`rule ${index + 1} (${rule.kind}${'attr' in rule ? ` ${rule.attr}` : ''}): ${(error as Error).message}`);
       }
@@ -103,6 +115,11 @@ export class RuleBank {
       }
     }
     if (problems.length > 0) throw new RuleBankError(problems);
+  }
+
+  /** Where a constraint's or an event's executions (and a constraint's failures) are counted. */
+  counterOf(rule: Rule): RuleCounter {
+    return this.counters.get(rule) ?? NO_COUNT;
   }
 
   for(resource: Resource): ResourceRules {

@@ -30,6 +30,28 @@ describe('write retries', () => {
     expect(spread.size).toBeGreaterThan(1);
   });
 
+  it('tells onRetry before each retry and onGiveUp once when the budget is spent (the metrics hooks)', async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    const hooks = { onRetry: () => told.push('retry'), onGiveUp: () => told.push('give up') };
+    let calls = 0;
+    const attempt = async (): Promise<string> => {
+      calls += 1;
+      if (calls < 3) throw deadlock();
+      return 'done';
+    };
+    await expect(withConflictRetries(attempt, { budgetMs: 1000, random: () => 0, ...time, ...hooks })).resolves.toBe('done');
+    expect(told).toEqual(['retry', 'retry']);
+    told.length = 0;
+    const always = async (): Promise<string> => Promise.reject(deadlock());
+    await expect(withConflictRetries(always, { budgetMs: 20, random: () => 0, ...time, ...hooks })).rejects.toMatchObject({
+      errorCode: ErrorCode.CONCURRENT_CONFLICT,
+    });
+    expect(told.at(-1)).toBe('give up');
+    expect(told.filter((t) => t === 'give up')).toHaveLength(1);
+    expect(told.length).toBeGreaterThan(1);
+  });
+
   it('runs the attempt again after a deadlock, and answers its result', async () => {
     const time = fakeTime();
     let calls = 0;

@@ -13,8 +13,10 @@ export interface RetryPolicy {
   random?: () => number;
   now?: () => number;
   wait?: (ms: number) => Promise<unknown>;
-  /** Told of each conflict that is about to be retried (for the log), before its wait. */
+  /** Told of each conflict that is about to be retried (the log, metrics), before its wait. */
   onRetry?: (retry: number, error: unknown, delayMs: number) => void;
+  /** Told when the budget is spent and the answer is 409 / 4093 (metrics). */
+  onGiveUp?: () => void;
 }
 
 /**
@@ -43,7 +45,10 @@ export async function withConflictRetries<T>(attempt: () => Promise<T>, policy: 
     } catch (error) {
       if (!isRetryableConflict(error)) throw error;
       const delay = backoffDelay(retry, policy.random);
-      if (now() + delay >= deadline) throw concurrentConflict();
+      if (now() + delay >= deadline) {
+        policy.onGiveUp?.();
+        throw concurrentConflict();
+      }
       policy.onRetry?.(retry, error, delay);
       await wait(delay);
     }

@@ -13,7 +13,8 @@ import { runRowEvents } from './rules/event.js';
 import { applyFormulas } from './rules/formula.js';
 import type { RuleContext } from './rules/rule-context.js';
 import type { RuleBank, ResourceRules } from './rule-bank.js';
-import type { EntityClass, RuleRow, Verb } from './rule-dsl.js';
+import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
+import type { RuleCounter } from '../common/metrics.js';
 import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
 import { TransactionSummary } from './transaction-summary.js';
@@ -52,6 +53,8 @@ export class WriteTransaction implements RuleContext {
     private readonly policy: RowPolicy<unknown>,
   ) {}
 
+  readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
+
   async insert(resource: Resource, values: CanonicalRow, depth = 0): Promise<CanonicalRow> {
     this.guard(depth);
     const rules = this.bank.for(resource);
@@ -68,7 +71,7 @@ export class WriteTransaction implements RuleContext {
     const stored = await this.store.insert(resource, row);
     if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
-    checkConstraints(resource, rules.constraints, stored);
+    checkConstraints(resource, rules.constraints, stored, this.counterOf);
     await this.adjustParents(resource, rules, null, stored, depth);
     await this.after(resource, rules, 'INSERT', stored, null, depth);
     if (depth === 0) await this.policy.mayKeep(this.store, resource, keyOf(resource, stored), 'INSERT');
@@ -152,7 +155,7 @@ export class WriteTransaction implements RuleContext {
     await this.store.update(resource, key, changed);
     this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
-    checkConstraints(resource, rules.constraints, row);
+    checkConstraints(resource, rules.constraints, row, this.counterOf);
     await this.adjustParents(resource, rules, before, row, depth);
     await this.recomputeChildren(resource, rules, row, new Set(Object.keys(changed)), depth);
     await this.after(resource, rules, 'UPDATE', row, before, depth);

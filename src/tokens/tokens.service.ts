@@ -3,6 +3,7 @@ import { In, type EntityManager, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { Metrics } from '../common/metrics.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -49,6 +50,7 @@ export class TokensService {
     private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.lookup = new TokenLookup(db);
     this.cache = new TokenCache(config.auth.tokenCacheSeconds * 1000);
@@ -72,6 +74,7 @@ export class TokensService {
       lastUsedAt: null,
     });
     await scope.write(({ manager }) => tokens(manager).insert(token));
+    this.metrics.tokenIssued(input.origin);
     return { token, apikey };
   }
 

@@ -1,6 +1,7 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { ConstraintRule } from '../rule-dsl.js';
+import type { RuleCounter } from '../../common/metrics.js';
+import type { ConstraintRule, Rule } from '../rule-dsl.js';
 import { ConstraintFailure } from '../constraint-failure.js';
 import { toRuleRow } from '../rule-values.js';
 
@@ -9,11 +10,19 @@ import { toRuleRow } from '../rule-values.js';
  * message (see `ConstraintFailure`: rendered for the caller, hidden values hidden); the row's
  * resource and key follow when the message does not already name its key.
  */
-export function checkConstraints(resource: Resource, constraints: readonly ConstraintRule[], row: CanonicalRow): void {
+export function checkConstraints(
+  resource: Resource,
+  constraints: readonly ConstraintRule[],
+  row: CanonicalRow,
+  counterOf: (rule: Rule) => RuleCounter,
+): void {
   if (constraints.length === 0) return;
   const view = toRuleRow(resource, row);
   for (const rule of constraints) {
+    const counter = counterOf(rule);
+    counter.ran();
     if (rule.check(view)) continue;
+    counter.failed();
     throw new ConstraintFailure(resource, row, rule.message);
   }
 }

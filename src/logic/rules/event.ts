@@ -40,7 +40,9 @@ export async function runRowEvents(
     },
   };
   for (const rule of events) {
-    if (rule.on.includes(verb)) await rule.run(event);
+    if (!rule.on.includes(verb)) continue;
+    tx.counterOf(rule).ran();
+    await rule.run(event);
   }
   return mayChange ? withChanges(resource, row, view) : row;
 }

@@ -1,12 +1,15 @@
 import type { ParentRelation, ResourceRegistry } from '../../data/resource-registry.js';
 import type { RowStore } from '../../data/row-store.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { EntityClass, RuleRow } from '../rule-dsl.js';
+import type { RuleCounter } from '../../common/metrics.js';
+import type { EntityClass, Rule, RuleRow } from '../rule-dsl.js';
 
 /** What a rule may ask of the write transaction it runs in (the transaction implements it; rules never see the rest). */
 export interface RuleContext {
   readonly store: RowStore;
   readonly registry: ResourceRegistry;
+  /** Where a rule's executions are counted. */
+  counterOf(rule: Rule): RuleCounter;
   /** The parent row a child points to through `relation`, as this transaction sees it. */
   parentOf(relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined>;
   /** Inserts a row from an event (with every rule of its own), `depth` events deep. */
