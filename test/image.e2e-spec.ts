@@ -183,16 +183,18 @@ describe("the image's entry command, run from a copy of its runtime folder (prod
   let copy: RuntimeCopy;
   let launch: ServiceLaunch;
 
+  // Under tini as in the image when this machine has it (Debian: apt-get install tini; .ci/run does).
+  const underTini = existsSync(entryCommand[0]!);
+  const how = underTini ? 'under tini' : 'without tini, which this machine lacks';
+
   beforeAll(() => {
     copy = makeRuntimeCopy(CHECKOUT, stages);
-    // Under tini as in the image when this machine has it (Debian: apt-get install tini).
-    const argv = existsSync(entryCommand[0]!) ? entryCommand : execForm(instructionOf(runtime, 'CMD'));
-    launch = { argv, cwd: copy.dir };
+    launch = { argv: underTini ? entryCommand : execForm(instructionOf(runtime, 'CMD')), cwd: copy.dir };
   });
   afterAll(() => copy.remove());
 
   for (const database of [...new Set(testTargets().map((t) => t.database))]) {
-    it(`[${database}] serves, passes the health check, and exits 0 on SIGTERM`, async () => {
+    it(`[${database}] serves, passes the health check, and exits 0 on SIGTERM (${how})`, async () => {
       const scratch = await createScratchDatabase(database);
       try {
         const service = await startService({ NODE_ENV: 'production', DATABASE_URL: scratch.url }, 60_000, launch);
