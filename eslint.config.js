@@ -47,9 +47,9 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: {
       parserOptions: {
-        // Types from tsconfig.json (src, test, bench, providers, ormconfig.ts); the tooling
-        // files at the root and in scripts/, which no tsconfig includes, get a default project.
-        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.mjs'] },
+        // Types from tsconfig.json (src, test, bench, providers, scripts, ormconfig.ts); the
+        // tooling files at the root, which no tsconfig includes, get a default project.
+        projectService: { allowDefaultProject: ['*.js', '*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

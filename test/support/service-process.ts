@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { freePort } from './free-port.js';
 
 /** The built service (npm test builds it first), run as a real process. */
@@ -22,13 +22,20 @@ export interface ServiceProcess {
   kill(): void;
 }
 
+/** Another way to start the service than `node dist/src/main.js` in this checkout (the image's entry command). */
+export interface ServiceLaunch {
+  /** The command and its arguments; `node` is the Node running the tests, found first on PATH. */
+  argv: string[];
+  cwd: string;
+}
+
 /**
- * Starts `node dist/src/main.js` on a free loopback port with the given environment and
- * resolves once it is listening. A process still alive after `limitMs` is killed, so a hang
- * shows up as a late exit rather than a stuck suite.
+ * Starts `node dist/src/main.js` (or `launch`) on a free loopback port with the given
+ * environment and resolves once it is listening. A process still alive after `limitMs` is
+ * killed, so a hang shows up as a late exit rather than a stuck suite.
  */
-export async function startService(env: Record<string, string>, limitMs = 60_000): Promise<ServiceProcess> {
-  const { child, port, output } = await spawnService(env);
+export async function startService(env: Record<string, string>, limitMs = 60_000, launch?: ServiceLaunch): Promise<ServiceProcess> {
+  const { child, port, output } = await spawnService(env, launch);
   const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const exited = new Promise<ServiceExit>((resolve) => {
     child.on('exit', (code, signal) => {
@@ -54,9 +61,9 @@ export interface FinishedService {
   stderr: string;
 }
 
-/** Runs `node dist/src/main.js` with the given environment to its exit (a service that refuses to boot). */
-export async function runServiceToExit(env: Record<string, string>, limitMs = 30_000): Promise<FinishedService> {
-  const { child, output } = await spawnService(env);
+/** Runs `node dist/src/main.js` (or `launch`) with the given environment to its exit (a service that refuses to boot). */
+export async function runServiceToExit(env: Record<string, string>, limitMs = 30_000, launch?: ServiceLaunch): Promise<FinishedService> {
+  const { child, output } = await spawnService(env, launch);
   // A service that did boot is stopped, and its test then fails on the exit code.
   const watch = setInterval(() => {
     if (output.stdout.includes('Tessera is listening')) child.kill('SIGTERM');
@@ -68,11 +75,14 @@ export async function runServiceToExit(env: Record<string, string>, limitMs = 30
   return { code, stdout: output.stdout, stderr: output.stderr };
 }
 
-/** `node dist/src/main.js` on a free loopback port, its output collected as it comes. */
-async function spawnService(env: Record<string, string>) {
+/** `node dist/src/main.js` (or `launch`) on a free loopback port, its output collected as it comes. */
+async function spawnService(env: Record<string, string>, launch?: ServiceLaunch) {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
+  const [command, ...args] = launch?.argv ?? [process.execPath, MAIN];
+  const path = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
+  const child = spawn(command!, args, {
+    cwd: launch?.cwd,
+    env: { PATH: path, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', BCRYPT_COST: '10', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };
