@@ -22,8 +22,6 @@ const stages = readDockerfile(join(CHECKOUT, 'Dockerfile'));
 const [build, runtime] = [stages.at(0)!, stages.at(-1)!];
 const entryCommand = [...execForm(instructionOf(runtime, 'ENTRYPOINT')), ...execForm(instructionOf(runtime, 'CMD'))];
 const HEALTHCHECK = healthcheckCommand(runtime);
-/** Until GET /health/ready is there, the tests against the real service probe this path instead (the script's one argument). */
-const STAND_IN_PATH = '/rest/default/demo/v1/@heartbeat';
 
 interface Finished {
   code: number | null;
@@ -199,9 +197,9 @@ describe("the image's entry command, run from a copy of its runtime folder (prod
       try {
         const service = await startService({ NODE_ENV: 'production', DATABASE_URL: scratch.url }, 60_000, launch);
         try {
-          const res = await fetch(`http://127.0.0.1:${service.port}${STAND_IN_PATH}`);
+          const res = await fetch(`http://127.0.0.1:${service.port}/health/ready`);
           expect(res.status).toBe(200);
-          const healthy = await runHealthcheck(copy.dir, service.port, [STAND_IN_PATH]);
+          const healthy = await runHealthcheck(copy.dir, service.port);
           expect(healthy).toMatchObject({ code: 0, stderr: '' });
           service.child.kill('SIGTERM');
           const exit = await service.exited;
