@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
@@ -8,6 +9,7 @@ import { loneReads } from './lone-reads.js';
 import { pendingMigrationNames } from './pending-migrations.js';
 import { poolUsageOf, type PoolUsage } from './pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
+import { underBootLock } from './boot-lock.js';
 
 /** Rows of a SELECT, as the driver answers them. */
 export type Rows = Array<Record<string, unknown>>;
@@ -115,6 +117,15 @@ export class Database implements DatabaseScope {
   /** Connections in use and callers waiting: the pool's (MySQL/MariaDB, PostgreSQL), or SQLite's gate. */
   poolUsage(): PoolUsage {
     return poolUsageOf(this.dataSource) ?? this.gate.usage();
+  }
+
+  /**
+   * A boot step that must run once however many instances boot at once on this database (a
+   * seed, the first admin account): `work` runs while this instance holds the database's boot
+   * lock, and so must check whether the step was done already (see `underBootLock`).
+   */
+  bootStep<T>(step: string, work: () => Promise<T>, logger?: Logger): Promise<T> {
+    return underBootLock(this.dataSource, step, work, logger);
   }
 
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */
