@@ -1,5 +1,8 @@
+import mysql from 'mysql2/promise';
+import pg from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { MYSQL_BOOT_LOCK_NAME, POSTGRES_BOOT_KEY } from '../src/database/boot-lock.js';
 import { authHeader } from './support/auth.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
@@ -24,6 +27,20 @@ async function inspectorOf(database: ScratchDatabase): Promise<DataSource> {
 async function count(inspector: DataSource, sql: string): Promise<number> {
   const rows = await inspector.query<Array<{ n: number | string }>>(sql);
   return Number(rows[0]!.n);
+}
+
+/** Takes the boot lock on a connection of the test's own, as a booting instance would; `release` gives it up. */
+async function holdBootLock(database: ScratchDatabase): Promise<{ release(): Promise<void> }> {
+  if (database.kind === 'mysql') {
+    const connection = await mysql.createConnection(database.url);
+    const [rows] = await connection.query(`SELECT GET_LOCK(${MYSQL_BOOT_LOCK_NAME}, 5) AS got`);
+    expect((rows as Array<{ got: number }>)[0]!.got).toBe(1);
+    return { release: () => connection.end() };
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock($1::bigint)', [POSTGRES_BOOT_KEY]);
+  return { release: () => client.end() };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,16 +69,18 @@ function instancesSuite(kind: Kind, full: boolean): void {
       return res.body.apikey as string;
     };
 
+    const environment = () => ({
+      DATABASE_URL: database!.url,
+      TOKEN_CACHE_SECONDS: String(CACHE_SECONDS),
+      TESSERA_ADMIN_USER: ADMIN.username,
+      TESSERA_ADMIN_PASSWORD: ADMIN.password,
+      WRITE_RETRY_BUDGET_MS: '20000',
+    });
+
     beforeAll(async () => {
       database = await createScratchDatabase(kind);
       // All at once, on an empty database.
-      const env = {
-        DATABASE_URL: database.url,
-        TOKEN_CACHE_SECONDS: String(CACHE_SECONDS),
-        TESSERA_ADMIN_USER: ADMIN.username,
-        TESSERA_ADMIN_PASSWORD: ADMIN.password,
-        WRITE_RETRY_BUDGET_MS: '20000',
-      };
+      const env = environment();
       const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startService(env, 170_000)));
       services = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       const failed = started.find((s) => s.status === 'rejected');
@@ -233,6 +252,21 @@ function instancesSuite(kind: Kind, full: boolean): void {
       expect([...outcomes.keys()].filter((k) => !['200/', '201/', '409/4093', '422/4220'].includes(k))).toEqual([]);
       expect(done).toBeGreaterThan(30);
       expect(await demoRuleViolations(inspector)).toEqual([]);
+    });
+
+    it('waits while another session holds the boot lock, says so, and boots once the lock is free', async () => {
+      const holder = await holdBootLock(database!);
+      const late = startService(environment(), 60_000);
+      let listening = false;
+      void late.then(() => (listening = true));
+      // Long enough for the new process to reach the lock, even on a busy machine.
+      await sleep(4000);
+      expect(listening).toBe(false);
+      await holder.release();
+      const service = await late;
+      services.push(service);
+      expect(service.stdout()).toContain('waiting for another instance booting on the same database');
+      expect(service.stdout()).toContain('another instance finished its boot step');
     });
   });
 }

@@ -7,7 +7,10 @@ import { prepareSqliteFile } from './sqlite-file.js';
  * PostgreSQL's advisory lock key for the boot ("tessera" read as a number). Advisory locks
  * belong to one database, so installations on other databases of the server never wait on it.
  */
-const POSTGRES_BOOT_KEY = '8243122651018594';
+export const POSTGRES_BOOT_KEY = '8243122651018594';
+
+/** MySQL/MariaDB's lock name, an SQL expression: GET_LOCK names are server-wide, so the database's name is part of it (hashed: names have at most 64 characters). */
+export const MYSQL_BOOT_LOCK_NAME = "SHA1(CONCAT('tessera_boot ', DATABASE()))";
 
 /** How often a waiting instance asks again (a boot step takes from milliseconds to minutes). */
 const POLL_MS = 200;
@@ -30,8 +33,7 @@ async function serverLockSession(dataSource: DataSource): Promise<LockSession> {
   const runner: QueryRunner = dataSource.createQueryRunner();
   await runner.connect();
   const postgres = dialectOf(dataSource) === 'postgres';
-  // GET_LOCK names are server-wide, so the database's name is part of it (hashed: names have at most 64 characters).
-  const name = "SHA1(CONCAT('tessera_boot ', DATABASE()))";
+  const name = MYSQL_BOOT_LOCK_NAME;
   let held = false;
   return {
     tryLock: async () => {
