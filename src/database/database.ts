@@ -10,6 +10,7 @@ import { pendingMigrationNames } from './pending-migrations.js';
 import { poolUsageOf, type PoolUsage } from './pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
 import { underBootLock } from './boot-lock.js';
+import { ChangeSignals } from './change-signals.js';
 
 /** Rows of a SELECT, as the driver answers them. */
 export type Rows = Array<Record<string, unknown>>;
@@ -53,6 +54,7 @@ export class Database implements DatabaseScope {
   private readonly gate: DatabaseGate;
   private readonly lone: DatabaseSession;
   private catalog?: ConstraintCatalog;
+  private signals?: ChangeSignals;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
@@ -126,6 +128,15 @@ export class Database implements DatabaseScope {
    */
   bootStep<T>(step: string, work: () => Promise<T>, logger?: Logger): Promise<T> {
     return underBootLock(this.dataSource, step, work, logger);
+  }
+
+  /**
+   * Signals to and from the other instances sharing this database (PostgreSQL LISTEN/NOTIFY;
+   * elsewhere they do nothing, see `ChangeSignals`). One per Database; whoever listens closes it.
+   */
+  changeSignals(logger?: Logger): ChangeSignals {
+    this.signals ??= new ChangeSignals(this.dataSource, logger);
+    return this.signals;
   }
 
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */
