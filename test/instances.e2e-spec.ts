@@ -19,6 +19,8 @@ const cacheSecondsOn = (kind: Kind): number => (kind === 'postgres' ? 60 : 1);
 /** How long the other instances may take to refuse: the cache time, or a moment for the signal. */
 const takesEffectWithinMs = (kind: Kind): number => (kind === 'postgres' ? 500 : cacheSecondsOn(kind) * 1000 + 1000);
 const INSTANCES = 3;
+/** LOGIN_MAX_FAILURES, counted in the database for all the instances together. */
+const MAX_FAILURES = 5;
 
 type Kind = 'sqlite' | 'mysql' | 'postgres';
 
@@ -81,6 +83,7 @@ function instancesSuite(kind: Kind, full: boolean): void {
       TESSERA_ADMIN_USER: ADMIN.username,
       TESSERA_ADMIN_PASSWORD: ADMIN.password,
       WRITE_RETRY_BUDGET_MS: '20000',
+      LOGIN_MAX_FAILURES: String(MAX_FAILURES),
     });
 
     beforeAll(async () => {
@@ -202,6 +205,23 @@ function instancesSuite(kind: Kind, full: boolean): void {
           .get(`${B}/product?pagesize=1`)
           .set(...authHeader(keys[i]!))
           .expect(200);
+    });
+
+    it('counts failed logins through every instance against one limit, concurrent guesses included', async () => {
+      const guesses = await Promise.all(
+        Array.from({ length: MAX_FAILURES + 4 }, (_, n) =>
+          http(n % INSTANCES)
+            .post(`${B}/@authentication`)
+            .send({ username: 'sam', password: `wrong ${n}` }),
+        ),
+      );
+      const outcomes = guesses.map((g) => `${g.status}/${(g.body as { errorCode?: number }).errorCode ?? ''}`).sort();
+      expect(outcomes).toEqual([...Array<string>(MAX_FAILURES).fill('401/4013'), ...Array<string>(4).fill('429/4290')]);
+      // The account stays throttled on every instance, the right password included.
+      for (let i = 0; i < INSTANCES; i++) {
+        const res = await http(i).post(`${B}/@authentication`).send({ username: 'sam', password: 'Password1' });
+        expect(res.status).toBe(429);
+      }
     });
 
     it('lets exactly one of the same checksummed update through, whichever instances receive it', async () => {
