@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { dialectOf } from './dialect.js';
+import { galeraBootLease, isGaleraNode } from './galera-boot-lease.js';
 import { prepareSqliteFile } from './sqlite-file.js';
 
 /**
@@ -27,12 +28,23 @@ interface LockSession {
  * MySQL/MariaDB's GET_LOCK and PostgreSQL's session advisory lock, on a connection checked out
  * of the pool for the whole step (TypeORM's migrations and the seed's transactions use other
  * connections of the pool). Both are session locks: a process that dies mid-boot loses its
- * connection, and its lock with it.
+ * connection, and its lock with it. A Galera node: a lease row instead (see `galeraBootLease`).
  */
 async function serverLockSession(dataSource: DataSource): Promise<LockSession> {
   const runner: QueryRunner = dataSource.createQueryRunner();
   await runner.connect();
   const postgres = dialectOf(dataSource) === 'postgres';
+  if (!postgres) {
+    try {
+      if (await isGaleraNode(runner)) {
+        const lease = await galeraBootLease(runner);
+        return { tryLock: () => lease.tryLock(), close: () => lease.close().finally(() => runner.release()) };
+      }
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
   const name = MYSQL_BOOT_LOCK_NAME;
   let held = false;
   return {
