@@ -217,7 +217,7 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   const database = new Database(dataSource);
   const metrics = parts.config.metrics.enabled ? new PrometheusMetrics(() => database.poolUsage()) : NO_METRICS;
   const composed: AppModuleOptions = { ...rest, database, metrics };
-  if (await seedProjectOnce(composed.database, parts.project)) parts.logger.info("seeded the project's starting data");
+  if (await seedProjectOnce(composed.database, parts.project, parts.logger)) parts.logger.info("seeded the project's starting data");
   const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(composed) : await createExpressApp(composed);
   await app.init();
   if (parts.config.http.adapter === 'fastify') {

@@ -52,8 +52,13 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   /**
    * With no admin account yet, creates one from TESSERA_ADMIN_USER / TESSERA_ADMIN_PASSWORD,
    * or with a generated password that the boot banner prints once (see `bootBanner`), never stored in clear.
+   * Under the boot lock: of instances booting at once on an empty database, one creates it.
    */
   async onApplicationBootstrap(): Promise<void> {
+    await this.db.bootStep('first admin account', () => this.createFirstAccountIfNone(), this.logger);
+  }
+
+  private async createFirstAccountIfNone(): Promise<void> {
     if ((await this.db.read(({ manager }) => manager.getRepository(AdminAccount).count())) > 0) return;
     const username = this.config.auth.adminUser ?? DEFAULT_ADMIN;
     const configured = this.config.auth.adminPassword;

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
@@ -8,6 +9,8 @@ import { loneReads } from './lone-reads.js';
 import { pendingMigrationNames } from './pending-migrations.js';
 import { poolUsageOf, type PoolUsage } from './pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
+import { underBootLock } from './boot-lock.js';
+import { ChangeSignals } from './change-signals.js';
 
 /** Rows of a SELECT, as the driver answers them. */
 export type Rows = Array<Record<string, unknown>>;
@@ -51,6 +54,7 @@ export class Database implements DatabaseScope {
   private readonly gate: DatabaseGate;
   private readonly lone: DatabaseSession;
   private catalog?: ConstraintCatalog;
+  private signals?: ChangeSignals;
 
   constructor(private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
@@ -115,6 +119,24 @@ export class Database implements DatabaseScope {
   /** Connections in use and callers waiting: the pool's (MySQL/MariaDB, PostgreSQL), or SQLite's gate. */
   poolUsage(): PoolUsage {
     return poolUsageOf(this.dataSource) ?? this.gate.usage();
+  }
+
+  /**
+   * A boot step that must run once however many instances boot at once on this database (a
+   * seed, the first admin account): `work` runs while this instance holds the database's boot
+   * lock, and so must check whether the step was done already (see `underBootLock`).
+   */
+  bootStep<T>(step: string, work: () => Promise<T>, logger?: Logger): Promise<T> {
+    return underBootLock(this.dataSource, step, work, logger);
+  }
+
+  /**
+   * Signals to and from the other instances sharing this database (PostgreSQL LISTEN/NOTIFY;
+   * elsewhere they do nothing, see `ChangeSignals`). One per Database; whoever listens closes it.
+   */
+  changeSignals(logger?: Logger): ChangeSignals {
+    this.signals ??= new ChangeSignals(this.dataSource, logger);
+    return this.signals;
   }
 
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */

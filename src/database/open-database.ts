@@ -7,6 +7,7 @@ import { buildDataSourceOptions, type SchemaParts } from './data-source-options.
 import { schemaMismatchMessage, schemaProblems } from './schema-check.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
+import { underBootLock } from './boot-lock.js';
 
 export { DatabaseBootError };
 
@@ -28,7 +29,7 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
 }
 
 /**
- * Connects, applies pending migrations, checks that the tables match the entities (see
+ * Connects, applies pending migrations (under the boot lock, see `underBootLock`), checks that the tables match the entities (see
  * `schemaProblems`), and returns the ready data source.
  * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
  */
@@ -54,7 +55,13 @@ export async function openDatabase(database: AppConfig['database'], schema: Sche
     limitMysqlLockWait(mysqlPoolOf(dataSource), database.lockTimeoutMs);
   }
   try {
-    await dataSource.runMigrations({ transaction: database.kind === 'postgres' || database.kind === 'sqlite' ? 'each' : 'none' });
+    // Instances booting at once on one database take turns: the first runs the migrations, the others find them run.
+    await underBootLock(
+      dataSource,
+      'migrations',
+      () => dataSource.runMigrations({ transaction: database.kind === 'postgres' || database.kind === 'sqlite' ? 'each' : 'none' }),
+      logger,
+    );
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw new DatabaseBootError(`Database migrations failed on ${database.safeUrl}: ${(error as Error).message}`);

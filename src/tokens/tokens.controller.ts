@@ -83,6 +83,8 @@ export class TokensController {
       await this.tokens.disable(id, tx);
       return { result: undefined, action: 'token.disable', target: `token:${id}` };
     });
+    // Again after the commit: a request in between may have cached the row as it was (see forgetCachedTokens).
+    this.tokens.forgetCachedTokens();
     const { token, status } = await this.find(id);
     return tokenView(token, status);
   }
@@ -95,6 +97,7 @@ export class TokensController {
       await this.tokens.delete(id, tx);
       return { result: undefined, action: 'token.delete', target: `token:${id}` };
     });
+    this.tokens.forgetCachedTokens();
   }
 
   private async find(id: number): Promise<FoundToken> {

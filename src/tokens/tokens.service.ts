@@ -1,12 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { In, type EntityManager, type UpdateQueryBuilder } from 'typeorm';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Metrics } from '../common/metrics.js';
+import { LOGGER } from '../common/logger.js';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import type { ChangeSignals } from '../database/change-signals.js';
 import { Database, type DatabaseScope } from '../database/database.js';
 import { User } from '../users/user.entity.js';
 import { ApiToken, type TokenOrigin } from './api-token.entity.js';
@@ -14,6 +17,9 @@ import { TokenCache } from './token-cache.js';
 import { TokenLookup, type TokenRow } from './token-lookup.js';
 import { tokenStatus, type TokenStatus } from './token-status.js';
 import { generateTokenValue, hashTokenValue } from './token-value.js';
+
+/** The signal every instance hears when another changed tokens or users (PostgreSQL; see ChangeSignals). */
+const TOKENS_CHANGED = 'tessera_tokens_changed';
 
 /** last_used_at is refreshed at most this often per token: reading a token must not cost a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -42,18 +48,30 @@ export interface FoundToken {
 
 /** Issues, finds, disables and lists API tokens. Keys exist only in the answer to `issue`. */
 @Injectable()
-export class TokensService {
+export class TokensService implements OnModuleInit, OnModuleDestroy {
   private readonly lookup: TokenLookup;
   private readonly cache: TokenCache;
+  private readonly signals: ChangeSignals;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: Metrics,
+    @Inject(LOGGER) logger: Logger,
   ) {
     this.lookup = new TokenLookup(db);
     this.cache = new TokenCache(config.auth.tokenCacheSeconds * 1000);
+    this.signals = db.changeSignals(logger);
+  }
+
+  /** On PostgreSQL, a change made through another instance empties this one's cache at once, not within TOKEN_CACHE_SECONDS. */
+  async onModuleInit(): Promise<void> {
+    await this.signals.listen(TOKENS_CHANGED, () => this.cache.clear());
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.signals.close();
   }
 
   /** Stores a new token; the key is returned here and never again. */
@@ -97,9 +115,12 @@ export class TokensService {
    * transaction that is before its commit, where on MySQL/PostgreSQL a request in between may
    * cache the old row again: callers that change inside a transaction call this once more
    * after the commit (a row read before that call is never cached, see TokenCache.version).
+   * The other instances sharing the database are told too (PostgreSQL; the call after the
+   * commit is the one that matters to them).
    */
   forgetCachedTokens(): void {
     this.cache.clear();
+    this.signals.announce(TOKENS_CHANGED);
   }
 
   private async read(keyHash: string): Promise<TokenRow | undefined> {

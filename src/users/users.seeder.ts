@@ -1,4 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '../common/logger.js';
 import { Database } from '../database/database.js';
 import { TesseraMeta } from '../database/tessera-meta.entity.js';
 import { SEED_USERS, type SeedUser } from './seed-user.js';
@@ -8,7 +10,10 @@ import { PasswordHasher } from '../login/password-hasher.js';
 /** Remembers in tessera_meta that seeding happened, so deleting every user later never brings the demo passwords back. */
 const SEEDED = 'users_seeded_at';
 
-/** Creates the project's `seedUsers` on the first start into an empty users table. */
+/**
+ * Creates the project's `seedUsers` on the first start into an empty users table; under the
+ * boot lock, so instances booting at once create them once.
+ */
 @Injectable()
 export class UsersSeeder implements OnApplicationBootstrap {
   constructor(
@@ -16,12 +21,17 @@ export class UsersSeeder implements OnApplicationBootstrap {
     @Inject(SEED_USERS) private readonly seedUsers: readonly SeedUser[],
     private readonly db: Database,
     private readonly hasher: PasswordHasher,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.seedUsers.length === 0) return;
+    await this.db.bootStep('seed users', () => this.seedUnlessDone(), this.logger);
+  }
+
+  private async seedUnlessDone(): Promise<void> {
     const seeds = this.seedUsers;
     if (
-      seeds.length === 0 ||
       (await this.db.read(({ manager }) => manager.getRepository(TesseraMeta).existsBy({ name: SEEDED }))) ||
       (await this.users.count()) > 0
     )
