@@ -1,6 +1,9 @@
+import type { ProjectDefinition } from '../src/project-definition.js';
+import { demoProject } from '../src/demo/project.js';
 import { capturedLog } from './support/captured-log.js';
-import { suiteAppAs, type Api } from './support/api.js';
-import { describeEachTarget } from './support/test-app.js';
+import { apiAs, apiWithKey, suiteAppAs, type Api } from './support/api.js';
+import { createManualToken } from './support/auth.js';
+import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 import { notebookProject } from './fixtures/schema-drift/schema-drift-project.js';
 
 /** What no refusal may show: SQL, driver text and codes, constraint names (TypeORM's are FK_/UQ_/IDX_/PK_ and a hash). */
@@ -74,5 +77,59 @@ describeEachTarget('database refusals name the kind and the columns', (target) =
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.at(-1)).toMatchObject({ level: 20, code: expect.any(String) });
     expect(log.text()).not.toContain('Logged Nowhere Inc');
+  });
+});
+
+/** The demo with two roles that may write what they cannot wholly read. */
+const clerkProject: ProjectDefinition = {
+  ...demoProject,
+  roles: {
+    ...demoProject.roles,
+    roles: [
+      ...demoProject.roles.roles,
+      // May add products, but not read their names.
+      {
+        name: 'Product clerk',
+        defaultAccess: 'NONE',
+        resources: { product: { access: ['READ', 'INSERT'], readColumns: ['product_number', 'price'] } },
+      },
+      // May add and read line items, but not read products.
+      { name: 'Line clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ', 'INSERT'] } } },
+      // May add line items, and read nothing.
+      { name: 'Blind clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT'] } } },
+    ],
+  },
+};
+
+describeEachTarget('database refusals name only what the caller may read', (target) => {
+  let t: TestApp;
+  let orderNumber: number;
+  const as = async (role: string): Promise<Api> => apiWithKey(t, await createManualToken(t, { roles: [role] }));
+
+  suiteApp(target, { project: clerkProject }, async (app) => {
+    t = app;
+    const order = await (await apiAs(app, 'demo')).post('/purchaseorder', { customer_name: 'Alpha and Sons' }).expect(201);
+    orderNumber = (order.body as { txsummary: Array<{ order_number: number }> }).txsummary[0]!.order_number;
+  });
+
+  it('a unique column the caller cannot read is not named: 409 / 4091 names the table only', async () => {
+    const res = await (await as('Product clerk')).post('/product', { name: 'Hammer', price: 1 });
+    expect(res.status).toBe(409);
+    expect(res.body.errorCode).toBe(4091);
+    expect(res.body.errorMessage).toBe('An object with this key already exists: unique: product.');
+  });
+
+  it('a referenced table the caller cannot read is not named', async () => {
+    const res = await (await as('Line clerk')).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
+    expect(res.status).toBe(422);
+    expect(res.body.errorCode).toBe(4221);
+    expect(res.body.errorMessage).toBe('The change violates a database constraint: foreign key: lineitem.product_number.');
+  });
+
+  it('a caller that can read nothing hears no table or column', async () => {
+    const res = await (await as('Blind clerk')).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
+    expect(res.status).toBe(422);
+    expect(res.body.errorCode).toBe(4221);
+    expect(res.body.errorMessage).toBe('The change violates a database constraint (foreign key, not null or check).');
   });
 });

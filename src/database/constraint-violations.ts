@@ -27,17 +27,22 @@ export function describeViolation(violation: ConstraintViolation): string {
 }
 
 /**
- * A write the data layer has already explained (SQLite names no column of a failed foreign
- * key; the write engine finds which parent is missing inside its transaction). Mapped to
- * 422 / 4221 like the driver error it stands for.
+ * A refused write already explained: by the data layer (SQLite names no column of a failed
+ * foreign key; the write engine finds which parent is missing inside its transaction), or as
+ * the caller may hear it (the write engine leaves out what the caller's roles cannot read;
+ * undefined: nothing can be named). Mapped to 422 / 4221 or 409 / 4091 like the driver error
+ * it stands for (`driverError`, never itself a refusal).
  */
 export class ConstraintRefusal extends Error {
+  readonly driverError: unknown;
+
   constructor(
-    readonly violation: ConstraintViolation,
-    readonly driverError: unknown,
+    readonly violation: ConstraintViolation | undefined,
+    driverError: unknown,
   ) {
-    super(`the database refused the change (${describeViolation(violation)})`);
+    super(`the database refused the change (${violation ? describeViolation(violation) : 'a constraint'})`);
     this.name = 'ConstraintRefusal';
+    this.driverError = driverError instanceof ConstraintRefusal ? driverError.driverError : driverError;
   }
 }
 

@@ -10,6 +10,7 @@ import { RowChecksum } from '../data/checksum.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { RowStore } from '../data/row-store.js';
 import { Database } from '../database/database.js';
+import { ConstraintRefusal } from '../database/constraint-violations.js';
 import { conflictCodes } from '../database/database-errors.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
@@ -57,6 +58,9 @@ export class LogicEngine {
       });
     } catch (error) {
       if (error instanceof ConstraintFailure) throw new ApiError(ErrorCode.RULE_CONSTRAINT, await policy.explain(error));
+      // A rule's write may break a constraint of a table, or on a column, the caller cannot read.
+      const violation = this.database.constraintViolationOf(error);
+      if (violation) throw new ConstraintRefusal(policy.shownViolation(violation), error);
       throw error;
     }
   }

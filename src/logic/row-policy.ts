@@ -3,6 +3,7 @@ import type { Resource } from '../data/resource-registry.js';
 import type { RowChange } from '../data/row-change.js';
 import type { RowStore } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
+import type { ConstraintViolation } from '../database/constraint-violations.js';
 import type { ConstraintFailure } from './constraint-failure.js';
 
 /**
@@ -24,4 +25,10 @@ export interface RowPolicy<Shown = RowChange> {
   summary(store: RowStore, changes: readonly RowChange[]): Promise<Shown[]>;
   /** A failed constraint's message for the caller (values it may not read hidden), after the rollback. */
   explain(failure: ConstraintFailure): Promise<string>;
+  /**
+   * A constraint the database refused, as the caller may hear it: the table, columns and the
+   * referenced table only where the caller's roles may read them; undefined when not even the
+   * table may be named.
+   */
+  shownViolation(violation: ConstraintViolation): ConstraintViolation | undefined;
 }

@@ -6,6 +6,7 @@ import type { RowChange } from '../data/row-change.js';
 import { RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
 import { ValuesColumnResolver } from '../data/values-column-resolver.js';
+import type { ConstraintViolation } from '../database/constraint-violations.js';
 import type { Database } from '../database/database.js';
 import type { ConstraintFailure } from '../logic/constraint-failure.js';
 import type { RowPolicy } from '../logic/row-policy.js';
@@ -70,6 +71,24 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
 
   summary(store: RowStore, changes: readonly RowChange[]): Promise<VisibleEntry[]> {
     return this.visibility.of(store, changes, this.access);
+  }
+
+  shownViolation(violation: ConstraintViolation): ConstraintViolation | undefined {
+    const readableResource = (table: string | undefined): Resource | undefined => {
+      const resource = table === undefined ? undefined : this.registry.find(table);
+      return resource && this.access.to(resource).grantsFor('READ').length > 0 ? resource : undefined;
+    };
+    const resource = readableResource(violation.table);
+    if (!resource) return undefined;
+    const access = this.access.to(resource);
+    // Where readable columns vary row by row, no column is named (the row decides, and it may be none).
+    const readable = access.columnsVaryByRow ? new Set<string>() : access.readable();
+    const columnsShown = readable === undefined || violation.columns.every((column) => readable.has(column));
+    return {
+      ...violation,
+      columns: columnsShown ? violation.columns : [],
+      referencedTable: readableResource(violation.referencedTable) ? violation.referencedTable : undefined,
+    };
   }
 
   async explain(failure: ConstraintFailure): Promise<string> {
