@@ -40,6 +40,16 @@ function newestInputTime() {
   return newest;
 }
 
+/**
+ * Marks dist/ as compiled from the sources as they were at `compileStarted`: a source changed
+ * after that moment (even during the compile) makes dist/ stale again.
+ * @param {Date} compileStarted
+ */
+export function stampDist(compileStarted) {
+  writeFileSync(STAMP, `${compileStarted.toISOString()}\n`);
+  utimesSync(STAMP, compileStarted, compileStarted);
+}
+
 export function isStale() {
   return !existsSync(STAMP) || newestInputTime() > statSync(STAMP).mtimeMs;
 }
@@ -77,8 +87,7 @@ function build() {
   const { status } = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
   if (status !== 0) return status ?? 1;
   removeOrphans();
-  writeFileSync(STAMP, `${started.toISOString()}\n`);
-  utimesSync(STAMP, started, started);
+  stampDist(started);
   return 0;
 }
 

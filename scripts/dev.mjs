@@ -7,10 +7,10 @@
  * Ctrl+C (or SIGTERM) stops both. Extra arguments go to node, e.g. `npm run dev -- --inspect`.
  */
 import { spawn } from 'node:child_process';
-import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { stampDist } from './build.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const nodeArgs = ['--enable-source-maps', ...process.argv.slice(2), join(ROOT, 'dist', 'src', 'main.js')];
@@ -66,9 +66,7 @@ createInterface({ input: tsc.stdout }).on('line', (line) => {
     return;
   }
   // The stamp keeps `npm start` from compiling again what watch mode just compiled.
-  const stamp = join(ROOT, 'dist', '.build-stamp');
-  writeFileSync(stamp, `${compileStarted.toISOString()}\n`);
-  utimesSync(stamp, compileStarted, compileStarted);
+  stampDist(compileStarted);
   restarts = restarts.then(restartService);
 });
 
