@@ -57,7 +57,7 @@ for (const target of testTargets()) {
     }, 180_000);
     afterAll(async () => {
       cli.cleanup();
-      await lac?.stop();
+      await (lac as LacService | undefined)?.stop();
     });
 
     it('login: reads @license without a token, logs in and keeps a key that has not expired', async () => {

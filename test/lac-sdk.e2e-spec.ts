@@ -48,7 +48,7 @@ for (const target of testTargets()) {
     beforeAll(async () => {
       lac = await startLacService(target);
     }, 180_000);
-    afterAll(() => lac?.stop());
+    afterAll(() => (lac as LacService | undefined)?.stop());
 
     describe.each(CONNECTIONS)('connected with %s', (connection) => {
       let api: LacApi;

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 /** The real LAC command-line client (npm liveapicreator-cli), run as its users run it. */
 const CLI = join(process.cwd(), 'node_modules', 'liveapicreator-cli', 'liveapicreator.js');
-const ANSI_COLOURS = /\u001b\[[0-9;]*m/g;
 
 export interface LacRun {
   /** The CLI exits 0 on errors it reports itself ("Error: …"); 1 when it crashes. */
@@ -41,7 +41,7 @@ export class LacCli {
       }, limitMs);
       child.on('exit', (code) => {
         clearTimeout(limit);
-        resolve({ code, stdout: stdout.replace(ANSI_COLOURS, ''), stderr: stderr.replace(ANSI_COLOURS, '') });
+        resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) });
       });
     });
   }
