@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { parse as legacyUrlParse } from 'node:url';
 
 /** The parts of the LAC Node SDK (npm caliveapicreator, no types of its own) the suites use. */
 type Filters = Record<string, string | number> | string;
@@ -21,7 +22,18 @@ interface LacSdk {
   connect(url: string, keyOrUser: string, password?: string): LacApi;
 }
 
+const whatwgUrl = globalThis.URL;
 export const lacSdk = createRequire(import.meta.url)('caliveapicreator') as LacSdk;
+/*
+ * Loading the SDK assigns the global `URL` (an undeclared variable in APICreatorSDK.js) to node:url,
+ * and the SDK later calls `URL.parse(...)` for node:url's legacy parse: every `new URL(...)` in the
+ * process breaks (any application using the SDK has the same problem). Put the WHATWG URL back, with
+ * that legacy `parse`, so that both the SDK and the rest of the process work.
+ */
+if (globalThis.URL !== whatwgUrl) {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the SDK calls the legacy parse, as it did with node:url
+  (globalThis as { URL: unknown }).URL = Object.assign(class extends whatwgUrl {}, { parse: legacyUrlParse });
+}
 
 /**
  * The SDK's promises stay pending when its login fails, and reject with the bare error body:
