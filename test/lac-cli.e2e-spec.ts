@@ -185,9 +185,9 @@ for (const target of testTargets()) {
       rows[0]!.credit_limit = 9876;
       writeFileSync(file, JSON.stringify(rows, null, 2));
       const run = await lacRun('put', 'customer', '-f', file);
+      // The printed line stops at 80 columns, before credit_limit: the stored row shows the change.
       expect(run.stdout).not.toContain('Error');
       expect(run.stdout).toContain(`U customer/${ALPHA_KEY} name:${ALPHA}`);
-      expect(run.stdout).toContain('credit_limit:9876');
       expect((await directGet(lac, apiKey, `customer/${ALPHA_KEY}`))[0]!.credit_limit).toBe(9876);
     });
 
