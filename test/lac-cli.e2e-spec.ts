@@ -261,7 +261,7 @@ for (const target of testTargets()) {
         const run = await lacRun('describe', what);
         expect(run.stderr).toBe('');
         expect(run.stdout).not.toContain('Error');
-        expect(run.stdout).toMatch(/# \w+: 0\s/);
+        expect(run.stdout).toMatch(/# [\w ]+: 0\s/);
       }
     });
 
