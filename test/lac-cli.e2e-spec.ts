@@ -7,7 +7,7 @@
  * - "get -s (balance,name desc)": item 8 (sysorder terms without a direction, the space form).
  * - "put -f of a file written by get -j": item 4 (round trip: unchanged derived `balance` accepted).
  * - "describe tables", "describe tables/customer", "describe resources", "describe views/procedures/functions",
- *   "schema export --prefix main": item 6 (meta shapes: prefix/entity/@metadata.href, primaryKeyColumns,
+ *   "schema list", "schema export --prefix main": item 6 (meta shapes: prefix/entity/@metadata.href, primaryKeyColumns,
  *   resource_type/apiVersion, [] for @views/@procedures/@functions, @schema/<prefix>).
  * - "describe resources lists the custom resources", "get Customers prints orders nested": items 1, 2, 6.
  */
@@ -282,6 +282,16 @@ for (const target of testTargets()) {
       const toFile = await lacRun('schema', 'openapi', '--file', file);
       expect(toFile.stdout).toContain(`has been exported to file: ${file}`);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(document);
+    });
+
+    it('schema list: the tables with prefix and entity (it asks @tables for sysorder=(entity:asc_uc,entity:desc)&pagesize=1000)', async () => {
+      const run = await lacRun('schema', 'list');
+      expect(run.stderr).toBe('');
+      expect(run.stdout).not.toMatch(/error/i);
+      const rows = tableRows(run.stdout);
+      expect(rows).toContainEqual(['main', 'customer', 'customer']);
+      expect(rows).toContainEqual(['main', 'purchaseorder_audit', 'purchaseorder_audit']);
+      expect(run.stdout).toMatch(/# tables: 6\s/);
     });
 
     it('schema export --prefix main: the tables in one document', async () => {
