@@ -109,7 +109,13 @@ for (const target of testTargets().filter((t) => t.database === 'sqlite')) {
             .set('Content-Type', 'application/json')
             .send('{"name": '),
         ],
-        [414, await t.http().get(`${t.base}/customer?x=${'a'.repeat(9000)}`).set('Origin', APP)],
+        [
+          414,
+          await t
+            .http()
+            .get(`${t.base}/customer?x=${'a'.repeat(9000)}`)
+            .set('Origin', APP),
+        ],
         [400, await t.http().get(`${t.base}/@heartbeat`).set('Origin', APP).set('Host', 'bad host')],
       ];
       for (const [status, res] of answers) {
