@@ -108,6 +108,9 @@ describeEachTarget('the admin API OpenAPI document', (target) => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const text = res.text;
     // Not the project's roles or users, not the admins, not the version or the settings: the API's shape only.
+    // Its one server is where the client reached it, as @docs's is: paths start with /admin/v1.
+    const elsewhere = await t.http().get('/admin/v1/openapi.json').set('Host', 'api.example.com:8443').expect(200);
+    expect(elsewhere.body.servers).toEqual([{ url: 'http://api.example.com:8443' }]);
     const secrets = ['Full access', 'Read only', 'Sales rep', 'oa-user', 'oa token', TEST_ADMIN_USER, TESSERA_VERSION, t.base];
     expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
   });

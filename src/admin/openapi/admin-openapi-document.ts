@@ -58,7 +58,8 @@ const schemaNameOf = (dto: { name: string }): string => dto.name.replace(/Dto$/,
  * The OpenAPI 3.1 document of the admin API, generated from its routes (Nest's metadata, see
  * adminRoutesOf) and their DTOs (class-validator's metadata), with the answers and summaries of
  * admin-operations.ts. It depends on the code only, never on the installation (no roles, users,
- * settings or version), so it can be served without a token.
+ * settings or version), so it can be served without a token; it has no `servers`: the
+ * controller adds the one each request reached.
  */
 export function buildAdminOpenApiDocument(routes: readonly AdminRoute[]): OpenApiDocument {
   const schemas: Record<string, JsonObject> = { Error: errorSchema(), ...adminAnswerSchemas() };
