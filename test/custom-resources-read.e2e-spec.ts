@@ -324,6 +324,30 @@ describeEachTarget('custom resources: aliases, fixed filters and orders', (targe
     expect(owed.every((v) => v > 0)).toBe(true);
     expect([...owed].sort((a, b) => b - a)).toEqual(owed);
   });
+  it('reads the children of a very large page in chunks of owner keys, one statement per chunk', async () => {
+    const names = Array.from({ length: 520 }, (_, i) => `Chunk ${String(i).padStart(3, '0')}`);
+    await api
+      .post(
+        '/customer',
+        names.map((name) => ({ name, credit_limit: 100 })),
+      )
+      .expect(201);
+    await api.post('/purchaseorder', [{ customer_name: 'Chunk 000', salesrep_id: 2 }, { customer_name: 'Chunk 519' }]).expect(201);
+    const recorder = recordStatements(t);
+    let clients: Obj[];
+    try {
+      clients = (await api.get(`/Clients?pagesize=1000&filter=${q("name like 'Chunk%'")}`).expect(200)).body as Obj[];
+    } finally {
+      recorder.stop();
+    }
+    expect(clients).toHaveLength(520);
+    const orders = recorder.statements.filter((sql) => /\bFROM [`"]purchaseorder[`"] [`"]t[`"]/.test(sql));
+    expect(orders).toHaveLength(2);
+    const byName = new Map(clients.map((c) => [c.name, c]));
+    expect(((byName.get('Chunk 000')!.Orders as Obj[])[0]!.Rep as Obj).Who).toBe('Pat Peters');
+    expect((byName.get('Chunk 519')!.Orders as Obj[])[0]!.Rep).toBeNull();
+    expect(clients.filter((c) => (c.Orders as Obj[]).length > 0)).toHaveLength(2);
+  });
 });
 
 describe('custom resources: boot check', () => {

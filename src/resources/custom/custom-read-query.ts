@@ -26,7 +26,7 @@ export interface CustomReadQuery {
   root: ReadQuery;
   /** `filter.<Path>` ... of the levels below the root, by level. */
   levels: ReadonlyMap<ResourceLevel, Omit<ReadQuery, 'pageSize' | 'offset'>>;
-  /** `userfilter` calls, bound: ANDed at the root. */
+  /** The `userfilter` call, bound (none or one): ANDed at the root. */
   userFilters: FilterNode[];
   /** `userorder` terms, after the request's order and sysorder at the root. */
   userOrder: OrderTerm[];
@@ -37,13 +37,20 @@ export interface CustomReadQuery {
   parent?: string;
 }
 
-const MAX_NAMED = 16;
+const MAX_REPEATED = 16;
 
 function texts(value: unknown, name: string): string[] {
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
   if (!values.every((v): v is string => typeof v === 'string'))
     throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" must be text.`);
-  if (values.length > MAX_NAMED) throw new ApiError(ErrorCode.BAD_REQUEST, `At most ${MAX_NAMED} "${name}" parameters are allowed.`);
+  if (values.length > MAX_REPEATED) throw new ApiError(ErrorCode.BAD_REQUEST, `At most ${MAX_REPEATED} "${name}" parameters are allowed.`);
+  return values;
+}
+
+/** A parameter given at most once (LAC's userfilter and userorder are single), as a list of zero or one. */
+function once(value: unknown, name: string): string[] {
+  const values = texts(value, name);
+  if (values.length > 1) throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" may be given once.`);
   return values;
 }
 
@@ -87,8 +94,7 @@ export function customReadQueryOf(root: ResourceLevel, query: Record<string, unk
   }
   const levels = new Map<ResourceLevel, Omit<ReadQuery, 'pageSize' | 'offset'>>();
   for (const [level, params] of raw) levels.set(level, readQueryOf(params, settings));
-  const parent = texts(query.parent, 'parent');
-  if (parent.length > 1) throw new ApiError(ErrorCode.BAD_REQUEST, 'Query parameter "parent" may be given once.');
+  const parent = once(query.parent, 'parent');
   if (parent.length === 1 && !root.link) {
     throw new ApiError(
       ErrorCode.BAD_REQUEST,
@@ -98,8 +104,8 @@ export function customReadQueryOf(root: ResourceLevel, query: Record<string, unk
   return {
     root: rootQuery,
     levels,
-    userFilters: userFiltersOf(root, texts(query.userfilter, 'userfilter')),
-    userOrder: userOrderOf(root, texts(query.userorder, 'userorder')),
+    userFilters: userFiltersOf(root, once(query.userfilter, 'userfilter')),
+    userOrder: userOrderOf(root, once(query.userorder, 'userorder')),
     pageSize: rootQuery.pageSize,
     inlineLimit: inlineLimitOf(query),
     parent: parent[0],
