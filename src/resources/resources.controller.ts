@@ -11,14 +11,39 @@ import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
+import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
+import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
+import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
   txsummary: Array<Record<string, unknown>>;
+}
+
+/** The parsed query string (both adapters put it on the request). */
+function queryOf(req: unknown): Record<string, unknown> {
+  return (req as { query?: Record<string, unknown> }).query ?? {};
+}
+
+/** The key and attribute segments of `<resource>/<pk>/<attribute>`: the key as sent (see `KeySegment`), the attribute decoded. */
+function rawPathTail(req: unknown): [string, string] {
+  const parts = (rawRequestOf(req).url ?? '/')
+    .replace(/[?#][\s\S]*$/, '')
+    .replace(/\/$/, '')
+    .split('/');
+  let attribute: string;
+  try {
+    attribute = decodeURIComponent(parts.at(-1) ?? '');
+  } catch {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'The attribute in the URL is not correctly encoded.');
+  }
+  return [parts.at(-2) ?? '', attribute];
 }
 
 /** An ETag or If-Match value may come quoted, and weak. */
@@ -40,16 +65,21 @@ export class ResourcesController {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
+    private readonly customResources: CustomResourceRegistry,
+    private readonly customReads: CustomResourceReads,
   ) {}
 
   @Get(':resource')
   @RequiresAccess('READ')
   async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.list(level, access, this.customReadRequest(req));
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
+    const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
+    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -63,10 +93,13 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
     const resource = access.resource;
+    const inlineLimit = inlineLimitOf(queryOf(req));
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable);
+    const object = this.serializer(req).object(resource, found.row, found.readable, inlineLimit);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
@@ -79,10 +112,30 @@ export class ResourcesController {
     return [object];
   }
 
+  /**
+   * One attribute's whole value, as text: the link `inlinelimit` puts in place of a long value
+   * (`<row href>/<attribute>`), on tables and custom resources alike, under the same grants as
+   * the row's GET (404 / 4041 when the caller cannot see the row, 400 / 4003 for a column it
+   * cannot read).
+   */
+  @Get(':resource/:pk/:attribute')
+  @RequiresAccess('READ')
+  async value(@Req() req: unknown, @Res({ passthrough: true }) res: unknown, @CallerAccess() access: ResourceAccess): Promise<string> {
+    const [segment, attribute] = rawPathTail(req);
+    const level = this.levelOf(req);
+    const value = level
+      ? await this.customReads.value(level, access, segment, attribute)
+      : await this.resources.value(access, segment, attribute);
+    if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
+    this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
+    return value === null ? '' : String(value);
+  }
+
   @Post(':resource')
   @HttpCode(201)
   @RequiresAccess('INSERT')
   async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 201, await this.resources.insert(access, body));
   }
 
@@ -94,6 +147,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
   }
 
@@ -106,6 +160,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
   }
 
@@ -118,6 +173,7 @@ export class ResourcesController {
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
     return this.result(req, 200, await this.resources.delete(access, pk, given));
   }
@@ -129,6 +185,30 @@ export class ResourcesController {
   private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
     const serializer = this.serializer(req);
     return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+  }
+
+  /**
+   * The custom resource level the request's `:resource` names (`Customers`, `Customers.Orders`),
+   * or undefined for a table: RolesGuard has judged it already, on the level's table (the access's
+   * resource). One map lookup; none when the project has no custom resources.
+   */
+  private levelOf(req: unknown): ResourceLevel | undefined {
+    if (this.customResources.size === 0) return undefined;
+    const name = (req as { params?: Record<string, string | undefined> }).params?.resource;
+    return name === undefined ? undefined : this.customResources.find(name);
+  }
+
+  private customReadRequest(req: unknown): CustomReadRequest {
+    const query = queryOf(req);
+    const raw = rawRequestOf(req);
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
+    deleteAuthParams(url.searchParams);
+    return { baseUrl: apiBaseUrl(req, this.config.http), url, query };
+  }
+
+  /** Writes of nested documents are not served yet: refused rather than applied to the level's table as if it were one. */
+  private refuseCustomWrite(req: unknown): void {
+    if (this.levelOf(req)) throw new ApiError(ErrorCode.BAD_REQUEST, 'Writing custom resources is not available yet.');
   }
 
   private serializer(req: unknown): ResourceSerializer {
