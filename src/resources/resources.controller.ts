@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../common/api-settings.js';
 import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
@@ -10,6 +10,7 @@ import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
+import { acceptQueryParameters } from './query-parameters.js';
 import { readQueryOf } from './read-query.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
@@ -18,8 +19,11 @@ import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
-  txsummary: Array<Record<string, unknown>>;
+  /** Left out with `txsummary=false`. */
+  txsummary?: Array<Record<string, unknown>>;
 }
+
+type Query = Record<string, unknown>;
 
 /** An ETag or If-Match value may come quoted, and weak. */
 function unquote(value: string | undefined): string | undefined {
@@ -31,7 +35,10 @@ function unquote(value: string | undefined): string | undefined {
   );
 }
 
-/** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§7). */
+/**
+ * GET, POST, PUT (PATCH is the same), and DELETE on the project's resources (spec §4.5–4.8, api-contract
+ * §5–§7). Each handler first refuses query parameters its endpoint does not take (query-parameters.ts).
+ */
 @Controller('rest/:account/:project/:version')
 export class ResourcesController {
   constructor(
@@ -44,12 +51,15 @@ export class ResourcesController {
 
   @Get(':resource')
   @RequiresAccess('READ')
-  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Query): Promise<unknown[]> {
     const resource = access.resource;
+    const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
+    const out: unknown[] = nometa
+      ? rows.map((r) => serializer.bare(resource, r.row, r.readable))
+      : rows.map((r) => serializer.object(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -61,14 +71,18 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
+    @Query() query: Query,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
     const resource = access.resource;
+    const { nometa } = acceptQueryParameters(query, 'get');
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable);
+    const serializer = this.serializer(req);
+    const object = nometa ? serializer.bare(resource, found.row, found.readable) : serializer.object(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
-    const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
+    const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
+    const etag = `"${checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
     // A conditional GET (RFC 9110 §13.1.2), answered here for both adapters: the client's copy is current.
     // It tells only what the ETag it would get says already.
@@ -82,8 +96,14 @@ export class ResourcesController {
   @Post(':resource')
   @HttpCode(201)
   @RequiresAccess('INSERT')
-  async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
-    return this.result(req, 201, await this.resources.insert(access, body));
+  async insert(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Body() body: unknown,
+    @Query() query: Query,
+  ): Promise<WriteResult> {
+    const { txsummary } = acceptQueryParameters(query, 'insert');
+    return this.result(req, 201, await this.resources.insert(access, body), txsummary);
   }
 
   @Put(':resource')
@@ -92,9 +112,24 @@ export class ResourcesController {
     @Req() req: unknown,
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
+    const { txsummary } = acceptQueryParameters(query, 'update');
+    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)), txsummary);
+  }
+
+  /** LAC answers PATCH as PUT. */
+  @Patch(':resource')
+  @RequiresAccess('UPDATE')
+  patchMany(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.updateMany(req, access, body, query, ifMatch);
   }
 
   @Put(':resource/:pk')
@@ -104,9 +139,25 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
     @Body() body: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
+    const { txsummary } = acceptQueryParameters(query, 'update');
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)), txsummary);
+  }
+
+  /** LAC answers PATCH as PUT. */
+  @Patch(':resource/:pk')
+  @RequiresAccess('UPDATE')
+  patch(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @KeySegment() pk: string,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.update(req, access, pk, body, query, ifMatch);
   }
 
   @Delete(':resource/:pk')
@@ -115,18 +166,20 @@ export class ResourcesController {
     @Req() req: unknown,
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
-    @Query('checksum') checksum: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(access, pk, given));
+    const { txsummary } = acceptQueryParameters(query, 'delete');
+    const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
+    return this.result(req, 200, await this.resources.delete(access, pk, given), txsummary);
   }
 
   /**
    * The write result. Rules run with the system's rights; the service has already left out the
    * rows the caller could not GET and says which columns a GET would show of the others.
    */
-  private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
+  private result(req: unknown, statusCode: number, entries: VisibleEntry[], txsummary: boolean): WriteResult {
+    if (!txsummary) return { statusCode };
     const serializer = this.serializer(req);
     return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
   }
