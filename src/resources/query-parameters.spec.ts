@@ -63,7 +63,7 @@ describe('acceptQueryParameters', () => {
     [{ pagesize: '0' }, 'get', 'pagesize" must be a whole number from 1'],
     [{ userfilter: ['a', 'b'] }, 'list', 'userfilter" may be given once'],
   ] as const)('checks the value of %j on %s', (query, endpoint, message) => {
-    const error = apiErrorOf(() => acceptQueryParameters(query as Record<string, unknown>, endpoint));
+    const error = apiErrorOf(() => acceptQueryParameters(query, endpoint));
     expect(error.errorCode).toBe(4000);
     expect(error.message).toContain(message);
   });

@@ -130,8 +130,9 @@ function readString(text: string, start: number, options: LexerOptions, tokens: 
     }
     const d = text[i]!;
     if (d === '\u0000') fail(i, 'a string may not contain the NUL character');
-    if (d === '\\' && options.lacStrings && (text[i + 1] === quote || text[i + 1] === '\\')) {
-      value += text[i + 1];
+    const escaped = d === '\\' && options.lacStrings ? text[i + 1] : undefined;
+    if (escaped === quote || escaped === '\\') {
+      value += escaped;
       i += 2;
     } else if (d === quote) {
       if (text[i + 1] !== quote) break;
