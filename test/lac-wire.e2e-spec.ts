@@ -250,6 +250,15 @@ describeEachTarget('LAC wire compatibility', (target) => {
       expect(await current('/customer/Patch%20Co')).toMatchObject({ credit_limit: 700 });
     });
 
+    it('reads odd query strings alike on both adapters', async () => {
+      await api.get('/customer?&&pagesize=1&').expect(200);
+      expectError(await api.get('/customer?=1'), 400, 4000, 'Unknown query parameter ""');
+      expectError(await api.get('/customer?nometa'), 400, 4000, '"nometa" must be true or false');
+      expectError(await api.get('/customer?nometa=true&nometa=true'), 400, 4000, '"nometa" may be given once');
+      expectError(await api.get('/customer?%E2%9C%93=1'), 400, 4000, 'Unknown query parameter "✓"');
+      expectError(await api.get('/customer?__proto__=1'), 400, 4000, 'Unknown query parameter "__proto__"');
+    });
+
     it('shortens a long unknown name in the message', async () => {
       const res = await api.get(`/customer?${'z'.repeat(1000)}=1`);
       expectError(res, 400, 4000);
