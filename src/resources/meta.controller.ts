@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
-import type { OpenApiDocument } from './openapi/openapi-types.js';
+import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
 import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 

@@ -1,6 +1,6 @@
 import type { Resource } from '../../data/resource-registry.js';
-import { errorResponses, errorSchema } from './error-responses.js';
-import type { JsonObject, OpenApiDocument } from './openapi-types.js';
+import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
+import type { JsonObject, OpenApiDocument } from '../../common/openapi/openapi-types.js';
 import { queryParameters, resourcePaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
