@@ -18,7 +18,7 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
-import { isJsonContentType, parseJsonBody } from './common/json-body.js';
+import { parseJsonBody, readsAsJson } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { NO_METRICS } from './common/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
@@ -52,10 +52,20 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Whether Express reads the body as JSON: one with a JSON type, or none on a method that takes a body (the
+ * body of a DELETE or GET without Content-Type stays unread, as on Fastify, whose routes for them have no
+ * parser check).
+ */
+function expressReadsAsJson(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type === undefined ? BODY_METHODS.has(req.method ?? '') : readsAsJson(type);
+}
+
 /** Why a request's body is refused before any of it is read, or undefined. */
 function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undefined {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
-  if (!isJsonContentType(req.headers['content-type'])) {
+  if (!readsAsJson(req.headers['content-type'])) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
   return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
@@ -90,7 +100,7 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   });
   // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
   // so a body with two would be read differently by the two adapters.
-  app.use(express.raw({ type: (req) => isJsonContentType(req.headers['content-type']), limit: config.http.bodyLimitBytes }));
+  app.use(express.raw({ type: expressReadsAsJson, limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     try {
       req.body = Buffer.isBuffer(req.body) ? parseJsonBody(req.body.toString('utf8')) : undefined;
@@ -160,8 +170,10 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
     }
   });
   fastify.removeAllContentTypeParsers();
+  // Every body reaching a parser is JSON or has no Content-Type (bodyRefusal, onRequest, refused the others):
+  // '*' is Fastify's parser for both, and for a body without Content-Type the only one it asks.
   fastify.addContentTypeParser(
-    /^application\/([a-z0-9.+-]+\+)?json(;.*)?$/i,
+    '*',
     { parseAs: 'string', bodyLimit: config.http.bodyLimitBytes },
     (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
       try {

@@ -93,10 +93,10 @@ const INPUTS: Input[] = [
     errorCode: 4040,
   },
   {
-    name: 'PATCH on a resource',
+    name: 'PATCH on a resource (LAC: as PUT, which needs a checksum)',
     request: `PATCH ${B}/customer/1 HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
-    status: 404,
-    errorCode: 4040,
+    status: 400,
+    errorCode: 4004,
   },
   { name: 'TRACE', request: `TRACE ${B}/@heartbeat HTTP/1.1\r\n${HOST}\r\n`, status: 404, errorCode: 4040 },
   {

@@ -72,6 +72,25 @@ describeEachTarget('custom resources: reading', (target) => {
     });
   });
 
+  it('leaves @metadata out at every level with nometa=true, keeping next_batch links', async () => {
+    const res = await api.get(`/Customers/${ALPHA}?nometa=true&pagesize=1`).expect(200);
+    const alpha = res.body[0] as Obj;
+    expect(alpha).not.toHaveProperty('@metadata');
+    const orders = alpha.Orders as Obj[];
+    expect(orders[0]).not.toHaveProperty('@metadata');
+    expect((orders[0]!.Lineitems as Obj[])[0]).not.toHaveProperty('@metadata');
+    expect(orders.at(-1)!['@metadata'].next_batch).toContain('nometa=true');
+    expect((await api.get('/Customers?nometa=maybe').expect(400)).body.errorCode).toBe(4000);
+  });
+
+  it('refuses parameters a custom resource does not take, and named filters on tables, which have none', async () => {
+    expect((await api.get('/Customers?bogus=1').expect(400)).body.errorMessage).toContain('"bogus"');
+    expect((await api.get(`/Customers/${ALPHA}?userorder=richestFirst`).expect(400)).body.errorCode).toBe(4000);
+    expect((await api.get('/customer?userorder=richestFirst').expect(400)).body.errorMessage).toContain('"userorder"');
+    expect((await api.get(`/customer?userfilter=${q('f(a:1)')}`).expect(400)).body.errorMessage).toContain('"userfilter"');
+    expect((await api.get('/customer?parent=x').expect(400)).body.errorMessage).toContain('"parent"');
+  });
+
   it('serves every level as a resource rooted there, by any case, and its hrefs answer their object', async () => {
     const orders = (await api.get('/customers.orders?pagesize=3').expect(200)).body as Obj[];
     expect(orders.slice(0, 3).map((o) => o.order_number)).toEqual([1, 2, 3]);

@@ -87,8 +87,8 @@ describeEachTarget('@docs', (target) => {
       const resources = (await demo.get('/@resources').expect(200)).body as Array<{ name: string }>;
       expect(resources.map((r) => r.name)).toContain('shelf_slot');
       for (const { name } of resources) {
-        expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put']);
-        expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'delete']);
+        expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put', 'patch']);
+        expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
         const table = (await demo.get(`/@tables/${name}`).expect(200)).body as { columns: Array<{ name: string }> };
         expect(Object.keys(doc.components.schemas[name].properties).sort()).toEqual(
           ['@metadata', ...table.columns.map((c) => c.name)].sort(),
@@ -158,6 +158,7 @@ describeEachTarget('@docs', (target) => {
         'sysorder',
         'pagesize',
         'offset',
+        'nometa',
       ]);
       expect(deref(doc, list.parameters[4]).schema).toMatchObject({ minimum: 1, maximum: 5000, default: 20 });
       expect(doc.paths['/customer'].post.responses['201'].content['application/json'].schema).toEqual({
@@ -226,7 +227,7 @@ describeEachTarget('@docs', (target) => {
       expect(Object.keys(doc.components.parameters)).not.toEqual(expect.arrayContaining(['filter']));
       expect(doc.components.parameters.order).toBeUndefined();
       expect(doc.paths['/customer'].get.parameters.map((p: Json) => p.$ref)).toEqual(
-        ['sysfilter', 'sysorder', 'pagesize', 'offset'].map((name) => `#/components/parameters/${name}`),
+        ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa'].map((name) => `#/components/parameters/${name}`),
       );
       expect(doc.components.securitySchemes.authInUrl).toMatchObject({ type: 'apiKey', in: 'query', name: 'auth' });
       expect(doc.paths['/customer'].get.security).toEqual([{ CALiveAPICreator: [] }, { authInUrl: [] }]);

@@ -4,7 +4,6 @@
  * /work/helper-notes/lac-findings.md (summary in the README's LAC clients section when merged).
  *
  * Tests that wait on other issue-16 items (they fail until those land):
- * - "get -s (balance,name desc)": item 8 (sysorder terms without a direction, the space form).
  * - "put -f of a file written by get -j": item 4 (round trip: unchanged derived `balance` accepted).
  * - "describe tables", "describe tables/customer", "describe resources", "describe views/procedures/functions",
  *   "schema list", "schema export --prefix main": item 6 (meta shapes: prefix/entity/@metadata.href, primaryKeyColumns,

@@ -4,9 +4,8 @@
  * with a user and password as the README does, and with an API key. What it sends and reads:
  * /work/helper-notes/lac-findings.md.
  *
+ * The SDK posts its login without a Content-Type: read as JSON, as LAC did (issue 16 item 7).
  * Tests that wait on other issue-16 items (they fail until those land):
- * - every test "connected with user and password": item 7 (the SDK posts its login without a
- *   Content-Type; today 415, then every call carries `CALiveAPICreator undefined:1` and gets 401).
  * - "GET → change → PUT …" and "… every demo resource round-trips": item 4 (a PUT of the whole row read,
  *   with its unchanged derived `balance`); the custom resources in that list: items 1–3.
  */

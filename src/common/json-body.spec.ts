@@ -1,5 +1,5 @@
 import { ApiError } from './api-error.js';
-import { isJsonContentType, parseJsonBody } from './json-body.js';
+import { isJsonContentType, parseJsonBody, readsAsJson } from './json-body.js';
 
 describe('parseJsonBody', () => {
   it('parses objects and arrays', () => {
@@ -53,6 +53,19 @@ describe('isJsonContentType', () => {
     [undefined, false],
   ])('%s -> %s', (type, expected) => {
     expect(isJsonContentType(type)).toBe(expected);
+  });
+});
+
+describe('readsAsJson', () => {
+  it.each([
+    ['application/json', true],
+    ['application/vnd.api+json; charset=utf-8', true],
+    [undefined, true],
+    ['', false],
+    ['text/plain', false],
+    ['application/x-www-form-urlencoded', false],
+  ])('%j -> %s', (type, expected) => {
+    expect(readsAsJson(type)).toBe(expected);
   });
 });
 

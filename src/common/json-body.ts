@@ -43,6 +43,15 @@ class ForbiddenKey extends Error {
 
 class NulCharacter extends Error {}
 
+/**
+ * Whether a body with this Content-Type is read as JSON: a JSON type, or no Content-Type at all (LAC read such
+ * bodies as JSON, and LAC's Node SDK posts its login without one). A Content-Type that is present and not JSON,
+ * the empty one included, is refused (415 / 4150).
+ */
+export function readsAsJson(contentType: string | undefined): boolean {
+  return contentType === undefined || isJsonContentType(contentType);
+}
+
 /** True for `application/json` and `application/<x>+json`, with any parameters. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;

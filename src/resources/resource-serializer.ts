@@ -45,6 +45,13 @@ export class ResourceSerializer {
     return out;
   }
 
+  /** The columns alone, for `nometa=true`. */
+  bare(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.copyColumns(resource, row, out, readable);
+    return out;
+  }
+
   summaryEntry(resource: Resource, row: CanonicalRow, verb: Verb, readable?: ReadonlySet<string>): Record<string, unknown> {
     const metadata: Record<string, unknown> = { href: this.href(resource, row), resource: resource.name, verb };
     if (verb !== 'DELETE') metadata.checksum = this.checksums.of(resource, row);

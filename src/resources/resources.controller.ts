@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../common/api-settings.js';
 import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
@@ -10,6 +10,7 @@ import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
+import { acceptQueryParameters } from './query-parameters.js';
 import { readQueryOf } from './read-query.js';
 import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
@@ -23,13 +24,14 @@ import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
-  txsummary: Array<Record<string, unknown>>;
+  /** Left out with `txsummary=false`. */
+  txsummary?: Array<Record<string, unknown>>;
 }
 
-/** The parsed query string (both adapters put it on the request). */
-function queryOf(req: unknown): Record<string, unknown> {
-  return (req as { query?: Record<string, unknown> }).query ?? {};
-}
+type Query = Record<string, unknown>;
+
+/** Custom resources take the per-level forms of the filter and order parameters (their paths are checked by the reader). */
+const ANY_SUB_RESOURCE = (): boolean => true;
 
 /** The key and attribute segments of `<resource>/<pk>/<attribute>`: the key as sent (see `KeySegment`), the attribute decoded. */
 function rawPathTail(req: unknown): [string, string] {
@@ -56,7 +58,10 @@ function unquote(value: string | undefined): string | undefined {
   );
 }
 
-/** GET, POST, PUT and DELETE on the project's resources (spec §4.5–4.8, api-contract §5–§7). */
+/**
+ * GET, POST, PUT (PATCH is the same), and DELETE on the project's resources (spec §4.5–4.8, api-contract
+ * §5–§7). Each handler first refuses query parameters its endpoint does not take (query-parameters.ts).
+ */
 @Controller('rest/:account/:project/:version')
 export class ResourcesController {
   constructor(
@@ -71,15 +76,18 @@ export class ResourcesController {
 
   @Get(':resource')
   @RequiresAccess('READ')
-  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Query): Promise<unknown[]> {
     const level = this.levelOf(req);
-    if (level) return this.customReads.list(level, access, this.customReadRequest(req));
+    if (level) return this.customReads.list(level, access, this.customReadRequest(req, query, 'list'));
     const resource = access.resource;
+    const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
     const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
+    const out: unknown[] = nometa
+      ? rows.map((r) => serializer.bare(resource, r.row, r.readable))
+      : rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -91,17 +99,23 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
+    @Query() query: Query,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
     const level = this.levelOf(req);
-    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
+    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req, query, 'get'));
     const resource = access.resource;
-    const inlineLimit = inlineLimitOf(queryOf(req));
+    const { nometa } = acceptQueryParameters(query, 'get');
+    const inlineLimit = inlineLimitOf(query);
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable, inlineLimit);
+    const serializer = this.serializer(req);
+    const object = nometa
+      ? serializer.bare(resource, found.row, found.readable)
+      : serializer.object(resource, found.row, found.readable, inlineLimit);
     // The ETag is the object's checksum: hash the row once, not once for each.
-    const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
+    const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
+    const etag = `"${checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
     // A conditional GET (RFC 9110 §13.1.2), answered here for both adapters: the client's copy is current.
     // It tells only what the ETag it would get says already.
@@ -120,7 +134,13 @@ export class ResourcesController {
    */
   @Get(':resource/:pk/:attribute')
   @RequiresAccess('READ')
-  async value(@Req() req: unknown, @Res({ passthrough: true }) res: unknown, @CallerAccess() access: ResourceAccess): Promise<string> {
+  async value(
+    @Req() req: unknown,
+    @Res({ passthrough: true }) res: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Query() query: Query,
+  ): Promise<string> {
+    acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
     const value = level
@@ -134,9 +154,15 @@ export class ResourcesController {
   @Post(':resource')
   @HttpCode(201)
   @RequiresAccess('INSERT')
-  async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
+  async insert(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Body() body: unknown,
+    @Query() query: Query,
+  ): Promise<WriteResult> {
     this.refuseCustomWrite(req);
-    return this.result(req, 201, await this.resources.insert(access, body));
+    const { txsummary } = acceptQueryParameters(query, 'insert');
+    return this.result(req, 201, await this.resources.insert(access, body), txsummary);
   }
 
   @Put(':resource')
@@ -145,10 +171,25 @@ export class ResourcesController {
     @Req() req: unknown,
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     this.refuseCustomWrite(req);
-    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
+    const { txsummary } = acceptQueryParameters(query, 'update');
+    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)), txsummary);
+  }
+
+  /** LAC answers PATCH as PUT. */
+  @Patch(':resource')
+  @RequiresAccess('UPDATE')
+  patchMany(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.updateMany(req, access, body, query, ifMatch);
   }
 
   @Put(':resource/:pk')
@@ -158,10 +199,26 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
     @Body() body: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     this.refuseCustomWrite(req);
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
+    const { txsummary } = acceptQueryParameters(query, 'update');
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)), txsummary);
+  }
+
+  /** LAC answers PATCH as PUT. */
+  @Patch(':resource/:pk')
+  @RequiresAccess('UPDATE')
+  patch(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @KeySegment() pk: string,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.update(req, access, pk, body, query, ifMatch);
   }
 
   @Delete(':resource/:pk')
@@ -170,19 +227,21 @@ export class ResourcesController {
     @Req() req: unknown,
     @CallerAccess() access: ResourceAccess,
     @KeySegment() pk: string,
-    @Query('checksum') checksum: unknown,
+    @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
     this.refuseCustomWrite(req);
-    const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(access, pk, given));
+    const { txsummary } = acceptQueryParameters(query, 'delete');
+    const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
+    return this.result(req, 200, await this.resources.delete(access, pk, given), txsummary);
   }
 
   /**
    * The write result. Rules run with the system's rights; the service has already left out the
    * rows the caller could not GET and says which columns a GET would show of the others.
    */
-  private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
+  private result(req: unknown, statusCode: number, entries: VisibleEntry[], txsummary: boolean): WriteResult {
+    if (!txsummary) return { statusCode };
     const serializer = this.serializer(req);
     return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
   }
@@ -198,12 +257,16 @@ export class ResourcesController {
     return name === undefined ? undefined : this.customResources.find(name);
   }
 
-  private customReadRequest(req: unknown): CustomReadRequest {
-    const query = queryOf(req);
+  /**
+   * A nested GET's request. Per-level parameters (`filter.Orders`) are let through here; the custom
+   * reader refuses a path the level does not have, naming it.
+   */
+  private customReadRequest(req: unknown, query: Query, endpoint: 'list' | 'get'): CustomReadRequest {
+    const { nometa } = acceptQueryParameters(query, endpoint, ANY_SUB_RESOURCE);
     const raw = rawRequestOf(req);
     const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
     deleteAuthParams(url.searchParams);
-    return { baseUrl: apiBaseUrl(req, this.config.http), url, query };
+    return { baseUrl: apiBaseUrl(req, this.config.http), url, query, nometa };
   }
 
   /** Writes of nested documents are not served yet: refused rather than applied to the level's table as if it were one. */

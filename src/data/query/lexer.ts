@@ -42,8 +42,17 @@ const isWordPart = (c: string | undefined): boolean => isWordStart(c) || isDigit
 const isGlobalNamePart = (c: string | undefined): boolean => isWordPart(c) || c === '.';
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
+export interface LexerOptions {
+  /**
+   * LAC's sysfilter strings: besides single quotes, a string may be double-quoted, and a backslash escapes the
+   * string's own quote or a backslash (`'it\'s'`, `"say \"hi\""`, `'C:\\'` for `C:\`); any other backslash is itself.
+   * Doubling the quote works in both. Off for filter and order, whose strings are SQL's.
+   */
+  lacStrings?: boolean;
+}
+
 /** Splits `text` into tokens, ending with an `end` token. `label` names the parameter in errors. */
-export function tokenize(text: string, label: string): Token[] {
+export function tokenize(text: string, label: string, options: LexerOptions = {}): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const fail = (at: number, detail: string): never => {
@@ -84,26 +93,8 @@ export function tokenize(text: string, label: string): Token[] {
       if (isWordPart(text[i]) || text[i] === '.') fail(i, `expected a number, found "${excerpt(text.slice(start, i + 1))}"`);
       const source = text.slice(start, i);
       tokens.push({ type: 'number', text: source, position: start + 1, source });
-    } else if (c === "'") {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= text.length) fail(start, 'this string has no closing quote (a quote inside a string is written twice)');
-        const d = text[i]!;
-        if (d === '\u0000') fail(i, 'a string may not contain the NUL character');
-        if (d === "'") {
-          if (text[i + 1] !== "'") break;
-          value += "'";
-          i += 2;
-        } else {
-          value += d;
-          i++;
-        }
-      }
-      i++;
-      // As in request bodies (value-codec.ts): a lone surrogate would compare differently on each database.
-      if (!isWellFormed(value)) fail(start, 'a string may not contain a lone surrogate (it is not well-formed Unicode)');
-      tokens.push({ type: 'string', value, position: start + 1, source: text.slice(start, i) });
+    } else if (c === "'" || (c === '"' && options.lacStrings)) {
+      i = readString(text, i, options, tokens, fail);
     } else if (c === '@') {
       if (text[i + 1] !== '{') fail(i, 'expected "{" after "@" (a global is written @{name})');
       i += 2;
@@ -125,4 +116,36 @@ export function tokenize(text: string, label: string): Token[] {
   }
   tokens.push({ type: 'end', position: text.length + 1, source: '' });
   return tokens;
+}
+
+/** Reads the string starting at `start` (its opening quote) into `tokens`; returns the index after it. */
+function readString(text: string, start: number, options: LexerOptions, tokens: Token[], fail: (at: number, detail: string) => never): number {
+  const quote = text[start]!;
+  let value = '';
+  let i = start + 1;
+  for (;;) {
+    if (i >= text.length) {
+      const how = options.lacStrings ? 'written twice or escaped with a backslash' : 'written twice';
+      fail(start, `this string has no closing quote (a quote inside a string is ${how})`);
+    }
+    const d = text[i]!;
+    if (d === '\u0000') fail(i, 'a string may not contain the NUL character');
+    const escaped = d === '\\' && options.lacStrings ? text[i + 1] : undefined;
+    if (escaped === quote || escaped === '\\') {
+      value += escaped;
+      i += 2;
+    } else if (d === quote) {
+      if (text[i + 1] !== quote) break;
+      value += quote;
+      i += 2;
+    } else {
+      value += d;
+      i++;
+    }
+  }
+  i++;
+  // As in request bodies (value-codec.ts): a lone surrogate would compare differently on each database.
+  if (!isWellFormed(value)) fail(start, 'a string may not contain a lone surrogate (it is not well-formed Unicode)');
+  tokens.push({ type: 'string', value, position: start + 1, source: text.slice(start, i) });
+  return i;
 }

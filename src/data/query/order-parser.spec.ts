@@ -51,8 +51,23 @@ describe('parseSysOrder', () => {
   });
 
   it.each([
+    ['(balance,name desc)', [['balance', 'asc', false], ['name', 'desc', false]]],
+    ['( balance , name DESC_UC )', [['balance', 'asc', false], ['name', 'desc', true]]],
+    ['(name)', [['name', 'asc', false]]],
+    ['(a asc, b:desc, c, d asc_uc)', [['a', 'asc', false], ['b', 'desc', false], ['c', 'asc', false], ['d', 'asc', true]]],
+    ['(desc desc, asc)', [['desc', 'desc', false], ['asc', 'asc', false]]],
+    ['(rel.x desc)', [['rel.x', 'desc', false]]],
+  ])('reads %j: no direction is ascending, the direction may follow a space', (text, expected) => {
+    expect(parseSysOrder(text).map((t) => [t.column.join('.'), t.direction, t.caseInsensitive])).toEqual(expected);
+  });
+
+  it.each([
     ['name:asc', 'sysorder syntax error at position 1: expected "(", found "name"'],
-    ['(name)', 'sysorder syntax error at position 6: expected ":" and a direction (asc, desc, asc_uc or desc_uc) after "name", found ")"'],
+    ['(name', 'sysorder syntax error at position 6: expected a direction (asc, desc, asc_uc or desc_uc), "," or ")" after "name", found the end of the text'],
+    ['(name up)', 'sysorder syntax error at position 7: expected a direction (asc, desc, asc_uc or desc_uc), "," or ")" after "name", found "up"'],
+    ['(name desc asc)', 'sysorder syntax error at position 12: expected "," or ")" after "desc", found "asc"'],
+    ['(name:)', 'sysorder syntax error at position 7: expected a direction: asc, desc, asc_uc or desc_uc after ":", found ")"'],
+    ['(,name)', 'sysorder syntax error at position 2: expected a column name after "(", found ","'],
     ['(name:up)', 'sysorder syntax error at position 7: expected a direction: asc, desc, asc_uc or desc_uc after ":", found "up"'],
     ['(name:asc', 'sysorder syntax error at position 10: expected "," or ")" after "asc", found the end of the text'],
     ['(name:asc))', 'sysorder syntax error at position 11: expected the end of the text after ")", found ")"'],

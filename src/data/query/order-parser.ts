@@ -33,8 +33,9 @@ export function parseOrder(text: string | readonly string[], limits?: QueryLimit
 }
 
 /**
- * Parses a structured `sysorder`: `"(" column ":" direction ("," column ":" direction)* ")"`,
- * direction one of `asc`, `desc`, `asc_uc`, `desc_uc` (`_uc` sorts by `UPPER(column)`). The
+ * Parses a structured `sysorder`: `"(" term ("," term)* ")"`, a term being `column`, `column ":" direction` or
+ * `column direction` (LAC's CLI documents `(balance,name desc)`), direction one of `asc`, `desc`, `asc_uc`,
+ * `desc_uc` (`_uc` sorts by `UPPER(column)`), keywords case-insensitive; no direction is ascending. The
  * parentheses are required, as in LAC. At most `maxSortTerms` (8) terms.
  *
  * @throws ApiError 400 / 4001 naming the position and what was expected.
@@ -43,19 +44,23 @@ export function parseSysOrder(text: string | readonly string[], limits?: QueryLi
   return parseTerms('sysorder', text, limits, (stream) => {
     const terms: OrderTerm[] = [];
     stream.expectSymbol('(');
+    let directed: boolean;
     do {
       const column = stream.column('a column name').path;
-      stream.expectSymbol(':', '":" and a direction (asc, desc, asc_uc or desc_uc)');
+      const colon = stream.acceptSymbol(':');
       const token = stream.peek();
-      const direction = token.type === 'word' ? SYSORDER_DIRECTIONS[token.lower] : undefined;
-      if (!direction) return stream.fail('a direction: asc, desc, asc_uc or desc_uc');
-      stream.next();
-      terms.push({ column, ...direction });
+      const direction = token.type === 'word' && token.path.length === 1 ? SYSORDER_DIRECTIONS[token.lower] : undefined;
+      if (direction) stream.next();
+      else if (colon) stream.fail('a direction: asc, desc, asc_uc or desc_uc');
+      directed = direction !== undefined;
+      terms.push({ column, ...(direction ?? ASCENDING) });
     } while (stream.acceptSymbol(','));
-    stream.expectSymbol(')', '"," or ")"');
+    stream.expectSymbol(')', directed ? '"," or ")"' : 'a direction (asc, desc, asc_uc or desc_uc), "," or ")"');
     return terms;
   });
 }
+
+const ASCENDING = { direction: 'asc', caseInsensitive: false } as const;
 
 function parseTerms(
   label: string,

@@ -74,6 +74,27 @@ describe('parseSysFilter', () => {
     });
   });
 
+  it.each([
+    [`equal(name:"Alpha Co")`, 'Alpha Co'],
+    [`equal(name:'O\\'Brien')`, "O'Brien"],
+    [`equal(name:"say \\"hi\\"")`, 'say "hi"'],
+    [`equal(name:"it's")`, "it's"],
+    [`equal(name:'it''s')`, "it's"],
+    [`equal(name:"a""b")`, 'a"b'],
+    [`equal(name:'C:\\\\')`, 'C:\\'],
+    [`equal(name:'a\\b\\"c')`, 'a\\b\\"c'],
+    [`equal(name:"a\\'b")`, "a\\'b"],
+  ])('reads the string value %s (double quotes, backslash escapes)', (text, value) => {
+    expect(parseSysFilter(text)).toMatchObject({ type: 'compare', right: { kind: 'string', value } });
+  });
+
+  it('names the position of a string left open by an escaped quote', () => {
+    expect(apiErrorOf(() => parseSysFilter(`equal(a:1, name:'C:\\')`)).message).toBe(
+      'sysfilter syntax error at position 17: this string has no closing quote (a quote inside a string is written twice or escaped with a backslash)',
+    );
+    expect(apiErrorOf(() => parseSysFilter(`equal(name:"abc)`)).errorCode).toBe(4001);
+  });
+
   it('ANDs repeated parameters', () => {
     expect(parseSysFilter(['equal(a:1)', 'null(b)'])).toMatchObject({ type: 'and', operands: [{ type: 'compare' }, { type: 'isNull' }] });
   });

@@ -35,13 +35,15 @@ const FUNCTION_NAMES = 'equal, notequal, less, lessequal, greater, greaterequal,
  * function  := name ["_or"] ["_uc"]                   -- modifiers in either order
  * pair      := column ":" value                       -- value as in a filter, @{global} included
  * ```
+ * A string value may be single- or double-quoted; inside it a backslash escapes its quote or a backslash
+ * (`'O\'Brien'`, `"say \"hi\""`), and a doubled quote is one quote, as in a filter.
  * `_or` joins the pairs with OR instead of AND; `_uc` compares `UPPER(column)` with
  * `UPPER(value)` (not allowed on null/notnull). Several texts (a repeated parameter) are ANDed.
  *
  * @throws ApiError 400 / 4001 naming the position and what was expected.
  */
 export function parseSysFilter(text: string | readonly string[], limits?: QueryLimits): FilterNode {
-  const trees = parseParameters('sysfilter', text, resolveLimits(limits), parseOne);
+  const trees = parseParameters('sysfilter', text, resolveLimits(limits), parseOne, { lacStrings: true });
   if (trees.length === 1) return trees[0]!;
   return { type: 'and', operands: trees };
 }

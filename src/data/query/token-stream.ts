@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { ColumnRef, Literal } from './ast.js';
-import { tokenize, type SymbolText, type Token } from './lexer.js';
+import { tokenize, type LexerOptions, type SymbolText, type Token } from './lexer.js';
 import { checkLength, excerpt, NodeBudget, syntaxError, type QueryLimits } from './limits.js';
 
 /** How an error message names the token it stopped at. */
@@ -18,8 +18,8 @@ export class TokenStream {
   private readonly tokens: Token[];
   private index = 0;
 
-  constructor(text: string, readonly label: string, readonly budget: NodeBudget) {
-    this.tokens = tokenize(text, label);
+  constructor(text: string, readonly label: string, readonly budget: NodeBudget, options?: LexerOptions) {
+    this.tokens = tokenize(text, label, options);
   }
 
   peek(): Token {
@@ -140,13 +140,14 @@ export function parseParameters<T>(
   input: string | readonly string[],
   limits: Required<QueryLimits>,
   parseOne: (stream: TokenStream) => T,
+  options?: LexerOptions,
 ): T[] {
   const texts = typeof input === 'string' ? [input] : input;
   if (texts.length === 0) throw new ApiError(ErrorCode.FILTER_SYNTAX, `${label} is empty`);
   checkLength(label, texts, limits);
   const budget = new NodeBudget(label, limits.maxNodes);
   return texts.map((text, index) => {
-    const stream = new TokenStream(text, texts.length > 1 ? `${label} #${index + 1}` : label, budget);
+    const stream = new TokenStream(text, texts.length > 1 ? `${label} #${index + 1}` : label, budget, options);
     const result = parseOne(stream);
     stream.expectEnd('the end of the text');
     return result;

@@ -23,6 +23,8 @@ export interface CustomReadRequest {
   /** The request's absolute URL (next_batch links are built from it; `auth` parameters already removed). */
   url: URL;
   query: Record<string, unknown>;
+  /** `nometa=true`: objects at every level without `@metadata` (next_batch links stay). */
+  nometa?: boolean;
 }
 
 /** Parameters that belong to the request's root level: a child's next_batch link does not carry them. */
@@ -164,7 +166,7 @@ export class CustomResourceReads {
 
   private object(level: ResourceLevel, r: LevelRow, query: CustomReadQuery, request: CustomReadRequest): JsonObject {
     const href = `${request.baseUrl}/${level.path}/${keySegment(level.table, r.row)}`;
-    const out: JsonObject = { '@metadata': { href, checksum: this.checksums.of(level.table, r.row) } };
+    const out: JsonObject = request.nometa ? {} : { '@metadata': { href, checksum: this.checksums.of(level.table, r.row) } };
     for (const attribute of level.attributes) {
       if (r.readable && !r.readable.has(attribute.column.name)) continue;
       const value = toJson(attribute.column, r.row[attribute.column.name] ?? null);

@@ -92,8 +92,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('puts collection and object operations on every resource, with the key as a path parameter', () => {
-    expect(Object.keys(doc.paths['/order'])).toEqual(['get', 'post', 'put']);
-    expect(Object.keys(doc.paths['/slot/{key}'])).toEqual(['parameters', 'get', 'put', 'delete']);
+    expect(Object.keys(doc.paths['/order'])).toEqual(['get', 'post', 'put', 'patch']);
+    expect(Object.keys(doc.paths['/slot/{key}'])).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
     expect(doc.components.parameters['key.order']).toMatchObject({ in: 'path', required: true, schema: { type: 'integer' } });
     expect(doc.components.parameters['key.slot']).toMatchObject({
       schema: { type: 'string' },
@@ -103,7 +103,12 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/order/{key}'].delete.parameters).toEqual([
       { $ref: '#/components/parameters/checksum' },
       { $ref: '#/components/parameters/If-Match' },
+      { $ref: '#/components/parameters/txsummary' },
     ]);
+    const { operationId, summary, ...patch } = doc.paths['/order/{key}'].patch;
+    expect({ operationId, summary }).toEqual({ operationId: 'patch_order', summary: 'Update one order (PATCH is PUT)' });
+    expect(patch).toEqual({ ...doc.paths['/order/{key}'].put, operationId: undefined, summary: undefined });
+    expect(doc.paths['/order'].patch.operationId).toBe('patch_order_list');
     expect(doc.components.parameters.pagesize.schema).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 20 });
   });
 
@@ -140,6 +145,7 @@ describe('the OpenAPI document', () => {
       'sysorder',
       'pagesize',
       'offset',
+      'nometa',
     ]);
     expect(doc.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual([
       'filter',
@@ -148,6 +154,7 @@ describe('the OpenAPI document', () => {
       'sysorder',
       'pagesize',
       'offset',
+      'nometa',
     ]);
   });
 

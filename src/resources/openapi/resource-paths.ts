@@ -28,14 +28,17 @@ export function queryParameters(options: ResourceOperationOptions): Record<strin
     sysfilter: repeatable(
       'sysfilter',
       'Structured filter, repeatable (ANDed): equal(col:value, ...), notequal, less, lessequal, greater, greaterequal, like, notlike, ' +
-        `null(col), notnull(col); modifiers _or (OR the pairs) and _uc (case-insensitive), e.g. less_or(balance:100, credit_limit:500). ${FILTER_LIMITS}`,
+        `null(col), notnull(col); modifiers _or (OR the pairs) and _uc (case-insensitive), e.g. less_or(balance:100, credit_limit:500). ` +
+        `Strings in single or double quotes; a backslash escapes the quote or a backslash ('O\\'Brien', "say \\"hi\\""). ${FILTER_LIMITS}`,
     ),
     sysorder: {
       name: 'sysorder',
       in: 'query',
       required: false,
       schema: { type: 'string' },
-      description: 'Structured order: (col:asc|desc|asc_uc|desc_uc, ...). At most 8 terms with order; the primary key always completes it.',
+      description:
+        'Structured order: (col[:asc|desc|asc_uc|desc_uc], ...), the direction also after a space, e.g. (balance,name desc); ' +
+        'no direction is ascending. At most 8 terms with order; the primary key always completes it.',
     },
     pagesize: {
       name: 'pagesize',
@@ -50,6 +53,20 @@ export function queryParameters(options: ResourceOperationOptions): Record<strin
       required: false,
       description: 'Objects to skip; next_batch links carry it.',
       schema: { type: 'integer', minimum: 0, default: 0 },
+    },
+    nometa: {
+      name: 'nometa',
+      in: 'query',
+      required: false,
+      description: 'true: objects without @metadata (the ETag of a single-object GET stays).',
+      schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+    },
+    txsummary: {
+      name: 'txsummary',
+      in: 'query',
+      required: false,
+      description: 'false: the answer is {"statusCode": ...} alone, without the transaction summary.',
+      schema: { type: 'string', enum: ['true', 'false'], default: 'true' },
     },
     checksum: {
       name: 'checksum',
@@ -94,11 +111,11 @@ export function queryParameters(options: ResourceOperationOptions): Record<strin
 }
 
 const WRITE_BODY_NOTE =
-  'Content-Type: application/json. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included.';
+  'Content-Type: application/json (a body without Content-Type is read as JSON). Any query parameter not listed is 400 / 4000. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included.';
 
 /**
  * The operations on one resource: `/<name>` (list, insert, update several) and
- * `/<name>/{key}` (get, update, delete).
+ * `/<name>/{key}` (get, update, delete); PATCH is PUT, as in LAC.
  */
 export function resourcePaths(resource: Resource, schemaName: string, options: ResourceOperationOptions): Record<string, JsonObject> {
   const tags = [resource.name];
@@ -110,8 +127,32 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
   const getSecurity = options.getSecurity ? { security: options.getSecurity } : {};
   const path = `/${encodeURIComponent(resource.name)}`;
   const queryNames = options.allowFreeFormFilters
-    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset']
-    : ['sysfilter', 'sysorder', 'pagesize', 'offset'];
+    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'nometa']
+    : ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa'];
+  const txsummary = ref('parameters', 'txsummary');
+  const updateMany: JsonObject = {
+    tags,
+    operationId: `update_${schemaName}_list`,
+    summary: `Update several ${resource.name}`,
+    description: `Each object names its row by @metadata.href or by its key columns and carries @metadata.checksum ("override" skips the check); only the sent columns change. ${WRITE_BODY_NOTE}`,
+    parameters: [ref('parameters', 'If-Match'), txsummary],
+    requestBody: { required: true, content: jsonContent(rows(row)) },
+    responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
+  };
+  const updateOne: JsonObject = {
+    tags,
+    operationId: `update_${schemaName}`,
+    summary: `Update one ${resource.name}`,
+    description: `Needs the current checksum in @metadata.checksum or If-Match ("override" skips the check); only the sent columns change; the key cannot. ${WRITE_BODY_NOTE}`,
+    parameters: [ref('parameters', 'If-Match'), txsummary],
+    requestBody: { required: true, content: jsonContent(row) },
+    responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
+  };
+  const asPatch = (put: JsonObject): JsonObject => ({
+    ...put,
+    operationId: `patch_${String(put.operationId).slice('update_'.length)}`,
+    summary: `${String(put.summary)} (PATCH is PUT)`,
+  });
 
   return {
     [path]: {
@@ -137,18 +178,12 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
         operationId: `insert_${schemaName}`,
         summary: `Insert ${resource.name}`,
         description: WRITE_BODY_NOTE,
+        parameters: [txsummary],
         requestBody: { required: true, content: jsonContent(rows(ref('schemas', `${schemaName}.new`))) },
         responses: { ...writeResult('201', 'Inserted.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
       },
-      put: {
-        tags,
-        operationId: `update_${schemaName}_list`,
-        summary: `Update several ${resource.name}`,
-        description: `Each object names its row by @metadata.href or by its key columns and carries @metadata.checksum ("override" skips the check); only the sent columns change. ${WRITE_BODY_NOTE}`,
-        parameters: [ref('parameters', 'If-Match')],
-        requestBody: { required: true, content: jsonContent(rows(row)) },
-        responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
-      },
+      put: updateMany,
+      patch: asPatch(updateMany),
     },
     [`${path}/{key}`]: {
       parameters: [ref('parameters', `key.${schemaName}`)],
@@ -157,7 +192,7 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
         operationId: `get_${schemaName}`,
         summary: `Get one ${resource.name} by key`,
         ...getSecurity,
-        parameters: [ref('parameters', 'If-None-Match')],
+        parameters: [ref('parameters', 'If-None-Match'), ref('parameters', 'nometa')],
         responses: {
           200: {
             description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
@@ -171,21 +206,14 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
           ...errorRefs(400, 401, 403, 404),
         },
       },
-      put: {
-        tags,
-        operationId: `update_${schemaName}`,
-        summary: `Update one ${resource.name}`,
-        description: `Needs the current checksum in @metadata.checksum or If-Match ("override" skips the check); only the sent columns change; the key cannot. ${WRITE_BODY_NOTE}`,
-        parameters: [ref('parameters', 'If-Match')],
-        requestBody: { required: true, content: jsonContent(row) },
-        responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
-      },
+      put: updateOne,
+      patch: asPatch(updateOne),
       delete: {
         tags,
         operationId: `delete_${schemaName}`,
         summary: `Delete one ${resource.name}`,
         description: 'Needs the current checksum (query or If-Match). Rows deleted with it (cascades, rules) are in the answer too.',
-        parameters: [ref('parameters', 'checksum'), ref('parameters', 'If-Match')],
+        parameters: [ref('parameters', 'checksum'), ref('parameters', 'If-Match'), txsummary],
         responses: { ...writeResult('200', 'Deleted.'), ...errorRefs(400, 401, 403, 404, 409, 422) },
       },
     },

@@ -178,7 +178,8 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
     },
     WriteResult: {
       type: 'object',
-      required: ['statusCode', 'txsummary'],
+      required: ['statusCode'],
+      description: 'txsummary is left out when the request says txsummary=false.',
       properties: { statusCode: { enum: [200, 201] }, txsummary: { type: 'array', items: ref('schemas', 'TxSummaryEntry') } },
     },
   };
