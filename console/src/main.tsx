@@ -58,6 +58,7 @@ function SignIn(props: { onSignedIn: (session: Session) => void }) {
     <main class="sign-in">
       <h1>Tessera console</h1>
       <form
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           setBusy(true);

@@ -14,6 +14,7 @@ export function AccountPage({ api, onUnauthorized }: PageProps) {
       <h1 id="account-title">My account</h1>
       {message && <Notice kind={message.kind}>{message.text}</Notice>}
       <form
+        noValidate
         class="panel"
         aria-label="Change my password"
         onSubmit={(event) => {

@@ -241,6 +241,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           </div>
         )}
         <form
+          noValidate
           class="inline-form"
           onSubmit={(event) => {
             event.preventDefault();
@@ -252,6 +253,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           <button type="submit">Use this token</button>
         </form>
         <form
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             void makeToken();
@@ -302,6 +304,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       {token && (
         <>
           <form
+            noValidate
             class="toolbar"
             onSubmit={(event) => {
               event.preventDefault();
@@ -342,6 +345,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           </form>
           {open && resource && (
             <form
+              noValidate
               class="panel row-editor"
               aria-label={open.row ? 'Edit row' : 'New row'}
               onSubmit={(event) => {

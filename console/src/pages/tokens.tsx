@@ -122,6 +122,7 @@ export function TokensPage({ api, onUnauthorized }: PageProps) {
       )}
       {draft && (
         <form
+          noValidate
           class="panel"
           aria-label="New token"
           onSubmit={(event) => {

@@ -159,6 +159,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
       {message && <Notice kind={message.kind}>{message.text}</Notice>}
       {editing && draft && (
         <form
+          noValidate
           class="panel"
           aria-label={editing.existing ? `Edit user ${editing.existing.login}` : 'New user'}
           onSubmit={(event) => {
@@ -223,6 +224,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
       )}
       {resetFor !== undefined && (
         <form
+          noValidate
           class="panel"
           aria-label={`Reset password of ${resetFor}`}
           onSubmit={(event) => {
