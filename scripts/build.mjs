@@ -111,6 +111,7 @@ async function buildConsole() {
   const esbuild = await import('esbuild');
   rmSync(CONSOLE_OUT, { recursive: true, force: true });
   mkdirSync(join(CONSOLE_OUT, 'assets'), { recursive: true });
+  /** @type {import('esbuild').BuildOptions} */
   const shared = { bundle: true, minify: true, target: 'es2020', legalComments: 'none', logLevel: 'warning' };
   const app = await esbuild.build({
     ...shared,

@@ -16,9 +16,10 @@ const API = '/rest/default/demo/v1';
 const ADAPTERS = ['express', 'fastify'] as const;
 
 (HAS_CHROMIUM ? describe.each(ADAPTERS) : describe.skip.each(ADAPTERS))('the console in a browser (%s, SQLite)', (adapter) => {
-  let scratch: ScratchDatabase;
-  let service: ServiceProcess;
-  let browser: Browser;
+  // Undefined until beforeAll gets that far: afterAll ends whatever was started.
+  let scratch: ScratchDatabase | undefined;
+  let service: ServiceProcess | undefined;
+  let browser: Browser | undefined;
   let context: BrowserContext;
   let page: Page;
   let origin: string;
@@ -227,7 +228,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.goto(`${origin}/admin/tokens`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 
   it('made no request to another origin, and broke no Content-Security-Policy rule', () => {

@@ -45,6 +45,7 @@ export function TextField(props: {
   autocomplete?: string;
   disabled?: boolean;
 }) {
+  const inputType: string = props.type ?? 'text';
   return (
     <Field label={props.label} name={props.name} error={props.error} hint={props.hint}>
       {(id, describedBy) => (
@@ -52,7 +53,7 @@ export function TextField(props: {
           id={id}
           name={props.name}
           // preact's types tie some attributes to each input type; every one used here takes a plain text value.
-          type={(props.type ?? 'text') as 'text'}
+          type={inputType as 'text'}
           value={props.value}
           required={props.required}
           disabled={props.disabled}

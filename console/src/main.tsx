@@ -130,7 +130,14 @@ function App() {
   return (
     <div class="layout">
       <header class="top">
-        <a class="brand" href="/admin/users" onClick={(e) => (e.preventDefault(), go('users'))}>
+        <a
+          class="brand"
+          href="/admin/users"
+          onClick={(e) => {
+            e.preventDefault();
+            go('users');
+          }}
+        >
           Tessera
         </a>
         <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>

@@ -38,7 +38,7 @@ function pathOf(href: string, base: string): string {
 }
 
 function keyPath(resource: ResourceInfo, row: Row): string {
-  return `${resource.name}/${resource.primaryKey.map((column) => encodeURIComponent(String(row[column]))).join('~')}`;
+  return `${resource.name}/${resource.primaryKey.map((column) => encodeURIComponent(textOf(row[column]))).join('~')}`;
 }
 
 /** A field's text back to a value of the column's kind; the API refuses (beside the field) what does not fit. */

@@ -79,7 +79,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
       setFound(undefined);
       return;
     }
-    let cancelled = false;
+    const state = { cancelled: false };
     void (async () => {
       const all: User[] = [];
       for (let from = 0; from < SEARCH_LIMIT;) {
@@ -88,10 +88,11 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
         from += batch.items.length;
         if (batch.items.length === 0 || from >= batch.total) break;
       }
-      if (!cancelled) setFound(all.filter((u) => u.login.toLowerCase().includes(text) || (u.email ?? '').toLowerCase().includes(text)));
+      if (!state.cancelled)
+        setFound(all.filter((u) => u.login.toLowerCase().includes(text) || (u.email ?? '').toLowerCase().includes(text)));
     })().catch(fail);
     return () => {
-      cancelled = true;
+      state.cancelled = true;
     };
   }, [search, reload]);
 
