@@ -190,6 +190,34 @@ const ADAPTERS = ['express', 'fastify'] as const;
     expect(await form.getByLabel('qty_ordered').inputValue()).toBe('7');
   });
 
+  step('inserts a row (a refused value shown beside its column), then deletes it', async () => {
+    await page.locator('#resource').selectOption('customer');
+    await page.getByRole('button', { name: 'Insert a row' }).click();
+    const form = page.getByRole('form', { name: 'New row' });
+    await form.getByLabel('name').fill('Console Test Co');
+    await form.getByLabel('credit_limit').fill('lots');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    await form.locator('[data-field="credit_limit"] .field-error').waitFor();
+    expect(await form.locator('[data-field="credit_limit"] .field-error').textContent()).toContain('credit_limit');
+    await form.getByLabel('name').fill('Alpha and Sons');
+    await form.getByLabel('credit_limit').fill('1000');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    await form.locator('[data-field="name"] .field-error').waitFor();
+    expect(await form.locator('[data-field="name"] .field-error').textContent()).toContain('already exists');
+    await form.getByLabel('name').fill('Console Test Co');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    const summary = page.getByLabel('Transaction summary');
+    await summary.locator('li.written', { hasText: 'Console Test Co' }).waitFor();
+    await page.getByLabel('Filter').fill("name = 'Console Test Co'");
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('table.data-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('form', { name: 'Edit row' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted.').waitFor();
+    const key = await demoKey();
+    expect((await apiCall('GET', `customer?filter=${encodeURIComponent("name = 'Console Test Co'")}`, key)).json).toEqual([]);
+  });
+
   step('shows the read-only pages: roles, audit, provider, API docs, my account', async () => {
     await openPage('Roles');
     await page.getByRole('heading', { level: 2, name: 'Sales rep' }).waitFor();

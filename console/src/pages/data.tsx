@@ -158,7 +158,8 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       const info = columns.find((c) => c.name === column);
       const text = open.values[column] ?? '';
       if (method === 'POST') {
-        if (text === '' && (info?.generated || info?.nullable)) continue;
+        // Left out, not sent empty: the column's default or a rule fills it, or the API says it is needed.
+        if (text === '') continue;
         body[column] = valueOf(text, info, undefined);
       } else if (row && text !== textOf(row[column])) body[column] = valueOf(text, info, row[column]);
     }
@@ -189,7 +190,10 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         const { byField, rest } = failure.fieldErrors(columnNames);
         // The data API names columns in quotes: Column "credit_limit" must be a number.
         for (const part of [...rest]) {
-          const named = columnNames.find((c) => part.includes(`"${c}"`));
+          // ... and a duplicate key by its constraint: unique: customer.name.
+          const named = columnNames.find(
+            (c) => part.includes(`"${c}"`) || part.includes(`${resource.table}.${c}.`) || part.endsWith(`${resource.table}.${c}`),
+          );
           if (named) {
             byField[named] = byField[named] ? `${byField[named]}; ${part}` : part;
             rest.splice(rest.indexOf(part), 1);
@@ -319,6 +323,12 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
                 value={resourceName}
                 onChange={(e) => {
                   setResourceName(e.currentTarget.value);
+                  // A filter or sort names the previous resource's columns.
+                  setFilter('');
+                  setOrder('');
+                  setApplied({ filter: '', order: '' });
+                  setRows([]);
+                  setSummary(undefined);
                   setOffset(0);
                   setOpen(undefined);
                 }}
