@@ -104,6 +104,8 @@ export function consoleBundleBytes() {
 
 async function buildConsole() {
   const started = new Date();
+  // A copy of the service without the console's sources (some test checkouts) builds the service alone; /admin/ is then a 404.
+  if (!existsSync(join(CONSOLE_SOURCES, 'index.html'))) return 0;
   if (existsSync(CONSOLE_STAMP) && newestInputTime(CONSOLE_INPUTS) <= statSync(CONSOLE_STAMP).mtimeMs) return 0;
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const { status } = spawnSync(process.execPath, [tsc, '-p', join('console', 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
