@@ -138,6 +138,36 @@ const ADAPTERS = ['express', 'fastify'] as const;
     expect(login.status).toBe(200);
   });
 
+  step('edits a user, resets their password, deactivates and deletes them', async () => {
+    const row = page.locator('tr[data-login="alice"]');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit user alice' });
+    await form.getByRole('checkbox', { name: 'Read only' }).check();
+    await form.getByLabel('Email').fill('alice@example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('User "alice" saved.').waitFor();
+    await row.locator('td').nth(2).filter({ hasText: 'alice@example.com' }).waitFor();
+    expect(await row.locator('td').nth(1).textContent()).toBe('Sales rep, Read only');
+
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const reset = page.getByRole('form', { name: 'Reset password of alice' });
+    await reset.getByLabel('New password').fill('Another-Passw0rd');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password of "alice" reset').waitFor();
+
+    await page.getByLabel('Search').fill('ALI');
+    await page.getByText('1 found').waitFor();
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByText('"alice" deactivated.').waitFor();
+    await row.locator('td').nth(3).filter({ hasText: /^no$/ }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('"alice" deleted.').waitFor();
+    await page.getByLabel('Search').fill('');
+    await page.locator('tr[data-login="demo"]').waitFor();
+    expect(await row.count()).toBe(0);
+  });
+
   step('creates a token and shows its key once', async () => {
     await openPage('Auth tokens');
     await page.getByRole('button', { name: 'New token' }).click();
@@ -153,6 +183,17 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await page.locator('tbody tr').first().waitFor();
     expect(await page.locator('.new-key').count()).toBe(0);
     expect(await page.content()).not.toContain(key);
+  });
+
+  step('disables and deletes a token', async () => {
+    const row = page.locator('tbody tr', { hasText: 'nightly export' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Token "nightly export" disabled.').waitFor();
+    await row.locator('td.status').filter({ hasText: 'disabled' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Token "nightly export" deleted.').waitFor();
+    expect(await row.count()).toBe(0);
   });
 
   step('edits a row with a data token and shows the txsummary, rule-changed rows highlighted', async () => {
@@ -248,6 +289,22 @@ const ADAPTERS = ['express', 'fastify'] as const;
       .getByRole('button', { name: /Authorize/ })
       .first()
       .waitFor();
+  });
+
+  step('changes its own password: a wrong current one is shown beside its field', async () => {
+    await page.goto(`${origin}/admin/account`);
+    const form = page.getByRole('form', { name: 'Change my password' });
+    await form.getByLabel('Current password').fill('not-the-password');
+    await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('[data-field="password"] .field-error').waitFor();
+    await form.getByLabel('Current password').fill(ADMIN_PASSWORD);
+    await form.getByLabel('New password').fill('short');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('[data-field="newPassword"] .field-error').waitFor();
+    await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
   });
 
   step('signs out', async () => {

@@ -4,12 +4,20 @@
  * console built into dist/console (`npm run build`, which `npm test` runs first).
  */
 import { expect, it } from '@jest/globals';
+import { CONSOLE_BUDGET_BYTES, consoleBundleBytes } from '../scripts/build.mjs';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 describeEachTarget('static files: the console and Swagger UI', (target) => {
   let t: TestApp;
   suiteApp(target, {}, (app) => {
     t = app;
+  });
+
+  it("keeps the console's script and stylesheet under 250 KB gzipped", () => {
+    expect(CONSOLE_BUDGET_BYTES).toBe(250 * 1024);
+    const bytes = consoleBundleBytes();
+    expect(bytes).toBeGreaterThan(1000);
+    expect(bytes).toBeLessThan(CONSOLE_BUDGET_BYTES);
   });
 
   it('redirects /admin to /admin/ and answers the console page for every page path', async () => {
