@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -59,7 +60,7 @@ const browser = await chromium.launch({
 try {
   for (let waited = 0; !output.includes('Tessera is listening'); waited += 100) {
     if (waited > 60_000 || service.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   const origin = `http://127.0.0.1:${port}`;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
