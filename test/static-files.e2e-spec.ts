@@ -78,6 +78,7 @@ describeEachTarget('static files: the console and Swagger UI', (target) => {
 
   it('leaves the admin API and other methods to the framework', async () => {
     await t.http().get('/admin/v1/users').expect(401);
+    await t.http().get('/admin/V1/users').expect(401);
     const post = await t.http().post('/admin/').send({}).expect(404);
     expect(post.body.errorCode).toBe(4040);
   });

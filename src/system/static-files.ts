@@ -121,7 +121,9 @@ export class StaticFiles {
       return true;
     }
     if (path.startsWith('/admin/')) {
-      if (path === '/admin/v1' || path.startsWith('/admin/v1/')) return false;
+      // The admin API's routes match in any case on both adapters (/admin/V1/users too).
+      const lower = path.toLowerCase();
+      if (lower === '/admin/v1' || lower.startsWith('/admin/v1/')) return false;
       this.answer(req, res, this.consoleAnswer(path.slice('/admin/'.length)));
       return true;
     }
