@@ -101,8 +101,15 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         setMessage(undefined);
         if (!list.some((r) => r.name === resourceName)) setResourceName(list[0]?.name ?? '');
       },
-      (failure: unknown) =>
-        setMessage({ kind: 'error', text: `The data token was refused: ${failure instanceof Error ? failure.message : String(failure)}` }),
+      (failure: unknown) => {
+        const why = failure instanceof Error ? failure.message : String(failure);
+        // 403: the token works, but none of its roles may use the meta endpoints (metaAccess), so the resources cannot be listed.
+        const text =
+          failure instanceof ApiFailure && failure.status === 403
+            ? `The data token's roles may not list the API's resources (that needs a role with meta access): ${why}`
+            : `The data token was refused: ${why}`;
+        setMessage({ kind: 'error', text });
+      },
     );
   }, [token, base]);
   useEffect(() => {
