@@ -20,6 +20,7 @@ COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY scripts/build.mjs ./scripts/
 COPY providers ./providers
 COPY src ./src
+COPY console ./console
 RUN npm run build \
     && npm prune --omit=dev --no-audit --no-fund \
     && rm -f dist/.tsbuildinfo

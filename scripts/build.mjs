@@ -6,9 +6,15 @@
  *
  * `--if-stale` (what `npm start` and the `migration:*` scripts run first) builds only when a
  * source is newer than the stamp, so starting an unchanged checkout costs no compile.
+ *
+ * The console (console/, served at /admin/) is built too, when its sources changed since its own stamp: type-checked
+ * by tsc with console/tsconfig.json, bundled and minified by esbuild into dist/console (one script and one stylesheet
+ * with hashed names, index.html naming them, and Swagger UI's start script). The build fails when the shipped bundle
+ * grows past CONSOLE_BUDGET_BYTES gzipped.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +23,14 @@ const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.build-stamp');
 const BUILD_INFO = join(DIST, '.tsbuildinfo');
 /** What tsconfig.build.json compiles, and what decides how. Folders count too: deleting a file changes its folder's time. */
-const INPUTS = ['src', 'providers/types.d.ts', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const INPUTS = ['src', 'providers/types.d.ts', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'console'];
+const CONSOLE_SOURCES = join(ROOT, 'console');
+const CONSOLE_OUT = join(DIST, 'console');
+const CONSOLE_STAMP = join(CONSOLE_OUT, '.build-stamp');
+/** What the console's own build reads: its sources and the settings it inherits. */
+const CONSOLE_INPUTS = ['console', 'tsconfig.json', 'package.json'];
+/** The most the console's script and stylesheet may weigh together, gzipped (issue 17: under 250 KB). */
+export const CONSOLE_BUDGET_BYTES = 250 * 1024;
 
 /**
  * Every file and folder under `path` (the path itself included).
@@ -30,9 +43,10 @@ function* walk(path) {
   for (const entry of readdirSync(path)) yield* walk(join(path, entry));
 }
 
-function newestInputTime() {
+/** @param {string[]} inputs */
+function newestInputTime(inputs = INPUTS) {
   let newest = 0;
-  for (const input of INPUTS) {
+  for (const input of inputs) {
     const path = join(ROOT, input);
     if (!existsSync(path)) continue;
     for (const file of walk(path)) newest = Math.max(newest, statSync(file).mtimeMs);
@@ -79,7 +93,63 @@ function removeOrphans() {
   }
 }
 
-function build() {
+/** The console's script and stylesheet, gzipped, in bytes. */
+export function consoleBundleBytes() {
+  const assets = join(CONSOLE_OUT, 'assets');
+  if (!existsSync(assets)) return 0;
+  return readdirSync(assets)
+    .filter((name) => /\.(js|css)$/.test(name))
+    .reduce((sum, name) => sum + gzipSync(readFileSync(join(assets, name)), { level: 9 }).length, 0);
+}
+
+async function buildConsole() {
+  const started = new Date();
+  // A copy of the service without the console's sources (some test checkouts) builds the service alone; /admin/ is then a 404.
+  if (!existsSync(join(CONSOLE_SOURCES, 'index.html'))) return 0;
+  if (existsSync(CONSOLE_STAMP) && newestInputTime(CONSOLE_INPUTS) <= statSync(CONSOLE_STAMP).mtimeMs) return 0;
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const { status } = spawnSync(process.execPath, [tsc, '-p', join('console', 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+  if (status !== 0) return status ?? 1;
+  const esbuild = await import('esbuild');
+  rmSync(CONSOLE_OUT, { recursive: true, force: true });
+  mkdirSync(join(CONSOLE_OUT, 'assets'), { recursive: true });
+  /** @type {import('esbuild').BuildOptions} */
+  const shared = { bundle: true, minify: true, target: 'es2020', legalComments: 'none', logLevel: 'warning' };
+  const app = await esbuild.build({
+    ...shared,
+    entryPoints: { app: join(CONSOLE_SOURCES, 'src', 'main.tsx') },
+    outdir: join(CONSOLE_OUT, 'assets'),
+    entryNames: '[name]-[hash]',
+    format: 'esm',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    metafile: true,
+  });
+  await esbuild.build({
+    ...shared,
+    entryPoints: [join(CONSOLE_SOURCES, 'swagger-init.ts')],
+    outfile: join(CONSOLE_OUT, 'swagger-init.js'),
+    format: 'iife',
+  });
+  const outputs = Object.keys(app.metafile.outputs).map((file) => file.split('/').pop() ?? '');
+  const script = outputs.find((name) => name.endsWith('.js'));
+  const style = outputs.find((name) => name.endsWith('.css'));
+  if (!script || !style) throw new Error(`the console's build made no script or no stylesheet: ${outputs.join(', ')}`);
+  const page = readFileSync(join(CONSOLE_SOURCES, 'index.html'), 'utf8').replace('__JS__', script).replace('__CSS__', style);
+  writeFileSync(join(CONSOLE_OUT, 'index.html'), page);
+  const bytes = consoleBundleBytes();
+  if (bytes > CONSOLE_BUDGET_BYTES) {
+    process.stderr.write(`The console's bundle is ${bytes} bytes gzipped, over its budget of ${CONSOLE_BUDGET_BYTES}.\n`);
+    return 1;
+  }
+  writeFileSync(CONSOLE_STAMP, `${started.toISOString()}\n`);
+  utimesSync(CONSOLE_STAMP, started, started);
+  return 0;
+}
+
+async function build() {
+  const consoleStatus = await buildConsole();
+  if (consoleStatus !== 0) return consoleStatus;
   const started = new Date();
   forgetBuildInfoIfOutputsAreMissing();
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -96,6 +166,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (ifStale && !isStale()) {
     process.stdout.write('dist/ is current with the sources; not rebuilding\n');
   } else {
-    process.exitCode = build();
+    process.exitCode = await build();
   }
 }

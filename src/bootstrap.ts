@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/api-error.js';
+import { ApiSettings } from './common/api-settings.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
 import { parseJsonBody, readsAsJson } from './common/json-body.js';
@@ -28,6 +29,7 @@ import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import { applyServerTimeouts } from './common/server-timeouts.js';
+import { StaticFiles } from './system/static-files.js';
 import type { ProjectDefinition } from './project-definition.js';
 import { trackRequest } from './common/request-context.js';
 import type { AppConfig } from './config/app-config.js';
@@ -237,6 +239,10 @@ export async function createApp(parts: AppParts): Promise<INestApplication> {
   }
   const server = app.getHttpServer() as Server;
   applyServerTimeouts(server, parts.config.http);
+  // The console at /admin/ and Swagger UI at <base>/@docs/ui, the same on both adapters; behind the front door's checks.
+  const settings = app.get(ApiSettings);
+  const apiBases = settings.versions.map((version) => `/rest/${settings.account}/${settings.project}/${version}`);
+  new StaticFiles({ apiBases, securityHeaders: frontDoorHeaders, logger: parts.logger }).install(server);
   installFrontDoor(server, { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
   return app;
 }

@@ -18,5 +18,8 @@ export default function globalSetup(): void {
   process.env.TEST_SLAPD ||= findSlapd() ?? '';
   if (!process.env.TEST_SLAPD)
     lines.push('slapd is not installed: the LDAP provider end-to-end suite is skipped (apt-get install slapd; .ci/run does).');
+  const chromium = process.env.TEST_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(chromium))
+    lines.push(`${chromium} is missing: the console browser suite is skipped (apt-get install chromium; .ci/run does).`);
   if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
 }

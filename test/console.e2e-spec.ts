@@ -1,0 +1,324 @@
+/**
+ * The console (/admin/) and Swagger UI (<base>/@docs/ui) in a real headless Chromium against the built service run as
+ * a process on SQLite: the flows an operator goes through, each with its screenshot under test-artifacts/ should it
+ * fail, and every request the pages make recorded to prove none leaves Tessera's origin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchBrowser, withScreenshotOnFailure } from './support/browser.js';
+import { startService, type ServiceProcess } from './support/service-process.js';
+import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
+
+const ADMIN_PASSWORD = 'Console-Admin-Passw0rd';
+const API = '/rest/default/demo/v1';
+
+/** Both adapters: the pages are served by the HTTP server itself, and must be the same on each. */
+const ADAPTERS = ['express', 'fastify'] as const;
+
+(HAS_CHROMIUM ? describe.each(ADAPTERS) : describe.skip.each(ADAPTERS))('the console in a browser (%s, SQLite)', (adapter) => {
+  // Undefined until beforeAll gets that far: afterAll ends whatever was started.
+  let scratch: ScratchDatabase | undefined;
+  let service: ServiceProcess | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  let origin: string;
+  const requested: string[] = [];
+  const cspViolations: string[] = [];
+
+  /** A data API call from the test itself (not the browser), as another client would make it. */
+  async function apiCall(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+    const response = await fetch(`${origin}${API}/${path}`, {
+      method,
+      headers: { Authorization: `CALiveAPICreator ${key}:1`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: await response.json() };
+  }
+
+  async function demoKey(): Promise<string> {
+    const response = await fetch(`${origin}${API}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: 'Password1' }),
+    });
+    return ((await response.json()) as { apikey: string }).apikey;
+  }
+
+  const step = (name: string, body: () => Promise<void>) =>
+    it(name, () => withScreenshotOnFailure(page, `${adapter}-${name}`, body), 60_000);
+
+  async function openPage(title: string): Promise<void> {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: title, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  }
+
+  async function openLineitem(id: number): Promise<void> {
+    await page.locator('#resource').selectOption('lineitem');
+    await page.getByLabel('Filter').fill(`lineitem_id = ${id}`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('table.data-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('form', { name: 'Edit row' }).waitFor();
+  }
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase('sqlite');
+    service = await startService({ DATABASE_URL: scratch.url, TESSERA_ADMIN_PASSWORD: ADMIN_PASSWORD, HTTP_ADAPTER: adapter }, 600_000);
+    origin = `http://127.0.0.1:${service.port}`;
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    service?.kill();
+    await service?.exited;
+    await scratch?.drop();
+  });
+
+  step('serves the console at /admin/ and deep links to its pages, under a CSP of its own', async () => {
+    const deep = await fetch(`${origin}/admin/users`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('cache-control')).toBe('no-cache');
+    expect(deep.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await deep.text();
+    const script = /src="(\/admin\/assets\/app-[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${origin}${script}`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await fetch(`${origin}/admin/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  step('signs in with an admin account', async () => {
+    await page.goto(`${origin}/admin/`);
+    await page.getByLabel('Admin user name').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.locator('tr[data-login="demo"]').waitFor();
+  });
+
+  step('shows a refused field beside its field', async () => {
+    await page.getByRole('button', { name: 'New user' }).click();
+    const form = page.getByRole('form', { name: 'New user' });
+    await form.getByLabel('Login').fill('has space');
+    await form.getByLabel('Password').fill('Password-1');
+    await form.getByLabel('Email').fill('not-an-email');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await form.locator('[data-field="login"] .field-error').waitFor();
+    expect(await form.locator('[data-field="login"] .field-error').textContent()).toContain('login must be');
+    expect(await form.locator('[data-field="email"] .field-error').textContent()).toContain('email must be an email');
+    expect(await form.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  step('creates a user with roles and globals', async () => {
+    await page.getByRole('button', { name: 'New user' }).click();
+    const form = page.getByRole('form', { name: 'New user' });
+    await form.getByLabel('Login').fill('alice');
+    await form.getByLabel('Password').fill('Password-1');
+    await form.getByRole('checkbox', { name: 'Sales rep' }).check();
+    await form.getByRole('button', { name: 'Add global' }).click();
+    await form.getByLabel('Global 1 name').fill('employee_id');
+    await form.getByLabel('Global 1 value').fill('2');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await page.locator('tr[data-login="alice"]').waitFor();
+    expect(await page.locator('tr[data-login="alice"] td').nth(1).textContent()).toBe('Sales rep');
+    const login = await fetch(`${origin}${API}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'Password-1' }),
+    });
+    expect(login.status).toBe(200);
+  });
+
+  step('edits a user, resets their password, deactivates and deletes them', async () => {
+    const row = page.locator('tr[data-login="alice"]');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit user alice' });
+    await form.getByRole('checkbox', { name: 'Read only' }).check();
+    await form.getByLabel('Email').fill('alice@example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('User "alice" saved.').waitFor();
+    await row.locator('td').nth(2).filter({ hasText: 'alice@example.com' }).waitFor();
+    expect(await row.locator('td').nth(1).textContent()).toBe('Sales rep, Read only');
+
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const reset = page.getByRole('form', { name: 'Reset password of alice' });
+    await reset.getByLabel('New password').fill('Another-Passw0rd');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password of "alice" reset').waitFor();
+
+    await page.getByLabel('Search').fill('ALI');
+    await page.getByText('1 found').waitFor();
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByText('"alice" deactivated.').waitFor();
+    await row.locator('td').nth(3).filter({ hasText: /^no$/ }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('"alice" deleted.').waitFor();
+    await page.getByLabel('Search').fill('');
+    await page.locator('tr[data-login="demo"]').waitFor();
+    expect(await row.count()).toBe(0);
+  });
+
+  step('creates a token and shows its key once', async () => {
+    await openPage('Auth tokens');
+    await page.getByRole('button', { name: 'New token' }).click();
+    const form = page.getByRole('form', { name: 'New token' });
+    await form.getByLabel('Label').fill('nightly export');
+    await form.getByRole('checkbox', { name: 'Read only' }).check();
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const key = (await page.locator('.new-key').textContent()) ?? '';
+    expect(key.length).toBeGreaterThan(20);
+    expect((await apiCall('GET', 'customer?pagesize=1', key)).status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Auth tokens' }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.locator('.new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+  });
+
+  step('disables and deletes a token', async () => {
+    const row = page.locator('tbody tr', { hasText: 'nightly export' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Token "nightly export" disabled.').waitFor();
+    await row.locator('td.status').filter({ hasText: 'disabled' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Token "nightly export" deleted.').waitFor();
+    expect(await row.count()).toBe(0);
+  });
+
+  step('edits a row with a data token and shows the txsummary, rule-changed rows highlighted', async () => {
+    await openPage('Data');
+    await page.getByRole('checkbox', { name: 'Full access' }).check();
+    await page.getByRole('button', { name: 'Make a data token' }).click();
+    await page.locator('#resource option', { hasText: /^lineitem$/ }).waitFor({ state: 'attached' });
+    await openLineitem(1);
+    const form = page.getByRole('form', { name: 'Edit row' });
+    await form.getByLabel('qty_ordered').fill('5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const summary = page.getByLabel('Transaction summary');
+    await summary.waitFor();
+    expect(await summary.locator('li.written').count()).toBe(1);
+    expect(await summary.locator('li.written').textContent()).toContain('lineitem');
+    expect(await summary.locator('li.by-rule').count()).toBeGreaterThanOrEqual(2);
+    expect(await summary.locator('li.by-rule').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('purchaseorder'), expect.stringContaining('customer')]),
+    );
+  });
+
+  step('answers a stale edit with "changed by someone else" and reloads the row', async () => {
+    await openLineitem(1);
+    // Someone else changes the row meanwhile.
+    const key = await demoKey();
+    const current = (await apiCall('GET', 'lineitem/1', key)).json as Array<{ '@metadata': { checksum: string } }>;
+    const other = await apiCall('PUT', 'lineitem/1', key, { '@metadata': { checksum: current[0]!['@metadata'].checksum }, qty_ordered: 7 });
+    expect(other.status).toBe(200);
+    const form = page.getByRole('form', { name: 'Edit row' });
+    await form.getByLabel('qty_ordered').fill('8');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('changed by someone else').waitFor();
+    await page.getByRole('button', { name: 'Reload the row' }).click();
+    await page.getByText('Reloaded').waitFor();
+    expect(await form.getByLabel('qty_ordered').inputValue()).toBe('7');
+  });
+
+  step('inserts a row (a refused value shown beside its column), then deletes it', async () => {
+    await page.locator('#resource').selectOption('customer');
+    await page.getByRole('button', { name: 'Insert a row' }).click();
+    const form = page.getByRole('form', { name: 'New row' });
+    await form.getByLabel('name').fill('Console Test Co');
+    await form.getByLabel('credit_limit').fill('lots');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    await form.locator('[data-field="credit_limit"] .field-error').waitFor();
+    expect(await form.locator('[data-field="credit_limit"] .field-error').textContent()).toContain('credit_limit');
+    await form.getByLabel('name').fill('Alpha and Sons');
+    await form.getByLabel('credit_limit').fill('1000');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    await form.locator('[data-field="name"] .field-error').waitFor();
+    expect(await form.locator('[data-field="name"] .field-error').textContent()).toContain('already exists');
+    await form.getByLabel('name').fill('Console Test Co');
+    await form.getByRole('button', { name: 'Insert' }).click();
+    const summary = page.getByLabel('Transaction summary');
+    await summary.locator('li.written', { hasText: 'Console Test Co' }).waitFor();
+    await page.getByLabel('Filter').fill("name = 'Console Test Co'");
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('table.data-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('form', { name: 'Edit row' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted.').waitFor();
+    const key = await demoKey();
+    expect((await apiCall('GET', `customer?filter=${encodeURIComponent("name = 'Console Test Co'")}`, key)).json).toEqual([]);
+  });
+
+  step('shows the read-only pages: roles, audit, provider, API docs, my account', async () => {
+    await openPage('Roles');
+    await page.getByRole('heading', { level: 2, name: 'Sales rep' }).waitFor();
+    await openPage('Audit');
+    await page.getByRole('cell', { name: 'alice' }).first().waitFor();
+    await openPage('Provider');
+    await page.getByText('built-in').waitFor();
+    await openPage('API docs');
+    await page.getByRole('link', { name: `${API}/@docs/ui` }).waitFor();
+    await openPage('My account');
+    await page.getByLabel('Current password').waitFor();
+  });
+
+  step('is usable at 390×844: the menu opens from its button', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  step('loads Swagger UI for the API, with the paths of its @docs', async () => {
+    await page.goto(`${origin}${API}/@docs/ui`);
+    await page.locator('.opblock-summary-path').first().waitFor();
+    const paths = await page.locator('.opblock-summary-path').allTextContents();
+    expect(paths.join(' ')).toContain('/customer');
+    await page
+      .getByRole('button', { name: /Authorize/ })
+      .first()
+      .waitFor();
+  });
+
+  step('changes its own password: a wrong current one is shown beside its field', async () => {
+    await page.goto(`${origin}/admin/account`);
+    const form = page.getByRole('form', { name: 'Change my password' });
+    await form.getByLabel('Current password').fill('not-the-password');
+    await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('[data-field="password"] .field-error').waitFor();
+    await form.getByLabel('Current password').fill(ADMIN_PASSWORD);
+    await form.getByLabel('New password').fill('short');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('[data-field="newPassword"] .field-error').waitFor();
+    await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+  });
+
+  step('signs out', async () => {
+    await page.goto(`${origin}/admin/users`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.goto(`${origin}/admin/tokens`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+  });
+
+  it('made no request to another origin, and broke no Content-Security-Policy rule', () => {
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'))).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});
