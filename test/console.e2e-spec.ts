@@ -165,6 +165,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await page.getByText('"alice" deleted.').waitFor();
     await page.getByLabel('Search').fill('');
     await page.locator('tr[data-login="demo"]').waitFor();
+    await row.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(0);
   });
 
@@ -193,6 +194,8 @@ const ADAPTERS = ['express', 'fastify'] as const;
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Token "nightly export" deleted.').waitFor();
+    // The message shows when the DELETE answers; the list is read again after it.
+    await row.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(0);
   });
 
