@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { IsRoleNames } from '../../admin-api/validators.js';
+import { IsRoleNames, OptionalField } from '../../admin-api/validators.js';
 import { dtoSchema } from './dto-schema.js';
 
 class ParentDto {
@@ -30,6 +30,20 @@ class ChildDto extends ParentDto {
   email?: string;
 }
 
+class OptionalFieldsDto {
+  @OptionalField()
+  @IsString()
+  label?: string;
+
+  @OptionalField({ nullable: true })
+  @IsInt()
+  count?: number | null;
+
+  @OptionalField()
+  @IsIn(['a', 'b'])
+  kind?: 'a' | 'b';
+}
+
 class UnmappedDto {
   @IsUUID()
   id!: string;
@@ -47,6 +61,14 @@ describe('dtoSchema', () => {
         roles: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 100 } },
         count: { type: ['integer', 'null'], minimum: 1, maximum: 10 },
       },
+      additionalProperties: false,
+    });
+  });
+
+  it('reads @OptionalField(): not required, and null among the types only where it is nullable', () => {
+    expect(dtoSchema(OptionalFieldsDto)).toEqual({
+      type: 'object',
+      properties: { label: { type: 'string' }, count: { type: ['integer', 'null'] }, kind: { enum: ['a', 'b'] } },
       additionalProperties: false,
     });
   });

@@ -94,11 +94,15 @@ function propertySchema(name: string, checks: ValidationMetadata[]): DtoProperty
   for (const check of checks) {
     if (check.type === 'conditionalValidation') {
       const condition = (check.constraints as unknown[] | undefined)?.[0] as ((object: object, value: unknown) => boolean) | undefined;
-      if (check.name === 'isOptional') required = false;
-      // `@ValidateIf((_o, v) => v !== null)`: the checks are skipped for null, so null is a value the API takes.
-      else if (typeof condition === 'function' && !condition({}, null)) nullable = true;
+      // `@IsOptional()`, `@OptionalField()`: the checks are skipped for an absent field, so a body may leave it out.
+      if (check.name === 'isOptional' || (typeof condition === 'function' && !condition({}, undefined))) required = false;
+      // `@OptionalField({ nullable: true })`, `@ValidateIf((_o, v) => v !== null)`: the checks are skipped for null,
+      // so null is a value the API takes. (`@IsOptional()` skips null too, which is why admin bodies do not use it.)
+      if (check.name !== 'isOptional' && typeof condition === 'function' && !condition({}, null)) nullable = true;
       continue;
     }
+    // `@IsDefined()` (`@OptionalField()` refusing null): a typed or enumerated schema refuses null already.
+    if (check.type === 'isDefined') continue;
     if (check.type !== 'customValidation' || !applyCheck(check, check.each ? items : schema, patterns)) {
       unmapped.push(check.name ?? check.type);
     }

@@ -1,33 +1,31 @@
-import { IsBoolean, IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { GlobalValues } from '../../common/global-values.js';
-import { IsGlobalValues, IsRoleNames } from '../../admin-api/validators.js';
+import { IsGlobalValues, IsRoleNames, OptionalField } from '../../admin-api/validators.js';
 
 const MAX_LIFETIME = 10 * 365 * 86400;
 
 /** Fields of a user an operator may change; null clears email and keyLifetimeSeconds. */
 export class UpdateUserDto {
-  @IsOptional()
+  @OptionalField()
   @IsRoleNames()
   roles?: string[];
 
-  @IsOptional()
+  @OptionalField()
   @IsGlobalValues()
   globals?: GlobalValues;
 
-  @IsOptional()
-  @ValidateIf((_o, v) => v !== null)
+  @OptionalField({ nullable: true })
   @IsEmail()
   @MaxLength(254)
   email?: string | null;
 
-  @IsOptional()
-  @ValidateIf((_o, v) => v !== null)
+  @OptionalField({ nullable: true })
   @IsInt()
   @Min(1)
   @Max(MAX_LIFETIME)
   keyLifetimeSeconds?: number | null;
 
-  @IsOptional()
+  @OptionalField()
   @IsBoolean()
   active?: boolean;
 }
