@@ -170,14 +170,20 @@ export class LevelReader {
       [...(query.extraOrder ?? [])],
     ]);
     const named = new Set(terms.map((t) => level.attributeByName.get(t.column[0]!)?.column.name));
-    const fixed = level.order.filter((t) => !named.has(t.column[0]));
-    for (const t of fixed) named.add(t.column[0]);
+    // The fixed order sorts only by what the caller may read (as the caller may name it): a term on a hidden column would rank its values.
+    const callerTable = new CallerColumnResolver(access, this.registry, this.dialect);
+    const fixed = level.order.filter((t) => !named.has(t.column[0]) && callerTable.resolve(t.column) !== undefined);
+    for (const t of fixed) if (t.column.length === 1) named.add(t.column[0]);
     const keyTerms: OrderTerm[] = level.table.primaryKey
       .filter((column) => !named.has(column.name))
       .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
     const mine = { columns: this.callerColumns(level, access), params, dialect: this.dialect };
     const system = roleFilterSql(level.table, this.registry, this.dialect, params);
-    return [...compileOrder(terms, mine), ...compileOrder([...fixed, ...keyTerms], system)];
+    return [
+      ...compileOrder(terms, mine),
+      ...compileOrder(fixed, { columns: callerTable, params, dialect: this.dialect }),
+      ...compileOrder(keyTerms, system),
+    ];
   }
 
   private callerColumns(level: ResourceLevel, access: ResourceAccess): AttributeColumnResolver {
