@@ -10,6 +10,7 @@ import { excerpt } from '../../data/query/limits.js';
 import { quoteIdentifier } from '../../data/sql-dialect.js';
 import { toJson, type CanonicalValue } from '../../data/value-codec.js';
 import { Database } from '../../database/database.js';
+import { FALSE_PREDICATE } from '../../data/query/sql-compiler.js';
 import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
 import { inlined } from '../inline-limit.js';
 import { customReadQueryOf, levelParameterOf, type CustomReadQuery } from './custom-read-query.js';
@@ -54,7 +55,7 @@ export class CustomResourceReads {
 
   async list(level: ResourceLevel, access: ResourceAccess, request: CustomReadRequest): Promise<unknown[]> {
     const query = customReadQueryOf(level, request.query, this.settings);
-    const conditions = query.parent !== undefined ? [this.ownerCondition(level, access, query.parent)] : [];
+    const conditions = query.parent !== undefined ? this.ownerConditions(level, access, query.parent) : [];
     const rows = await this.levels.page(level, access, this.rootQuery(query, conditions), query.pageSize + 1, query.root.offset);
     const page = rows.slice(0, query.pageSize);
     const out: unknown[] = await this.document(level, access, page, query, request);
@@ -92,22 +93,44 @@ export class CustomResourceReads {
     return (params, store) => store.keyPredicate(level.table, key, params, 't');
   }
 
-  /** `parent=<key>`: the level's rows that belong to that owner row, if the caller may read it. */
-  private ownerCondition(level: ResourceLevel, access: ResourceAccess, segment: string): (params: Params, store: RowStore) => string {
+  /**
+   * `parent=<key>`: the level's rows that belong to that owner row, if the caller may read it and
+   * the link's columns on both rows (as in the nested document, see `LevelReader.linkGuard`);
+   * else none, as for an owner that does not exist.
+   */
+  private ownerConditions(
+    level: ResourceLevel,
+    access: ResourceAccess,
+    segment: string,
+  ): Array<(params: Params, store: RowStore) => string> {
     const link = level.link!;
     const owner = link.owner.table;
     const key = parseKeySegment(owner, segment);
     const ownerAccess = access.to(owner);
+    const ownerGuard = this.levels.linkGuard(
+      owner,
+      ownerAccess,
+      link.columns.map((pair) => pair.owner),
+      'o',
+    );
+    const levelGuard = this.levels.linkGuard(
+      level.table,
+      access,
+      link.columns.map((pair) => pair.level),
+    );
+    if (!ownerGuard || !levelGuard) return [() => FALSE_PREDICATE];
     const q = (name: string): string => quoteIdentifier(this.database.dialect, name);
-    return (params, store) => {
+    const exists = (params: Params, store: RowStore): string => {
       const conditions = [
         store.keyPredicate(owner, key, params, 'o'),
         ...link.columns.map((pair) => `${q('o')}.${q(pair.owner)} = ${q('t')}.${q(pair.level)}`),
       ];
       const rowFilter = ownerAccess.rowPredicate('READ', roleFilterSql(owner, this.registry, this.database.dialect, params, 'o'));
       if (rowFilter) conditions.push(rowFilter);
+      conditions.push(...ownerGuard.map((guard) => guard(params)));
       return `EXISTS (SELECT 1 FROM ${q(owner.tableName)} ${q('o')} WHERE ${conditions.join(' AND ')})`;
     };
+    return [exists, ...levelGuard];
   }
 
   private async document(
@@ -135,18 +158,27 @@ export class CustomResourceReads {
     if (rows.length === 0) return;
     for (const sub of level.subLevels) {
       const subAccess = access.to(sub.table);
-      if (!subAccess.can('READ')) continue;
+      // Left out: a level the caller may not read, or whose link to its owner it may not (see LevelReader.linkGuard).
+      const guard = this.levels.linkGuard(
+        sub.table,
+        subAccess,
+        sub.link!.columns.map((pair) => pair.level),
+      );
+      if (!guard) continue;
+      const ownerColumns = sub.link!.columns.map((pair) => pair.owner);
+      const linked = rows.map((r) => !r.readable || ownerColumns.every((c) => r.readable!.has(c)));
       const child = sub.kind === 'child';
       const grouped = await this.levels.ofOwners(
         sub,
         subAccess,
-        { request: query.levels.get(sub) },
-        rows.map((r) => r.row),
+        { request: query.levels.get(sub), conditions: guard },
+        rows.filter((_, i) => linked[i]).map((r) => r.row),
         query.pageSize + 1,
       );
       const subRows: LevelRow[] = [];
       const subObjects: JsonObject[] = [];
       rows.forEach((owner, i) => {
+        if (!linked[i]) return;
         const found = grouped.get(this.levels.ownerKey(sub, owner.row)) ?? [];
         const shown = child ? found.slice(0, query.pageSize) : found.slice(0, 1);
         const made = shown.map((r) => this.object(sub, r, query, request));

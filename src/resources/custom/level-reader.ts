@@ -100,6 +100,27 @@ export class LevelReader {
     return grouped;
   }
 
+  /**
+   * What keeps the link between owner rows and a level's rows to what the caller may read:
+   * placing a row under its owner shows the link's columns (an order under a customer tells its
+   * `customer_name`, a rep under an order its `salesrep_id`). Undefined when the caller may read
+   * none of `columns` of `table` (the level is then left out); else the conditions (on `alias`)
+   * that keep to the rows showing them, where only row-filtered grants show one (none otherwise).
+   */
+  linkGuard(
+    table: ResourceLevel['table'],
+    access: ResourceAccess,
+    columns: readonly string[],
+    alias = 't',
+  ): Array<(params: Params) => string> | undefined {
+    const readable = access.readable();
+    if (!access.can('READ') || (readable && !columns.every((c) => readable.has(c)))) return undefined;
+    return columns
+      .map((column) => access.columnGrants(column, false))
+      .filter((grants): grants is NonNullable<typeof grants> => grants !== undefined)
+      .map((grants) => (params) => access.grantsPredicate(grants, roleFilterSql(table, this.registry, this.dialect, params, alias)));
+  }
+
   /** The key `ofOwners` groups an owner row's rows under. */
   ownerKey(level: ResourceLevel, owner: CanonicalRow): string {
     return this.tupleKey(level.link!.columns.map((pair) => owner[pair.owner] ?? null));
