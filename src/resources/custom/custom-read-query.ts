@@ -90,7 +90,9 @@ export function customReadQueryOf(root: ResourceLevel, query: Record<string, unk
     }
     const into = raw.get(level) ?? {};
     raw.set(level, into);
-    into[parameter.kind] = value;
+    // `filter.Orders` and `filter.orders` name one level: both apply (an order given twice is refused), neither is dropped.
+    const given = into[parameter.kind];
+    into[parameter.kind] = given === undefined ? value : [given, value].flat();
   }
   const levels = new Map<ResourceLevel, Omit<ReadQuery, 'pageSize' | 'offset'>>();
   for (const [level, params] of raw) levels.set(level, readQueryOf(params, settings));
