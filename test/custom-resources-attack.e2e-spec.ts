@@ -57,6 +57,12 @@ const attackProject: ProjectDefinition = {
         },
       },
       {
+        // With Hidden links: every column of one's own orders only.
+        name: 'Own orders whole',
+        defaultAccess: 'NONE',
+        resources: { purchaseorder: { access: ['READ'], rowFilter: 'salesrep_id = @{employee_id}' } },
+      },
+      {
         // Reads orders, but not which customer each belongs to.
         name: 'Hidden owner',
         defaultAccess: 'NONE',
@@ -155,6 +161,19 @@ describeEachTarget('custom resources: a hostile reader', (target) => {
     const full = ((await demo.get(`/Ranked/${ALPHA}`).expect(200)).body as Obj[])[0]!;
     expect(((full.Orders as Obj[])[1]!.Rep as Obj).name).toBe('Sam Sales');
     expect(((await demo.get('/Ranked.Orders.Lineitems.Product?parent=1').expect(200)).body as Obj[]).length).toBe(1);
+  });
+
+  it('where only row-filtered grants show a link column, shows the sub-level and orders by it only on those rows', async () => {
+    const mixed = apiWithKey(t, await createManualToken(t, { roles: ['Hidden links', 'Own orders whole'], globals: { employee_id: 1 } }));
+    const alpha = ((await mixed.get(`/Ranked/${ALPHA}`).expect(200)).body as Obj[])[0]!;
+    const [own, other] = alpha.Orders as Obj[];
+    expect([own!.order_number, other!.order_number]).toEqual([1, 13]);
+    expect(own!.salesrep_id).toBe(1);
+    expect((own!.Rep as Obj).name).toBe('Sam Sales');
+    expect(other).not.toHaveProperty('salesrep_id');
+    expect(other).not.toHaveProperty('Rep');
+    expect(((await mixed.get('/Ranked.Orders.Rep?parent=1').expect(200)).body as Obj[]).map((r) => r.name)).toEqual(['Sam Sales']);
+    expect((await mixed.get('/Ranked.Orders.Rep?parent=13').expect(200)).body).toEqual([]);
   });
 
   it('parent= of an owner row the caller cannot see answers as one that does not exist, next_batch included', async () => {
