@@ -295,3 +295,42 @@ describeEachTarget('custom resources: a hostile reader', (target) => {
     expect((await sam.get('/Customers?pagesize=5001').expect(400)).body.errorCode).toBe(4000);
   });
 });
+
+describeEachTarget('custom resources: the size of a document', (target) => {
+  let demo: Api;
+  let sam: Api;
+  // PAGE_SIZE_MAX 5: a document holds at most 10 × 5 objects.
+  suiteApp(target, { env: { PAGE_SIZE_DEFAULT: '5', PAGE_SIZE_MAX: '5' } }, async (app) => {
+    demo = await apiAs(app, 'demo');
+    sam = await apiAs(app, 'sam');
+    await demo.post('/customer', { name: 'Deep Docs', credit_limit: 1_000_000 }).expect(201);
+    const made = await demo
+      .post(
+        '/purchaseorder',
+        Array.from({ length: 5 }, () => ({ customer_name: 'Deep Docs', salesrep_id: 2 })),
+      )
+      .expect(201);
+    const orders = (made.body.txsummary as Obj[]).filter((e) => e['@metadata'].href.includes('/purchaseorder/')).map((e) => e.order_number);
+    expect(orders).toHaveLength(5);
+    await demo
+      .post(
+        '/lineitem',
+        orders.flatMap((order_number) => Array.from({ length: 5 }, () => ({ order_number, product_number: 1, qty_ordered: 1 }))),
+      )
+      .expect(201);
+  });
+
+  it('refuses a document of more objects than the cap, pagesize at every level multiplying, counting only rows the caller may read', async () => {
+    // 1 customer, 5 orders, 25 line items, 25 products: 56 objects.
+    const big = await demo.get('/Customers/Deep%20Docs?pagesize=5').expect(400);
+    expect(big.body.errorCode).toBe(4000);
+    expect(big.body.errorMessage).toContain('50');
+    expect((await demo.get('/Customers?pagesize=5&filter=' + q("name = 'Deep Docs'")).expect(400)).body.errorCode).toBe(4000);
+    // 1 + 4 + 16 + 16 objects.
+    const fits = ((await demo.get('/Customers/Deep%20Docs?pagesize=4').expect(200)).body as Obj[])[0]!;
+    expect(fits.Orders).toHaveLength(5);
+    // Another rep's orders count for nothing: the answer cannot tell how many there are.
+    const asSam = ((await sam.get('/Customers/Deep%20Docs?pagesize=5').expect(200)).body as Obj[])[0]!;
+    expect(asSam.Orders).toEqual([]);
+  });
+});

@@ -33,6 +33,32 @@ const ROOT_ONLY = new Set(['filter', 'sysfilter', 'order', 'sysorder', 'userfilt
 
 type JsonObject = Record<string, unknown>;
 
+/** A document holds at most this many times PAGE_SIZE_MAX objects (50000 by default): pagesize applies per level, and levels multiply. */
+const DOCUMENT_PAGES = 10;
+
+/** The objects a document may still hold; counts only rows the caller reads, so its refusal tells nothing of hidden ones. */
+class DocumentBudget {
+  constructor(
+    private left: number,
+    private readonly max: number,
+  ) {}
+
+  get remaining(): number {
+    return this.left;
+  }
+
+  /** @throws ApiError 400 / 4000 once more objects than the cap have been made. */
+  take(count: number): void {
+    this.left -= count;
+    if (this.left < 0) {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `The document would hold more than ${this.max} objects (pagesize applies at every level); ask for a smaller pagesize, or filter its levels.`,
+      );
+    }
+  }
+}
+
 /**
  * GET on a custom resource's level: the nested document (README, "Custom resources"). Each object
  * is `@metadata` (href of its level's path and key, checksum of its table row), its attributes the
@@ -140,8 +166,11 @@ export class CustomResourceReads {
     query: CustomReadQuery,
     request: CustomReadRequest,
   ): Promise<JsonObject[]> {
+    const max = this.settings.pageSizeMax * DOCUMENT_PAGES;
+    const budget = new DocumentBudget(max, max);
+    budget.take(rows.length);
     const objects = rows.map((r) => this.object(root, r, query, request));
-    await this.fill(root, root, access, rows, objects, query, request);
+    await this.fill(root, root, access, rows, objects, query, request, budget);
     return objects;
   }
 
@@ -154,6 +183,7 @@ export class CustomResourceReads {
     objects: JsonObject[],
     query: CustomReadQuery,
     request: CustomReadRequest,
+    budget: DocumentBudget,
   ): Promise<void> {
     if (rows.length === 0) return;
     for (const sub of level.subLevels) {
@@ -174,6 +204,7 @@ export class CustomResourceReads {
         { request: query.levels.get(sub), conditions: guard },
         rows.filter((_, i) => linked[i]).map((r) => r.row),
         query.pageSize + 1,
+        budget.remaining,
       );
       const subRows: LevelRow[] = [];
       const subObjects: JsonObject[] = [];
@@ -192,7 +223,8 @@ export class CustomResourceReads {
         if (found.length > query.pageSize) list.push({ '@metadata': { next_batch: this.childBatch(root, sub, owner, query, request) } });
         objects[i]![sub.name] = list;
       });
-      await this.fill(root, sub, subAccess, subRows, subObjects, query, request);
+      budget.take(subObjects.length);
+      await this.fill(root, sub, subAccess, subRows, subObjects, query, request, budget);
     }
   }
 

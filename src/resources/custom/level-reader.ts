@@ -69,7 +69,9 @@ export class LevelReader {
   /**
    * The level's rows that belong to the given owner rows, grouped by owner (`ownerKey` of the
    * owner row): for a child level, each owner's first `perOwner` rows in the level's order; for a
-   * parent level, the one row each owner names.
+   * parent level, the one row each owner names. `maxRows` bounds what a child level reads: once
+   * more than that many rows (besides one extra per owner, which tells there are more) have
+   * come, no more are read, and the caller, counting, finds its budget exceeded.
    */
   async ofOwners(
     level: ResourceLevel,
@@ -77,6 +79,7 @@ export class LevelReader {
     query: LevelQuery,
     owners: readonly CanonicalRow[],
     perOwner: number,
+    maxRows = Number.MAX_SAFE_INTEGER - OWNER_KEYS_PER_STATEMENT - 1,
   ): Promise<Map<string, LevelRow[]>> {
     const link = level.link!;
     const keys = new Map<string, CanonicalValue[]>();
@@ -87,9 +90,14 @@ export class LevelReader {
     }
     const grouped = new Map<string, LevelRow[]>();
     const tuples = [...keys.values()];
-    for (let i = 0; i < tuples.length; i += OWNER_KEYS_PER_STATEMENT) {
+    let budget = maxRows;
+    for (let i = 0; i < tuples.length && budget >= 0; i += OWNER_KEYS_PER_STATEMENT) {
       const chunk = tuples.slice(i, i + OWNER_KEYS_PER_STATEMENT);
-      const rows = await this.database.read((session) => this.chunk(session, level, access, query, chunk, perOwner));
+      const limit = budget + chunk.length + 1;
+      const rows = await this.database.read((session) => this.chunk(session, level, access, query, chunk, perOwner, limit));
+      // At least this many of the rows are shown (all but one per owner at most).
+      budget -= Math.max(0, rows.length - chunk.length);
+      if (rows.length >= limit) budget = -1;
       for (const row of rows) {
         const key = this.tupleKey(link.columns.map((pair) => row.row[pair.level] ?? null));
         const list = grouped.get(key) ?? [];
@@ -133,6 +141,7 @@ export class LevelReader {
     query: LevelQuery,
     tuples: CanonicalValue[][],
     perOwner: number,
+    limit: number,
   ): Promise<LevelRow[]> {
     const q = (name: string): string => quoteIdentifier(this.dialect, name);
     const store = new RowStore(session, this.dialect);
@@ -157,7 +166,7 @@ export class LevelReader {
     const where = [member, ...this.where(level, access, query, params, store)];
     const inner = `SELECT ${select.join(', ')} FROM ${q(level.table.tableName)} ${q('t')} WHERE ${where.join(' AND ')}`;
     const sql = paged
-      ? `SELECT * FROM (${inner}) ${q('w')} WHERE ${q('w')}.${q('__rn')} <= ${limitLiteral(perOwner)} ORDER BY ${q('w')}.${q('__rn')}`
+      ? `SELECT * FROM (${inner}) ${q('w')} WHERE ${q('w')}.${q('__rn')} <= ${limitLiteral(perOwner)} ORDER BY ${q('w')}.${q('__rn')} LIMIT ${limitLiteral(limit)}`
       : inner;
     const rows = await session.query(sql, params.values);
     return rows.map((raw) => ({
