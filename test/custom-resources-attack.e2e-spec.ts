@@ -185,6 +185,12 @@ describeEachTarget('custom resources: a hostile reader', (target) => {
       expect((await sam.get(`/OrderEntry.Lineitems?parent=13&pagesize=${pagesize}`).expect(200)).body).toEqual([]);
     }
     expect((await sam.get('/OrderEntry/13').expect(200)).body).toEqual([]);
+    // An owner table the caller may not read at all: its level is 403, and parent= on the level below finds nothing.
+    const ordersOnly = apiWithKey(t, await createManualToken(t, { roles: ['Own orders whole'], globals: { employee_id: 1 } }));
+    expect((await ordersOnly.get(`/Customers/${ALPHA}`).expect(403)).body.errorCode).toBe(4030);
+    expect((await ordersOnly.get(`/Customers.Orders?parent=${ALPHA}&pagesize=1`).expect(200)).body).toEqual([]);
+    expect(((await ordersOnly.get('/Customers.Orders').expect(200)).body as Obj[]).map((o) => o.order_number)).toEqual([1, 6, 11, 16]);
+    expect((await ordersOnly.get('/Customers.Orders.Lineitems?parent=1').expect(403)).body.errorCode).toBe(4030);
     const bad = await sam.get('/Customers.Orders.Lineitems?parent=abc');
     const bad2 = await demo.get('/Customers.Orders.Lineitems?parent=abc');
     expect(bad.status).toBe(bad2.status);
