@@ -19,6 +19,18 @@ import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
 import { TransactionSummary } from './transaction-summary.js';
 
+/** How a client's update treats what it sent besides the columns it changes. */
+export interface UpdateOptions {
+  /** Values of columns the client may not write: accepted when equal to the stored ones. */
+  fixed?: CanonicalRow;
+  /** The error for fixed columns whose values differ (default 400 / 4003 naming them). */
+  refuse?: (columns: string[]) => Error;
+  /** The client may not update the row: every value sent must equal the stored one (checksum still checked). */
+  readOnly?: boolean;
+  /** An update that changes nothing is still listed in the summary (default true). */
+  recordUnchanged?: boolean;
+}
+
 /** `override` skips the optimistic-lock check (spec §4.8). */
 export const CHECKSUM_OVERRIDE = 'override';
 
@@ -93,15 +105,46 @@ export class WriteTransaction implements RuleContext {
     this.ancestorsLockedFor.add(resource);
   }
 
-  /** A client's update: locks the row, checks the checksum, applies the changed columns. */
-  async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
+  /**
+   * A client's update: locks the row, checks the checksum, applies the changed columns.
+   * `options.fixed` are values the client sent for columns it may not write (a round trip of
+   * what it read): each must equal the stored value, compared on the row the checksum check
+   * read; `refuse` answers the ones that differ.
+   */
+  async update(
+    resource: Resource,
+    key: KeyValues,
+    changes: CanonicalRow,
+    checksum: string,
+    options: UpdateOptions = {},
+  ): Promise<CanonicalRow> {
+    if (options.readOnly) {
+      // Nothing may change: the caller need only see the row (404 otherwise), and no lock is taken.
+      await this.policy.maySee(this.store, resource, key);
+      const row = await this.lockAndCheck(resource, key, checksum, false);
+      this.refuseChanged(resource, row, { ...options.fixed, ...changes }, options.refuse);
+      return row;
+    }
     await this.policy.mayChange(this.store, resource, key, 'UPDATE');
     if (!this.ancestorsLockedFor.has(resource)) await this.lockAncestorsOf(resource, (path) => updateSources(path, key, changes));
     const before = await this.lockAndCheck(resource, key, checksum, 'update');
+    this.refuseChanged(resource, before, options.fixed, options.refuse);
     const after = await this.change(resource, before, changes, 0);
-    if (after === before) this.summary.record(resource, 'UPDATE', before);
+    if (after === before && options.recordUnchanged !== false) this.summary.record(resource, 'UPDATE', before);
     await this.policy.mayKeep(this.store, resource, key, 'UPDATE');
     return after;
+  }
+
+  private refuseChanged(
+    resource: Resource,
+    stored: CanonicalRow,
+    sent: CanonicalRow | undefined,
+    refuse: ((columns: string[]) => Error) | undefined,
+  ): void {
+    if (!sent) return;
+    const changed = Object.keys(sent).filter((name) => !sameValue(resource.columnsByName.get(name)!.kind, sent[name], stored[name]));
+    if (changed.length === 0) return;
+    throw refuse ? refuse(changed) : new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${changed.map((n) => `"${n}"`).join(', ')}.`);
   }
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */

@@ -22,17 +22,29 @@ export function bodyItems(body: unknown): Array<Record<string, unknown>> {
   return items as Array<Record<string, unknown>>;
 }
 
-export function metadataOf(item: Record<string, unknown>): { href?: string; checksum?: string } {
+/** What a client may say about an object in its `@metadata`. */
+export interface ObjectMetadata {
+  href?: string;
+  checksum?: string;
+  /** `@metadata.action` as sent (checked by `writeActionOf`). */
+  action?: string;
+}
+
+export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
   const metadata = item[METADATA];
   if (metadata === undefined) return {};
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata" must be an object.');
   }
-  const { href, checksum } = metadata as Record<string, unknown>;
-  if ((href !== undefined && typeof href !== 'string') || (checksum !== undefined && typeof checksum !== 'string')) {
-    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href" and "@metadata.checksum" must be strings.');
+  const { href, checksum, action } = metadata as Record<string, unknown>;
+  if (
+    (href !== undefined && typeof href !== 'string') ||
+    (checksum !== undefined && typeof checksum !== 'string') ||
+    (action !== undefined && typeof action !== 'string')
+  ) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href", "@metadata.checksum" and "@metadata.action" must be strings.');
   }
-  return { href, checksum };
+  return { href, checksum, action };
 }
 
 /**
