@@ -17,6 +17,7 @@ import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
 import type { RuleCounter } from '../common/metrics.js';
 import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
+import type { RuleLog } from './rule-log.js';
 import { TransactionSummary } from './transaction-summary.js';
 
 /** How a client's update treats what it sent besides the columns it changes. */
@@ -63,7 +64,13 @@ export class WriteTransaction implements RuleContext {
     private readonly checksums: RowChecksum,
     /** The caller's rights, asked about every row the client names (rules run with the system's). */
     private readonly policy: RowPolicy<unknown>,
-  ) {}
+    /** Where the rules that run are recorded, when the request asked for a rule summary. */
+    private readonly ruleLog?: RuleLog,
+  ) {
+    if (ruleLog) this.ruleFired = (row, rule) => ruleLog.note(row, rule);
+  }
+
+  readonly ruleFired?: (row: CanonicalRow, rule: Rule) => void;
 
   readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
@@ -83,7 +90,9 @@ export class WriteTransaction implements RuleContext {
     const stored = await this.store.insert(resource, row);
     if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
+    this.ruleLog?.settle(row, resource, keyOf(resource, stored));
     checkConstraints(resource, rules.constraints, stored, this.counterOf);
+    this.recordAll(resource, stored, rules.constraints);
     await this.adjustParents(resource, rules, null, stored, depth);
     await this.after(resource, rules, 'INSERT', stored, null, depth);
     if (depth === 0) await this.policy.mayKeep(this.store, resource, keyOf(resource, stored), 'INSERT');
@@ -192,6 +201,7 @@ export class WriteTransaction implements RuleContext {
     for (const column of resource.columns) {
       if (!sameValue(column.kind, row[column.name], before[column.name])) changed[column.name] = row[column.name] ?? null;
     }
+    this.ruleLog?.settle(row, resource, keyOf(resource, before));
     if (Object.keys(changed).length === 0) return before;
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
     const key = keyOf(resource, before);
@@ -199,6 +209,7 @@ export class WriteTransaction implements RuleContext {
     this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
     checkConstraints(resource, rules.constraints, row, this.counterOf);
+    this.recordAll(resource, row, rules.constraints);
     await this.adjustParents(resource, rules, before, row, depth);
     await this.recomputeChildren(resource, rules, row, new Set(Object.keys(changed)), depth);
     await this.after(resource, rules, 'UPDATE', row, before, depth);
@@ -210,7 +221,8 @@ export class WriteTransaction implements RuleContext {
     const rules = this.bank.for(resource);
     const id = rowIdentity(resource, keyOf(resource, row));
     this.deleting.add(id);
-    await this.early(resource, rules, 'DELETE', { ...row }, row);
+    const early = await this.early(resource, rules, 'DELETE', { ...row }, row);
+    this.ruleLog?.settle(early, resource, keyOf(resource, row));
     for (const link of resource.children) {
       const child = this.registry.get(link.child);
       const relation = child.parents.find((p) => p.name === link.via)!;
@@ -243,6 +255,7 @@ export class WriteTransaction implements RuleContext {
       const parentRow = this.locked.get(id) ?? (await this.lockRow(adjustment.parent, parentKey, 'update'));
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
+      if (this.ruleLog) for (const aggregate of adjustment.aggregates) this.ruleLog.record(adjustment.parent, parentKey, aggregate.rule);
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
     }
   }
@@ -274,7 +287,9 @@ export class WriteTransaction implements RuleContext {
     before: CanonicalRow | null,
   ): Promise<CanonicalRow> {
     if (!rules.early.some((e) => e.on.includes(verb))) return row;
-    return runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
+    const changed = await runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
+    this.ruleLog?.carry(row, changed);
+    return changed;
   }
 
   private async after(
@@ -287,6 +302,7 @@ export class WriteTransaction implements RuleContext {
   ): Promise<void> {
     if (!rules.after.some((e) => e.on.includes(verb))) return;
     await runRowEvents(this, resource, rules.after, verb, row, verb === 'INSERT' ? null : before, depth, false);
+    this.ruleLog?.settle(row, resource, keyOf(resource, row));
   }
 
   /** The row's latest values as the summary holds them (rules may have changed it again). */
@@ -323,6 +339,13 @@ export class WriteTransaction implements RuleContext {
       );
     }
     return row;
+  }
+
+  /** Records rules that ran on a written row (its constraints, which all passed). */
+  private recordAll(resource: Resource, row: CanonicalRow, rules: readonly Rule[]): void {
+    if (!this.ruleLog || rules.length === 0) return;
+    const key = keyOf(resource, row);
+    for (const rule of rules) this.ruleLog.record(resource, key, rule);
   }
 
   private guard(depth: number): void {

@@ -14,11 +14,14 @@ import { readQueryOf } from './read-query.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
+import type { RuleLog } from '../logic/rule-log.js';
+import { ruleSummary } from './write/rule-summary.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
   txsummary: Array<Record<string, unknown>>;
+  rulesummary?: Array<Record<string, unknown>>;
 }
 
 /** An ETag or If-Match value may come quoted, and weak. */
@@ -82,8 +85,14 @@ export class ResourcesController {
   @Post(':resource')
   @HttpCode(201)
   @RequiresAccess('INSERT')
-  async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
-    return this.result(req, 201, await this.resources.insert(access, body));
+  async insert(
+    @Req() req: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Body() body: unknown,
+    @Query('rulesummary') rulesummary?: unknown,
+  ): Promise<WriteResult> {
+    const log = this.resources.ruleLogFor(rulesummary);
+    return this.result(req, 201, await this.resources.insert(access, body, log), log);
   }
 
   @Put(':resource')
@@ -93,8 +102,10 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
+    @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
-    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
+    const log = this.resources.ruleLogFor(rulesummary);
+    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch), log), log);
   }
 
   @Put(':resource/:pk')
@@ -105,8 +116,10 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
+    @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
+    const log = this.resources.ruleLogFor(rulesummary);
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch), log), log);
   }
 
   @Delete(':resource/:pk')
@@ -117,18 +130,22 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
+    @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(access, pk, given));
+    const log = this.resources.ruleLogFor(rulesummary);
+    return this.result(req, 200, await this.resources.delete(access, pk, given, log), log);
   }
 
   /**
    * The write result. Rules run with the system's rights; the service has already left out the
    * rows the caller could not GET and says which columns a GET would show of the others.
    */
-  private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
+  private result(req: unknown, statusCode: number, entries: VisibleEntry[], ruleLog?: RuleLog): WriteResult {
     const serializer = this.serializer(req);
-    return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+    const result: WriteResult = { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+    if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
+    return result;
   }
 
   private serializer(req: unknown): ResourceSerializer {

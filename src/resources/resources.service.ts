@@ -13,6 +13,7 @@ import type { CanonicalRow } from '../data/value-codec.js';
 import { Database, type DatabaseSession } from '../database/database.js';
 import type { Dialect } from '../database/dialect.js';
 import { LogicEngine } from '../logic/logic-engine.js';
+import type { RuleLog } from '../logic/rule-log.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
 import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
@@ -102,17 +103,24 @@ export class ResourcesService {
     return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
-  async insert(access: ResourceAccess, body: unknown): Promise<VisibleEntry[]> {
-    return this.write(access, tableLevel(access.resource), bodyItems(body), 'INSERT', { recordUnchanged: true });
+  /** A rule log when the request asks for a rule summary (`rulesummary=true`), else undefined: nothing is recorded. */
+  ruleLogFor(rulesummary: unknown): RuleLog | undefined {
+    if (rulesummary === undefined || rulesummary === 'false') return undefined;
+    if (rulesummary === 'true') return this.engine.ruleLog();
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'rulesummary must be true or false.');
+  }
+
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
+    return this.write(access, tableLevel(access.resource), bodyItems(body), 'INSERT', { recordUnchanged: true, ruleLog });
   }
 
   /** PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns). */
-  async update(access: ResourceAccess, body: unknown, keySegment?: string, ifMatch?: string): Promise<VisibleEntry[]> {
+  async update(access: ResourceAccess, body: unknown, keySegment?: string, ifMatch?: string, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    return this.write(access, tableLevel(access.resource), items, 'UPDATE', { keySegment, ifMatch, recordUnchanged: true });
+    return this.write(access, tableLevel(access.resource), items, 'UPDATE', { keySegment, ifMatch, recordUnchanged: true, ruleLog });
   }
 
   /**
@@ -136,14 +144,14 @@ export class ResourcesService {
         return await this.engine.run(policy, async (tx) => {
           writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
           await writer.writeAll(objects);
-        });
+        }, options.ruleLog);
       } catch (error) {
         if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
       }
     }
   }
 
-  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined): Promise<VisibleEntry[]> {
+  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
     const resource = access.resource;
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
@@ -152,7 +160,7 @@ export class ResourcesService {
         `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`,
       );
     }
-    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined));
+    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined), ruleLog);
   }
 
   /**

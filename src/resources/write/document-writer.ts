@@ -8,6 +8,7 @@ import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-tran
 import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
 import { missingRequired } from '../request-body.js';
+import type { RuleLog } from '../../logic/rule-log.js';
 import type { PlannedObject } from './document-plan.js';
 import type { WriteLevel } from './write-level.js';
 
@@ -18,6 +19,8 @@ export interface WriteOptions {
   ifMatch?: string;
   /** An update that changes nothing is listed in the summary (table resources, as before); a document's are not. */
   recordUnchanged: boolean;
+  /** Where the rules that run are recorded (`rulesummary=true`). */
+  ruleLog?: RuleLog;
 }
 
 type Parented = { relation: WriteLevel['children'][number]['relation']; row: CanonicalRow } | undefined;
