@@ -16,6 +16,8 @@ import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
 import type { RuleLog } from '../logic/rule-log.js';
 import { ruleSummary } from './write/rule-summary.js';
+import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
+import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
@@ -43,11 +45,15 @@ export class ResourcesController {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
+    private readonly customResources: CustomResourceRegistry,
+    private readonly customReads: CustomResourceReads,
   ) {}
 
   @Get(':resource')
   @RequiresAccess('READ')
   async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.list(level, access, this.customReadRequest(req));
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
     const { rows, hasMore } = await this.resources.list(access, read);
@@ -66,6 +72,8 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
     const resource = access.resource;
     const found = await this.resources.get(access, pk);
     if (!found) return [];
@@ -92,7 +100,7 @@ export class ResourcesController {
     @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
     const log = this.resources.ruleLogFor(rulesummary);
-    return this.result(req, 201, await this.resources.insert(access, body, log), log);
+    return this.result(req, 201, await this.resources.insert(access, body, log, this.levelOf(req)), log);
   }
 
   @Put(':resource')
@@ -105,7 +113,7 @@ export class ResourcesController {
     @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
     const log = this.resources.ruleLogFor(rulesummary);
-    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch), log), log);
+    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)), log);
   }
 
   @Put(':resource/:pk')
@@ -119,7 +127,7 @@ export class ResourcesController {
     @Query('rulesummary') rulesummary?: unknown,
   ): Promise<WriteResult> {
     const log = this.resources.ruleLogFor(rulesummary);
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch), log), log);
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)), log);
   }
 
   @Delete(':resource/:pk')
@@ -146,6 +154,25 @@ export class ResourcesController {
     const result: WriteResult = { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
     if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
     return result;
+  }
+
+  /**
+   * The custom resource level the request's `:resource` names (`Customers`, `Customers.Orders`),
+   * or undefined for a table: RolesGuard has judged it already, on the level's table (the access's
+   * resource). One map lookup; none when the project has no custom resources.
+   */
+  private levelOf(req: unknown): ResourceLevel | undefined {
+    if (this.customResources.size === 0) return undefined;
+    const name = (req as { params?: Record<string, string | undefined> }).params?.resource;
+    return name === undefined ? undefined : this.customResources.find(name);
+  }
+
+  private customReadRequest(req: unknown): CustomReadRequest {
+    const query = (req as { query?: Record<string, unknown> }).query ?? {};
+    const raw = rawRequestOf(req);
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
+    deleteAuthParams(url.searchParams);
+    return { baseUrl: apiBaseUrl(req, this.config.http), url, query };
   }
 
   private serializer(req: unknown): ResourceSerializer {

@@ -9,6 +9,7 @@ import { MetaController } from './meta.controller.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
+import { CustomResourceReads } from './custom/custom-resource-reads.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -40,6 +41,7 @@ import { ResourcesService } from './resources.service.js';
       inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
     },
     ResourcesService,
+    CustomResourceReads,
   ],
 })
 export class ResourcesModule {}

@@ -27,6 +27,14 @@ import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
 import { isDuplicateKey } from './write/duplicate-key.js';
 import type { WriteAction } from './write/write-action.js';
 import { tableLevel, type WriteLevel } from './write/write-level.js';
+import { documentLevel } from './write/document-level.js';
+import type { ResourceLevel } from './custom/custom-resource-registry.js';
+
+
+/** The level a write walks: a custom resource's (and those below it), or the table's own. */
+function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
+  return level ? documentLevel(level) : tableLevel(access.resource);
+}
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
@@ -110,17 +118,28 @@ export class ResourcesService {
     throw new ApiError(ErrorCode.BAD_REQUEST, 'rulesummary must be true or false.');
   }
 
-  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
-    return this.write(access, tableLevel(access.resource), bodyItems(body), 'INSERT', { recordUnchanged: true, ruleLog });
+  /** POST: a table resource's objects, or (`level` given) a custom resource's documents. */
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<VisibleEntry[]> {
+    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { recordUnchanged: level === undefined, ruleLog });
   }
 
-  /** PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns). */
-  async update(access: ResourceAccess, body: unknown, keySegment?: string, ifMatch?: string, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
+  /**
+   * PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns);
+   * a custom resource's documents when `level` is given (objects whose values are unchanged are not listed).
+   */
+  async update(
+    access: ResourceAccess,
+    body: unknown,
+    keySegment?: string,
+    ifMatch?: string,
+    ruleLog?: RuleLog,
+    level?: ResourceLevel,
+  ): Promise<VisibleEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    return this.write(access, tableLevel(access.resource), items, 'UPDATE', { keySegment, ifMatch, recordUnchanged: true, ruleLog });
+    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', { keySegment, ifMatch, recordUnchanged: level === undefined, ruleLog });
   }
 
   /**
