@@ -22,8 +22,8 @@ export interface PlannedObject {
 /**
  * Checks a body against its levels: unknown attributes are 400 / 4003 named all at once per object; values are made canonical (400 / 4000 naming the column); each
  * object's action is read (an unknown one is 400 / 4000). Arrays of children must hold objects;
- * a GET's `next_batch` marker (an object with only `@metadata.next_batch`) is skipped, so a
- * document read can be sent back whole. At most MAX_OBJECTS_PER_REQUEST objects in all.
+ * a GET's `next_batch` marker (an object with only `@metadata.next_batch`) and an attribute a
+ * GET replaced by its link (`inlinelimit`) are skipped, so a document read can be sent back whole. At most MAX_OBJECTS_PER_REQUEST objects in all.
  */
 export class DocumentPlanner {
   private count = 0;
@@ -55,6 +55,8 @@ export class DocumentPlanner {
         planned.parents.push({ link: parent, object: this.object(parent.level, anObject(name, value)) });
         continue;
       }
+      // A long value a GET left out (inlinelimit) comes back as its link: unchanged, nothing to write.
+      if (isInlineLink(value)) continue;
       const columnName = level.attributes.get(name);
       if (columnName === undefined) {
         refused.push(name);
@@ -77,6 +79,12 @@ export class DocumentPlanner {
 function canonicalOf(column: ResourceColumn, value: unknown): CanonicalValue {
   if (column.kind === 'boolean' && (value === 1 || value === 0)) return value === 1;
   return fromRequest(column, value);
+}
+
+function isInlineLink(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const metadata = (value as Record<string, unknown>)[METADATA];
+  return Object.keys(value).length === 1 && typeof metadata === 'object' && metadata !== null && 'href' in metadata;
 }
 
 function isNextBatch(item: Record<string, unknown>): boolean {
