@@ -48,6 +48,38 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
     }
   });
 
+  it.each(['Customers', 'OrderEntry'])('every document of %s PUT back whole and unchanged: 200, nothing written', async (name) => {
+    const documents = ((await api.get(`/${name}?pagesize=10`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href);
+    expect(documents.length).toBeGreaterThan(0);
+    const before = checksums(((await api.get('/lineitem?pagesize=5000').expect(200)).body as Row[]).filter((r) => r['@metadata'].href));
+    const res = await api.put(`/${name}`, documents).expect(200);
+    expect((res.body as Summary).txsummary).toEqual([]);
+    const after = checksums(((await api.get('/lineitem?pagesize=5000').expect(200)).body as Row[]).filter((r) => r['@metadata'].href));
+    expect(after).toEqual(before);
+  });
+
+  it('a Customers document with one field changed deep inside: only that row and what its rules changed are written', async () => {
+    const [document] = (await api.get('/Customers/Alpha%20and%20Sons').expect(200)).body as Array<Row & { Orders: Array<Row & { Lineitems: Row[] }> }>;
+    const order = document!.Orders.find((o) => o.Lineitems.filter((i) => i['@metadata'].href).length > 0)!;
+    const item = order.Lineitems[0]!;
+    item.qty_ordered = Number(item.qty_ordered) + 1;
+    const res = await api.put('/Customers/Alpha%20and%20Sons', document).expect(200);
+    const touched = (res.body as Summary).txsummary
+      .filter((r) => r['@metadata'].resource !== 'purchaseorder_audit')
+      .map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`)
+      .sort();
+    expect(touched).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
+    const written = (res.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
+    expect(written.qty_ordered).toBe(item.qty_ordered);
+  });
+
+  it('a changed derived attribute inside a document read by GET is 400 / 4003', async () => {
+    const [document] = (await api.get('/OrderEntry/1').expect(200)).body as Array<Row & { Lineitems: Row[] }>;
+    document!.Lineitems[0]!.amount = Number(document!.Lineitems[0]!.amount) + 1;
+    const res = await api.put('/OrderEntry/1', document);
+    expect(res.body).toMatchObject({ statusCode: 400, errorCode: 4003, errorMessage: expect.stringContaining('"amount"') });
+  });
+
   it('the SDK flow: GET one row, change one field, PUT the whole object to its href', async () => {
     const order = await oneRow<Row>(api, '/purchaseorder/1');
     const res = await api.put('/purchaseorder/1', { ...order, notes: 'changed by a round trip' }).expect(200);
