@@ -49,10 +49,15 @@ describeEachTarget('custom resources: writing documents', (target) => {
     api = await apiAs(t, 'demo');
   });
 
-  const count = async (path: string): Promise<number> => ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href).length;
-  const ordersOf = (customer: string): Promise<number> => count(`/purchaseorder?sysfilter=${encoded(`equal(customer_name:'${customer}')`)}`);
+  const count = async (path: string): Promise<number> =>
+    ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href)
+      .length;
+  const ordersOf = (customer: string): Promise<number> =>
+    count(`/purchaseorder?sysfilter=${encoded(`equal(customer_name:'${customer}')`)}`);
   const itemsOf = async (order: number): Promise<Row[]> =>
-    ((await api.get(`/lineitem?sysfilter=${encoded(`equal(order_number:${order})`)}`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href);
+    ((await api.get(`/lineitem?sysfilter=${encoded(`equal(order_number:${order})`)}`).expect(200)).body as Row[]).filter(
+      (r) => r['@metadata'].href,
+    );
 
   it('POSTs an order with three line items in one transaction: one txsummary with the rule-changed order and customer', async () => {
     await api.post('/customer', { name: 'Nested One', credit_limit: 10000 }).expect(201);
@@ -97,7 +102,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
     expect((await oneRow<Row>(api, '/customer/Tight%20Co')).balance).toBe(0);
   });
 
-  it('writes any depth: a customer, its order, its line items, each line item\'s product found by LOOKUP or made by MERGE_INSERT', async () => {
+  it("writes any depth: a customer, its order, its line items, each line item's product found by LOOKUP or made by MERGE_INSERT", async () => {
     const res = await api
       .post('/Customers', {
         name: 'Deep Co',
@@ -115,7 +120,14 @@ describeEachTarget('custom resources: writing documents', (target) => {
       })
       .expect(201);
     const body = res.body as Summary;
-    expect(verbs(body)).toEqual(['customer:INSERT', 'lineitem:INSERT', 'lineitem:INSERT', 'lineitem:INSERT', 'product:INSERT', 'purchaseorder:INSERT']);
+    expect(verbs(body)).toEqual([
+      'customer:INSERT',
+      'lineitem:INSERT',
+      'lineitem:INSERT',
+      'lineitem:INSERT',
+      'product:INSERT',
+      'purchaseorder:INSERT',
+    ]);
     const gizmo = body.txsummary.find((r) => r['@metadata'].resource === 'product')!;
     const order = body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
     expect(order.customer_name).toBe('Deep Co');
@@ -127,15 +139,27 @@ describeEachTarget('custom resources: writing documents', (target) => {
 
   it('a LOOKUP inside a document that finds no row, or two, is 400 / 4000 naming it, and nothing is written', async () => {
     const before = await count('/purchaseorder');
-    const none = await api.post('/OrderEntry', { customer_name: 'Alpha and Sons', Lineitems: [{ qty_ordered: 1, product_number: 999999 }] });
+    const none = await api.post('/OrderEntry', {
+      customer_name: 'Alpha and Sons',
+      Lineitems: [{ qty_ordered: 1, product_number: 999999 }],
+    });
     expect(none.status).toBe(422); // a plain foreign key: the database's answer
     const lookupNone = await api.post('/Customers', {
       name: 'Lookup Co',
       credit_limit: 10,
       Orders: [{ Lineitems: [{ qty_ordered: 1, Product: { '@metadata': { action: 'LOOKUP' }, name: 'No such tool' } }] }],
     });
-    expect(lookupNone.body).toMatchObject({ statusCode: 400, errorCode: 4000, errorMessage: expect.stringContaining('Customers.Orders.Lineitems.Product') });
-    await api.post('/product', [{ name: 'Twin A', price: 77 }, { name: 'Twin B', price: 77 }]).expect(201);
+    expect(lookupNone.body).toMatchObject({
+      statusCode: 400,
+      errorCode: 4000,
+      errorMessage: expect.stringContaining('Customers.Orders.Lineitems.Product'),
+    });
+    await api
+      .post('/product', [
+        { name: 'Twin A', price: 77 },
+        { name: 'Twin B', price: 77 },
+      ])
+      .expect(201);
     const lookupTwo = await api.post('/Customers', {
       name: 'Lookup Co',
       credit_limit: 1000,
@@ -148,7 +172,13 @@ describeEachTarget('custom resources: writing documents', (target) => {
 
   it('every action inside a document: UPDATE the order, INSERT, UPDATE and DELETE line items, in one transaction', async () => {
     const created = await api
-      .post('/OrderEntry', { customer_name: 'Bravo Supply', Lineitems: [{ product_number: 1, qty_ordered: 1 }, { product_number: 2, qty_ordered: 1 }] })
+      .post('/OrderEntry', {
+        customer_name: 'Bravo Supply',
+        Lineitems: [
+          { product_number: 1, qty_ordered: 1 },
+          { product_number: 2, qty_ordered: 1 },
+        ],
+      })
       .expect(201);
     const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
     const n = order.order_number as number;
@@ -159,7 +189,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
         notes: 'edited',
         Lineitems: [
           { '@metadata': { checksum: first!['@metadata'].checksum }, lineitem_id: first!.lineitem_id, qty_ordered: 5 },
-          { '@metadata': { action: 'DELETE', href: `${second!['@metadata'].href}`, checksum: second!['@metadata'].checksum } },
+          { '@metadata': { action: 'DELETE', href: second!['@metadata'].href, checksum: second!['@metadata'].checksum } },
           { '@metadata': { action: 'INSERT' }, product_number: 6, qty_ordered: 4 },
           { '@metadata': { action: 'MERGE_INSERT' }, product_number: 7, qty_ordered: 1 },
         ],
@@ -167,7 +197,14 @@ describeEachTarget('custom resources: writing documents', (target) => {
       .expect(200);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(
-      expect.arrayContaining(['customer:UPDATE', 'lineitem:DELETE', 'lineitem:INSERT', 'lineitem:INSERT', 'lineitem:UPDATE', 'purchaseorder:UPDATE']),
+      expect.arrayContaining([
+        'customer:UPDATE',
+        'lineitem:DELETE',
+        'lineitem:INSERT',
+        'lineitem:INSERT',
+        'lineitem:UPDATE',
+        'purchaseorder:UPDATE',
+      ]),
     );
     const items = await itemsOf(n);
     expect(items.map((i) => [i.product_number, i.qty_ordered]).sort()).toEqual([
@@ -179,8 +216,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
-    const created = await api.post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] }).expect(201);
-    const n = ((created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number) as number;
+    const created = await api
+      .post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
+      .expect(201);
+    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
     const [item] = await itemsOf(n);
     const res = await api.put(`/OrderEntry/${n}`, {
       '@metadata': { checksum: 'override' },
@@ -193,7 +232,13 @@ describeEachTarget('custom resources: writing documents', (target) => {
 
   it('an unchanged object is not written and not listed; only the changed row and what its rules changed are', async () => {
     const created = await api
-      .post('/OrderEntry', { customer_name: 'Delta Hardware', Lineitems: [{ product_number: 1, qty_ordered: 1 }, { product_number: 5, qty_ordered: 2 }] })
+      .post('/OrderEntry', {
+        customer_name: 'Delta Hardware',
+        Lineitems: [
+          { product_number: 1, qty_ordered: 1 },
+          { product_number: 5, qty_ordered: 2 },
+        ],
+      })
       .expect(201);
     const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
     const n = order.order_number as number;
@@ -202,14 +247,17 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const document = {
       ...current,
       '@metadata': { href: `${t.base}/OrderEntry/${n}`, checksum: current['@metadata'].checksum },
-      Lineitems: [a, { ...b, qty_ordered: 3 }].map((i) => ({ ...i, '@metadata': { href: `/OrderEntry.Lineitems/${i!.lineitem_id}`, checksum: i!['@metadata'].checksum } })),
+      Lineitems: [a!, { ...b!, qty_ordered: 3 }].map((i: Row) => ({
+        ...i,
+        '@metadata': { href: `/OrderEntry.Lineitems/${String(i.lineitem_id)}`, checksum: i['@metadata'].checksum },
+      })),
     };
     const res = await api.put(`/OrderEntry/${n}`, document).expect(200);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
     expect(body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!.lineitem_id).toBe(b!.lineitem_id);
     // The unchanged line item kept its checksum.
-    expect((await oneRow<Row>(api, `/lineitem/${a!.lineitem_id}`))['@metadata'].checksum).toBe(a!['@metadata'].checksum);
+    expect((await oneRow<Row>(api, `/lineitem/${String(a!.lineitem_id)}`))['@metadata'].checksum).toBe(a!['@metadata'].checksum);
   });
 
   it('a changed derived attribute inside a document is 400 / 4003 naming it', async () => {
@@ -223,8 +271,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('DELETE on a custom resource path deletes the row, its children cascading', async () => {
-    const created = await api.post('/OrderEntry', { customer_name: 'Echo Builders', Lineitems: [{ product_number: 1, qty_ordered: 1 }] }).expect(201);
-    const n = ((created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number) as number;
+    const created = await api
+      .post('/OrderEntry', { customer_name: 'Echo Builders', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
+      .expect(201);
+    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
     const res = await api.delete(`/OrderEntry/${n}?checksum=override`).expect(200);
     expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:DELETE', 'purchaseorder:DELETE']);
     expect((await api.get(`/purchaseorder/${n}`).expect(200)).body).toEqual([]);
@@ -262,7 +312,12 @@ describeEachTarget('custom resources: writing documents', (target) => {
       .expect(201);
     const item = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
     const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
-    const productObject = { '@metadata': { checksum: product['@metadata'].checksum }, product_number: 5, name: product.name, price: product.price };
+    const productObject = {
+      '@metadata': { checksum: product['@metadata'].checksum },
+      product_number: 5,
+      name: product.name,
+      price: product.price,
+    };
     const document = (p: Record<string, unknown>, qty: number) => ({
       '@metadata': { checksum: 'override' },
       name: 'Clerk Co',
@@ -278,8 +333,11 @@ describeEachTarget('custom resources: writing documents', (target) => {
     expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
     const changed = await clerk.put('/Customers/Clerk%20Co', document({ ...productObject, price: 1 }, 3));
     expect(changed.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
-    const stale = await clerk.put('/Customers/Clerk%20Co', document({ ...productObject, '@metadata': { checksum: 'A:0000000000000000' } }, 3));
+    const stale = await clerk.put(
+      '/Customers/Clerk%20Co',
+      document({ ...productObject, '@metadata': { checksum: 'A:0000000000000000' } }, 3),
+    );
     expect(stale.body).toMatchObject({ statusCode: 409, errorCode: 4090 });
-    expect((await oneRow<Row>(api, `/lineitem/${item.lineitem_id}`)).qty_ordered).toBe(2);
+    expect((await oneRow<Row>(api, `/lineitem/${String(item.lineitem_id)}`)).qty_ordered).toBe(2);
   });
 });

@@ -40,7 +40,7 @@ describeEachTarget('@metadata.action on table resources', (target) => {
     (await api.get(`/customer?sysfilter=${encoded(`equal(name:'${name}')`)}`).expect(200)).body as Row[];
   const verbs = (body: { txsummary: Row[] }): string[] => body.txsummary.map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`);
 
-  it('a DELETE in a PUT deletes the row (the issue\'s example), with the txsummary of a DELETE', async () => {
+  it("a DELETE in a PUT deletes the row (the issue's example), with the txsummary of a DELETE", async () => {
     await api.post('/customer', { name: 'Zed5', credit_limit: 100 }).expect(201);
     const res = await api.put('/customer', { '@metadata': { action: 'DELETE', checksum: 'override' }, name: 'Zed5' }).expect(200);
     expect(verbs(res.body)).toEqual(['customer:DELETE']);
@@ -74,7 +74,11 @@ describeEachTarget('@metadata.action on table resources', (target) => {
   });
 
   it('MERGE_INSERT with a stale checksum on an existing row is 409 / 4090', async () => {
-    const res = await api.put('/customer', { '@metadata': { action: 'MERGE_INSERT', checksum: 'A:0000000000000000' }, name: 'Zed7', credit_limit: 1 });
+    const res = await api.put('/customer', {
+      '@metadata': { action: 'MERGE_INSERT', checksum: 'A:0000000000000000' },
+      name: 'Zed7',
+      credit_limit: 1,
+    });
     expect(res.body).toMatchObject({ statusCode: 409, errorCode: 4090 });
   });
 
@@ -95,13 +99,23 @@ describeEachTarget('@metadata.action on table resources', (target) => {
     const found = await api.put('/customer', { '@metadata': { action: 'LOOKUP' }, name: 'Alpha and Sons' }).expect(200);
     expect(found.body.txsummary).toEqual([]);
     const none = await api.put('/customer', { '@metadata': { action: 'LOOKUP' }, name: 'No Such Co' });
-    expect(none.body).toMatchObject({ statusCode: 400, errorCode: 4000, errorMessage: expect.stringMatching(/LOOKUP of customer found no row/) });
-    await api.post('/customer', [
-      { name: 'Twin One', credit_limit: 4321 },
-      { name: 'Twin Two', credit_limit: 4321 },
-    ]).expect(201);
+    expect(none.body).toMatchObject({
+      statusCode: 400,
+      errorCode: 4000,
+      errorMessage: expect.stringMatching(/LOOKUP of customer found no row/),
+    });
+    await api
+      .post('/customer', [
+        { name: 'Twin One', credit_limit: 4321 },
+        { name: 'Twin Two', credit_limit: 4321 },
+      ])
+      .expect(201);
     const two = await api.put('/customer', { '@metadata': { action: 'LOOKUP' }, credit_limit: 4321 });
-    expect(two.body).toMatchObject({ statusCode: 400, errorCode: 4000, errorMessage: expect.stringMatching(/customer found more than one row/) });
+    expect(two.body).toMatchObject({
+      statusCode: 400,
+      errorCode: 4000,
+      errorMessage: expect.stringMatching(/customer found more than one row/),
+    });
   });
 
   it('an unknown action is 400 / 4000 naming it', async () => {
@@ -134,7 +148,7 @@ describeEachTarget('@metadata.action on table resources', (target) => {
     expect((await oneRow<Row>(api, '/customer/Zed7')).credit_limit).toBe(99);
   });
 
-  it('each action needs its own grant: the verb\'s access is not enough (403 / 4030)', async () => {
+  it("each action needs its own grant: the verb's access is not enough (403 / 4030)", async () => {
     const updater = await as(['Product updater']);
     const del = await updater.put('/product', { '@metadata': { action: 'DELETE', checksum: 'override' }, product_number: 1 });
     expect(del.body).toMatchObject({ statusCode: 403, errorCode: 4030 });

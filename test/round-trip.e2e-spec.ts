@@ -6,7 +6,7 @@ import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
-type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; verb?: string } };
+type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
 interface Summary {
   txsummary: Row[];
 }
@@ -23,7 +23,8 @@ const project: ProjectDefinition = {
 };
 
 /** Every row's checksum, by href: what a round trip must leave as it was. */
-const checksums = (rows: Row[]): Record<string, string> => Object.fromEntries(rows.map((r) => [r['@metadata'].href, r['@metadata'].checksum]));
+const checksums = (rows: Row[]): Record<string, string> =>
+  Object.fromEntries(rows.map((r) => [r['@metadata'].href, r['@metadata'].checksum]));
 
 describeEachTarget('round trips: GET, then PUT back what was read', (target) => {
   let t: TestApp;
@@ -59,7 +60,9 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
   });
 
   it('a Customers document with one field changed deep inside: only that row and what its rules changed are written', async () => {
-    const [document] = (await api.get('/Customers/Alpha%20and%20Sons').expect(200)).body as Array<Row & { Orders: Array<Row & { Lineitems: Row[] }> }>;
+    const [document] = (await api.get('/Customers/Alpha%20and%20Sons').expect(200)).body as Array<
+      Row & { Orders: Array<Row & { Lineitems: Row[] }> }
+    >;
     const order = document!.Orders.find((o) => o.Lineitems.filter((i) => i['@metadata'].href).length > 0)!;
     const item = order.Lineitems[0]!;
     item.qty_ordered = Number(item.qty_ordered) + 1;
@@ -93,7 +96,9 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
     await api.put('/customer/Bravo%20Supply', { ...customer, balance }).expect(200);
     const order = await oneRow<Row>(api, '/purchaseorder/2');
     const total = String(order.amount_total);
-    await api.put('/purchaseorder/2', { ...order, amount_total: `${total}${total.includes('.') ? '' : '.'}000`, paid: order.paid ? 1 : 0 }).expect(200);
+    await api
+      .put('/purchaseorder/2', { ...order, amount_total: `${total}${total.includes('.') ? '' : '.'}000`, paid: order.paid ? 1 : 0 })
+      .expect(200);
     expect((await oneRow<Row>(api, '/purchaseorder/2'))['@metadata'].checksum).toBe(order['@metadata'].checksum);
   });
 

@@ -22,7 +22,8 @@ describeEachTarget('rulesummary=true on writes', (target) => {
     sam = await apiAs(t, 'sam');
   });
 
-  const byResource = (entries: RuleEntry[], resource: string): RuleEntry | undefined => entries.find((e) => e['@metadata'].resource === resource);
+  const byResource = (entries: RuleEntry[], resource: string): RuleEntry | undefined =>
+    entries.find((e) => e['@metadata'].resource === resource);
 
   it('is absent unless asked for', async () => {
     const res = await demo.post('/lineitem', { order_number: 1, product_number: 1, qty_ordered: 1 }).expect(201);
@@ -47,7 +48,10 @@ describeEachTarget('rulesummary=true on writes', (target) => {
     const customer = byResource(entries, 'customer')!;
     expect(customer['@metadata'].verb).toBe('UPDATE');
     expect(customer.rules).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'sum', attribute: 'balance' }), expect.objectContaining({ type: 'constraint' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'sum', attribute: 'balance' }),
+        expect.objectContaining({ type: 'constraint' }),
+      ]),
     );
     // Every row of the rule summary is a row of the txsummary.
     const hrefs = (res.body.txsummary as Array<{ '@metadata': { href: string } }>).map((r) => r['@metadata'].href);
@@ -59,7 +63,9 @@ describeEachTarget('rulesummary=true on writes', (target) => {
     if (res.status !== 201) {
       // Order 1 is not Sam's: use one of his.
       const mine = (await sam.get('/purchaseorder?pagesize=1').expect(200)).body[0] as { order_number: number };
-      const again = await sam.post('/lineitem?rulesummary=true', { order_number: mine.order_number, product_number: 3, qty_ordered: 1 }).expect(201);
+      const again = await sam
+        .post('/lineitem?rulesummary=true', { order_number: mine.order_number, product_number: 3, qty_ordered: 1 })
+        .expect(201);
       check(again.body);
     } else {
       check(res.body);

@@ -129,7 +129,8 @@ export class RuleBank {
   private description(rule: Rule, index: number): FiredRule {
     const entity = 'entity' in rule ? this.resourceOf(rule.entity).name : 'parent' in rule ? this.resourceOf(rule.parent).name : undefined;
     const attribute = 'attr' in rule ? rule.attr : undefined;
-    const name = attribute !== undefined ? `${rule.kind} ${entity}.${attribute}` : `${rule.kind} ${entity ?? ''} #${index + 1}`.replace('  ', ' ');
+    const name =
+      attribute !== undefined ? `${rule.kind} ${entity}.${attribute}` : `${rule.kind} ${entity ?? ''} #${index + 1}`.replace('  ', ' ');
     return attribute !== undefined ? { type: rule.kind, attribute, name } : { type: rule.kind, name };
   }
 

@@ -153,7 +153,9 @@ export class WriteTransaction implements RuleContext {
     if (!sent) return;
     const changed = Object.keys(sent).filter((name) => !sameValue(resource.columnsByName.get(name)!.kind, sent[name], stored[name]));
     if (changed.length === 0) return;
-    throw refuse ? refuse(changed) : new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${changed.map((n) => `"${n}"`).join(', ')}.`);
+    throw refuse
+      ? refuse(changed)
+      : new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${changed.map((n) => `"${n}"`).join(', ')}.`);
   }
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */

@@ -151,7 +151,10 @@ export class ResourcesController {
    */
   private result(req: unknown, statusCode: number, entries: VisibleEntry[], ruleLog?: RuleLog): WriteResult {
     const serializer = this.serializer(req);
-    const result: WriteResult = { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+    const result: WriteResult = {
+      statusCode,
+      txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)),
+    };
     if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
     return result;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { keyOf, parseKeySegment, type KeyValues } from '../data/primary-key.js';
+import { parseKeySegment } from '../data/primary-key.js';
 import type { OrderTerm } from '../data/query/ast.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import { combineSortTerms, parseOrder, parseSysOrder } from '../data/query/order-parser.js';
@@ -29,7 +29,6 @@ import type { WriteAction } from './write/write-action.js';
 import { tableLevel, type WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
 import type { ResourceLevel } from './custom/custom-resource-registry.js';
-
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
@@ -139,7 +138,12 @@ export class ResourcesService {
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', { keySegment, ifMatch, recordUnchanged: level === undefined, ruleLog });
+    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', {
+      keySegment,
+      ifMatch,
+      recordUnchanged: level === undefined,
+      ruleLog,
+    });
   }
 
   /**
@@ -160,10 +164,14 @@ export class ResourcesService {
     for (let attempt = 1; ; attempt++) {
       let writer: DocumentWriter | undefined;
       try {
-        return await this.engine.run(policy, async (tx) => {
-          writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
-          await writer.writeAll(objects);
-        }, options.ruleLog);
+        return await this.engine.run(
+          policy,
+          async (tx) => {
+            writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
+            await writer.writeAll(objects);
+          },
+          options.ruleLog,
+        );
       } catch (error) {
         if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
       }

@@ -75,7 +75,13 @@ export class DocumentWriter {
       case 'INSERT':
         return this.insert(level, sent, filled);
       case 'UPDATE':
-        return this.update(level, sent, filled, this.keyOf(level, sent, filled, metadata.href, keySegment, true)!, this.checksumOf(object, ifMatch));
+        return this.update(
+          level,
+          sent,
+          filled,
+          this.keyOf(level, sent, filled, metadata.href, keySegment, true)!,
+          this.checksumOf(object, ifMatch),
+        );
       case 'DELETE': {
         this.require(level.resource, 'DELETE');
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
@@ -124,7 +130,13 @@ export class DocumentWriter {
    * compared on the row the checksum check reads. Without any UPDATE grant on the table the
    * object must be unchanged altogether (403 otherwise); its checksum is checked all the same.
    */
-  private async update(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, key: KeyValues, checksum: string): Promise<CanonicalRow> {
+  private async update(
+    level: WriteLevel,
+    sent: CanonicalRow,
+    filled: CanonicalRow,
+    key: KeyValues,
+    checksum: string,
+  ): Promise<CanonicalRow> {
     const resource = level.resource;
     resource.primaryKey.forEach((column, i) => {
       if (column.name in sent && !sameValue(column.kind, sent[column.name], key[i])) {
@@ -219,7 +231,10 @@ export class DocumentWriter {
   private checksumOf(object: PlannedObject, ifMatch: string | undefined): string {
     const checksum = object.metadata.checksum ?? ifMatch;
     if (!checksum) {
-      throw new ApiError(ErrorCode.CHECKSUM_REQUIRED, 'An update needs the object\'s current checksum in @metadata.checksum (or "override").');
+      throw new ApiError(
+        ErrorCode.CHECKSUM_REQUIRED,
+        'An update needs the object\'s current checksum in @metadata.checksum (or "override").',
+      );
     }
     return checksum;
   }

@@ -8,7 +8,11 @@ import type { ResourceSerializer } from '../resource-serializer.js';
  * ran, its href, resource and verb and the rules, in the order they first ran. A rule that
  * derives a column the caller cannot read of that row is left out.
  */
-export function ruleSummary(entries: readonly VisibleEntry[], log: RuleLog, serializer: ResourceSerializer): Array<Record<string, unknown>> {
+export function ruleSummary(
+  entries: readonly VisibleEntry[],
+  log: RuleLog,
+  serializer: ResourceSerializer,
+): Array<Record<string, unknown>> {
   return entries.flatMap((entry) => {
     const rules = log
       .of(entry.resource, keyOf(entry.resource, entry.row))
