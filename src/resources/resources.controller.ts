@@ -11,6 +11,7 @@ import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
+import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
@@ -19,11 +20,33 @@ import { ruleSummary } from './write/rule-summary.js';
 import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 
 interface WriteResult {
   statusCode: number;
   txsummary: Array<Record<string, unknown>>;
   rulesummary?: Array<Record<string, unknown>>;
+}
+
+/** The parsed query string (both adapters put it on the request). */
+function queryOf(req: unknown): Record<string, unknown> {
+  return (req as { query?: Record<string, unknown> }).query ?? {};
+}
+
+/** The key and attribute segments of `<resource>/<pk>/<attribute>`: the key as sent (see `KeySegment`), the attribute decoded. */
+function rawPathTail(req: unknown): [string, string] {
+  const parts = (rawRequestOf(req).url ?? '/')
+    .replace(/[?#][\s\S]*$/, '')
+    .replace(/\/$/, '')
+    .split('/');
+  let attribute: string;
+  try {
+    attribute = decodeURIComponent(parts.at(-1) ?? '');
+  } catch {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'The attribute in the URL is not correctly encoded.');
+  }
+  return [parts.at(-2) ?? '', attribute];
 }
 
 /** An ETag or If-Match value may come quoted, and weak. */
@@ -56,9 +79,10 @@ export class ResourcesController {
     if (level) return this.customReads.list(level, access, this.customReadRequest(req));
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
+    const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
+    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -75,9 +99,10 @@ export class ResourcesController {
     const level = this.levelOf(req);
     if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
     const resource = access.resource;
+    const inlineLimit = inlineLimitOf(queryOf(req));
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable);
+    const object = this.serializer(req).object(resource, found.row, found.readable, inlineLimit);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
@@ -88,6 +113,25 @@ export class ResourcesController {
       return undefined;
     }
     return [object];
+  }
+
+  /**
+   * One attribute's whole value, as text: the link `inlinelimit` puts in place of a long value
+   * (`<row href>/<attribute>`), on tables and custom resources alike, under the same grants as
+   * the row's GET (404 / 4041 when the caller cannot see the row, 400 / 4003 for a column it
+   * cannot read).
+   */
+  @Get(':resource/:pk/:attribute')
+  @RequiresAccess('READ')
+  async value(@Req() req: unknown, @Res({ passthrough: true }) res: unknown, @CallerAccess() access: ResourceAccess): Promise<string> {
+    const [segment, attribute] = rawPathTail(req);
+    const level = this.levelOf(req);
+    const value = level
+      ? await this.customReads.value(level, access, segment, attribute)
+      : await this.resources.value(access, segment, attribute);
+    if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
+    this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
+    return value === null ? '' : String(value);
   }
 
   @Post(':resource')
@@ -171,7 +215,7 @@ export class ResourcesController {
   }
 
   private customReadRequest(req: unknown): CustomReadRequest {
-    const query = (req as { query?: Record<string, unknown> }).query ?? {};
+    const query = queryOf(req);
     const raw = rawRequestOf(req);
     const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
     deleteAuthParams(url.searchParams);
