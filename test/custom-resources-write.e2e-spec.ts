@@ -215,6 +215,20 @@ describeEachTarget('custom resources: writing documents', (target) => {
     expect((await oneRow<Row>(api, `/purchaseorder/${n}`)).notes).toBe('edited');
   });
 
+  it('a LOOKUP object changes nothing and supplies its key to its children', async () => {
+    const res = await api
+      .put('/OrderEntry', {
+        '@metadata': { action: 'LOOKUP' },
+        order_number: 2,
+        Lineitems: [{ '@metadata': { action: 'INSERT' }, product_number: 10, qty_ordered: 1 }],
+      })
+      .expect(200);
+    const body = res.body as Summary;
+    const item = body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
+    expect(item).toMatchObject({ order_number: 2, product_number: 10, '@metadata': { verb: 'INSERT' } });
+    expect(body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
+  });
+
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
     const created = await api
       .post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
