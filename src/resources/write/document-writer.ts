@@ -99,7 +99,8 @@ export class DocumentWriter {
         return this.lookup(level, { ...sent, ...filled });
       case 'MERGE_INSERT': {
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, false);
-        const existing = key && (await this.tx.store.findByKey(level.resource, key, 'update'));
+        // Not locked here: the update locks the row itself, after its ancestors (the engine's lock order).
+        const existing = key && (await this.tx.store.findByKey(level.resource, key, false));
         if (key && existing) return this.update(level, sent, filled, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE);
         this.mergeInserted = true;
         return this.insert(level, sent, filled);
