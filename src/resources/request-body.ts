@@ -1,7 +1,7 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { Resource } from '../data/resource-registry.js';
-import { fromRequest, type CanonicalRow } from '../data/value-codec.js';
+import type { CanonicalRow } from '../data/value-codec.js';
 
 const METADATA = '@metadata';
 export const MAX_OBJECTS_PER_REQUEST = 1000;
@@ -45,26 +45,6 @@ export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href", "@metadata.checksum" and "@metadata.action" must be strings.');
   }
   return { href, checksum, action };
-}
-
-/**
- * The columns an object sets, checked against the resource. Unknown and non-writable
- * columns are 400 / 4003 (all named at once); bad values are 400 / 4000 naming the column.
- */
-export function columnValues(resource: Resource, item: Record<string, unknown>, writable: (column: string) => boolean): CanonicalRow {
-  const refused = Object.keys(item).filter((name) => name !== METADATA && (!resource.columnsByName.has(name) || !writable(name)));
-  if (refused.length > 0) {
-    throw new ApiError(
-      ErrorCode.UNKNOWN_COLUMN,
-      `Not a writable column of ${resource.name}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`,
-    );
-  }
-  const values: CanonicalRow = {};
-  for (const [name, value] of Object.entries(item)) {
-    if (name === METADATA) continue;
-    values[name] = fromRequest(resource.columnsByName.get(name)!, value);
-  }
-  return values;
 }
 
 /** Columns an insert must set: not nullable, no default, not generated. */
