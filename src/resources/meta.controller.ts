@@ -6,25 +6,17 @@ import { apiBaseUrl } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
+import { describeTableResource } from './meta/resource-description.js';
+import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi-types.js';
-import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 
-function describeColumn(column: ResourceColumn): Record<string, unknown> {
-  return {
-    name: column.name,
-    type: column.kind,
-    size: column.length ?? null,
-    precision: column.precision ?? null,
-    scale: column.scale ?? null,
-    nullable: column.nullable,
-    generated: column.generated,
-    primaryKey: column.primary,
-  };
-}
-
-/** `@resources`, `@tables`, `@tables/<name>` and `@docs`: what this API serves (api-contract §1). */
+/**
+ * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@procedures`, `@functions` and
+ * `@docs`: what this API serves (api-contract §1), in the shapes LAC's clients read. Every one needs a role
+ * with meta access; none depends on the caller's other grants.
+ */
 @Controller('rest/:account/:project/:version')
 export class MetaController {
   constructor(
@@ -45,34 +37,60 @@ export class MetaController {
 
   @Get('@resources')
   @RequiresAccess('META')
-  resources(): unknown[] {
-    return this.registry.resources.map((r) => ({
-      name: r.name,
-      prefixedName: `${this.registry.prefix}:${r.tableName}`,
-      table: r.tableName,
-      primaryKey: r.primaryKey.map((c) => c.name),
-    }));
+  resources(@Req() req: unknown, @Param('version') version: string): unknown[] {
+    const base = this.base(req);
+    return this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version));
   }
 
   @Get('@tables')
   @RequiresAccess('META')
-  tables(): unknown[] {
-    return this.registry.resources.map((r) => this.table(r));
+  tables(@Req() req: unknown): unknown[] {
+    return this.allTables(this.base(req));
   }
 
+  /** One table by plain or prefixed name; `*` is every table (as in LAC). */
   @Get('@tables/:name')
   @RequiresAccess('META')
-  oneTable(@Param('name') name: string): unknown {
-    return this.table(this.registry.get(name));
+  oneTable(@Req() req: unknown, @Param('name') name: string): unknown {
+    const base = this.base(req);
+    if (name === '*') return this.allTables(base);
+    return describeTable(base, this.registry, this.registry.get(name));
   }
 
-  private table(resource: Resource): Record<string, unknown> {
-    return {
-      name: resource.tableName,
-      columns: resource.columns.map(describeColumn),
-      primaryKey: resource.primaryKey.map((c) => c.name),
-      parents: resource.parents.map((p) => ({ name: p.name, parent: p.parent, columns: p.columns })),
-      children: resource.children.map((c) => ({ name: c.name, child: c.child, via: c.via })),
-    };
+  /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
+  @Get('@schema/:prefix')
+  @RequiresAccess('META')
+  schema(@Req() req: unknown, @Param('prefix') prefix: string): unknown[] {
+    if (prefix.toLowerCase() !== this.registry.prefix.toLowerCase()) {
+      throw new ApiError(ErrorCode.NOT_FOUND, `No such data source prefix: ${prefix.slice(0, 100)}`);
+    }
+    return this.allTables(this.base(req));
+  }
+
+  /** Tessera serves no views, stored procedures or functions: LAC's lists of them are empty. */
+  @Get('@views')
+  @RequiresAccess('META')
+  views(): unknown[] {
+    return [];
+  }
+
+  @Get('@procedures')
+  @RequiresAccess('META')
+  procedures(): unknown[] {
+    return [];
+  }
+
+  @Get('@functions')
+  @RequiresAccess('META')
+  functions(): unknown[] {
+    return [];
+  }
+
+  private allTables(base: string): unknown[] {
+    return this.registry.resources.map((r) => describeTable(base, this.registry, r));
+  }
+
+  private base(req: unknown): string {
+    return apiBaseUrl(req, this.config.http);
   }
 }

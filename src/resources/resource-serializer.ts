@@ -3,6 +3,7 @@ import { keySegment } from '../data/primary-key.js';
 import type { Resource } from '../data/resource-registry.js';
 import type { Verb } from '../data/row-change.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
+import type { ObjectLinks } from './meta/object-links.js';
 
 /**
  * Turns canonical rows into API objects: the columns the caller may read, then `@metadata`
@@ -19,10 +20,11 @@ export class ResourceSerializer {
     return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
   }
 
-  object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>): Record<string, unknown> {
-    const out: Record<string, unknown> = {
-      '@metadata': { href: this.href(resource, row), checksum: this.checksums.of(resource, row) },
-    };
+  /** @param links the caller's links of `resource`'s objects, planned once per request; none without. */
+  object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>, links?: ObjectLinks): Record<string, unknown> {
+    const metadata: Record<string, unknown> = { href: this.href(resource, row), checksum: this.checksums.of(resource, row) };
+    if (links) metadata.links = links.of(row, readable);
+    const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
     return out;
   }

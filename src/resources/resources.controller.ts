@@ -14,6 +14,7 @@ import { readQueryOf } from './read-query.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
+import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
@@ -40,6 +41,7 @@ export class ResourcesController {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
+    private readonly links: ObjectLinkPlanner,
   ) {}
 
   @Get(':resource')
@@ -49,7 +51,8 @@ export class ResourcesController {
     const read = readQueryOf(query, this.settings);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable));
+    const links = this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, links));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -66,7 +69,7 @@ export class ResourcesController {
     const resource = access.resource;
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable);
+    const object = this.serializer(req).object(resource, found.row, found.readable, this.links.plan(access, apiBaseUrl(req, this.config.http)));
     // The ETag is the object's checksum: hash the row once, not once for each.
     const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);

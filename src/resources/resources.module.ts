@@ -6,6 +6,7 @@ import { TESSERA_VERSION } from '../common/version.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { RuleBank } from '../logic/rule-bank.js';
 import { MetaController } from './meta.controller.js';
+import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
@@ -40,6 +41,7 @@ import { ResourcesService } from './resources.service.js';
       inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
     },
     ResourcesService,
+    ObjectLinkPlanner,
   ],
 })
 export class ResourcesModule {}
