@@ -107,10 +107,11 @@ module.exports = {
       comment:
         'src/resources/ is the HTTP surface at the top of the engine: only the composition root mounts it. Nothing ' +
         'else may depend on controllers, request parsing or the serializer; move the piece you need down into ' +
-        'src/data/ (rows) or src/common/ (shared plumbing).',
+        "src/data/ (rows) or src/common/ (shared plumbing). The one exception is the custom resources' definition " +
+        'types, which a project (src/demo/, src/project/) writes its resources.ts with, as it does its roles.',
       severity: 'error',
       from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security)/', '^src/[^/]+\\.ts$'] },
-      to: { path: '^src/resources/' },
+      to: { path: '^src/resources/', pathNot: '^src/resources/custom/custom-resource-definition\\.ts$' },
     },
     {
       name: 'no-feature-imports-auth',

@@ -20,6 +20,7 @@ import { LogicModule } from './logic/logic.module.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import type { ProjectDefinition } from './project-definition.js';
+import { CustomResourcesModule } from './resources/custom/custom-resources.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
 import { RolesGuard } from './security/roles.guard.js';
 import { SecurityModule } from './security/security.module.js';
@@ -56,6 +57,7 @@ export class AppModule {
         DataModule.forRoot(options.project),
         SecurityModule.forRoot(options.project),
         LogicModule.forRoot(options.project),
+        CustomResourcesModule.forRoot(options.project),
         UsersModule.forRoot(options.project),
         TokensModule,
         SystemModule,

@@ -1,5 +1,6 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from './logic/rule-dsl.js';
+import type { CustomResourceDefinition } from './resources/custom/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
 import type { SeedUser } from './users/seed-user.js';
 
@@ -34,6 +35,11 @@ export interface ProjectDefinition {
   roles: RolesDefinition;
   /** Business logic (sums, counts, formulas, copies, constraints, events); see `src/logic/rule-dsl.ts`. */
   rules?: Rule[];
+  /**
+   * Custom (nested) resources: documents of a table's rows with their children and parents to any
+   * depth (`src/resources/custom/custom-resource-definition.ts`), checked at boot.
+   */
+  resources?: CustomResourceDefinition[];
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

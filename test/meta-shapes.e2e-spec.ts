@@ -52,7 +52,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
 
   suiteApp(target, { project }, async (app) => {
     t = app;
-    [demo, readonly, sam, clerk] = await Promise.all(['demo', 'readonly', 'sam', 'clerk'].map((user) => apiAs(app, user)));
+    [demo, readonly, sam, clerk] = (await Promise.all(['demo', 'readonly', 'sam', 'clerk'].map((user) => apiAs(app, user)))) as [Api, Api, Api, Api];
     origin = `http://${API_HOST}${app.base}`;
   });
 
@@ -145,7 +145,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
 
   describe('@metadata.links', () => {
     it("links an order to its parents' objects and its children's collection, each answering what it names", async () => {
-      const order = await oneRow(demo, '/purchaseorder/1');
+      const order = await oneRow<Json>(demo, '/purchaseorder/1');
       const links = linksOf(order);
       expect(byRole(links, 'customer')).toEqual({
         href: `${origin}/customer/${encodeURIComponent(order.customer_name)}`,
@@ -153,7 +153,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
         role: 'customer',
         type: 'urn:caliveapicreator:demo:main:customer',
       });
-      const customer = await oneRow(demo, `/customer/${encodeURIComponent(order.customer_name)}`);
+      const customer = await oneRow<Json>(demo, `/customer/${encodeURIComponent(order.customer_name)}`);
       expect((await demo.getUrl(byRole(links, 'customer')!.href).expect(200)).body).toEqual([customer]);
       const salesrep = byRole(links, 'salesrep')!;
       expect(salesrep).toMatchObject({ rel: 'parent', href: `${origin}/employee/${order.salesrep_id}` });
@@ -178,20 +178,20 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     });
 
     it('leaves out a parent link whose foreign key is null', async () => {
-      const order = await oneRow(demo, '/purchaseorder/10');
+      const order = await oneRow<Json>(demo, '/purchaseorder/10');
       expect(order.salesrep_id).toBeNull();
       expect(byRole(linksOf(order), 'salesrep')).toBeUndefined();
       expect(byRole(linksOf(order), 'customer')).toBeDefined();
     });
 
     it('shows only relations to tables the caller may read, and builds none from a column it may not read', async () => {
-      const order = await oneRow(clerk, '/purchaseorder/1');
+      const order = await oneRow<Json>(clerk, '/purchaseorder/1');
       expect(order.salesrep_id).toBeUndefined();
       // customer: not readable; salesrep: its foreign key is hidden; lineitem: the clerk cannot filter on its order_number.
       expect(linksOf(order)).toEqual([]);
       const item = (await clerk.get('/lineitem?pagesize=1').expect(200)).body[0] as Json;
       expect(linksOf(item)).toEqual([expect.objectContaining({ role: 'product', href: `${origin}/product/${item.product_number}` })]);
-      const product = await oneRow(clerk, `/product/${item.product_number}`);
+      const product = await oneRow<Json>(clerk, `/product/${item.product_number}`);
       // The clerk may filter line items by product_number (a column it reads): that link stays.
       expect(linksOf(product)).toEqual([
         expect.objectContaining({ rel: 'children', role: 'lineitem', href: `${origin}/lineitem?sysfilter=equal(product_number:${item.product_number})` }),
@@ -199,7 +199,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     });
 
     it("a sales rep's customer links to the orders he may read, and following it answers only those", async () => {
-      const customer = await oneRow(sam, '/customer/Alpha%20and%20Sons');
+      const customer = await oneRow<Json>(sam, '/customer/Alpha%20and%20Sons');
       const links = linksOf(customer);
       expect(links.map((l) => l.role)).toEqual(['purchaseorder']);
       const orders = (await sam.getUrl(links[0]!.href).expect(200)).body as Json[];

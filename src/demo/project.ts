@@ -7,13 +7,14 @@ import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
+import { demoResources } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
 import { seedDemo } from './seed/demo-seed.js';
 
 /**
  * The demo API project: what `/rest/default/demo/v1` serves.
- * Teams edit this folder (entities, migrations, roles, rules); the engine never imports it.
+ * Teams edit this folder (entities, migrations, roles, rules, custom resources); the engine never imports it.
  */
 export const demoProject: ProjectDefinition = {
   account: 'default',
@@ -28,6 +29,7 @@ export const demoProject: ProjectDefinition = {
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,
+  resources: demoResources,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

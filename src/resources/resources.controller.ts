@@ -15,6 +15,10 @@ import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
+import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
+import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
+import { ApiError } from '../common/api-error.js';
+import { ErrorCode } from '../common/error-codes.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
@@ -42,11 +46,15 @@ export class ResourcesController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
     private readonly links: ObjectLinkPlanner,
+    private readonly customResources: CustomResourceRegistry,
+    private readonly customReads: CustomResourceReads,
   ) {}
 
   @Get(':resource')
   @RequiresAccess('READ')
   async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Record<string, unknown>): Promise<unknown[]> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.list(level, access, this.customReadRequest(req));
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
     const { rows, hasMore } = await this.resources.list(access, read);
@@ -66,6 +74,8 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
+    const level = this.levelOf(req);
+    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
     const resource = access.resource;
     const found = await this.resources.get(access, pk);
     if (!found) return [];
@@ -86,6 +96,7 @@ export class ResourcesController {
   @HttpCode(201)
   @RequiresAccess('INSERT')
   async insert(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Body() body: unknown): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 201, await this.resources.insert(access, body));
   }
 
@@ -97,6 +108,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)));
   }
 
@@ -109,6 +121,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)));
   }
 
@@ -121,6 +134,7 @@ export class ResourcesController {
     @Query('checksum') checksum: unknown,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
+    this.refuseCustomWrite(req);
     const given = typeof checksum === 'string' ? checksum : unquote(ifMatch);
     return this.result(req, 200, await this.resources.delete(access, pk, given));
   }
@@ -132,6 +146,30 @@ export class ResourcesController {
   private result(req: unknown, statusCode: number, entries: VisibleEntry[]): WriteResult {
     const serializer = this.serializer(req);
     return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+  }
+
+  /**
+   * The custom resource level the request's `:resource` names (`Customers`, `Customers.Orders`),
+   * or undefined for a table: RolesGuard has judged it already, on the level's table (the access's
+   * resource). One map lookup; none when the project has no custom resources.
+   */
+  private levelOf(req: unknown): ResourceLevel | undefined {
+    if (this.customResources.size === 0) return undefined;
+    const name = (req as { params?: Record<string, string | undefined> }).params?.resource;
+    return name === undefined ? undefined : this.customResources.find(name);
+  }
+
+  private customReadRequest(req: unknown): CustomReadRequest {
+    const query = (req as { query?: Record<string, unknown> }).query ?? {};
+    const raw = rawRequestOf(req);
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
+    deleteAuthParams(url.searchParams);
+    return { baseUrl: apiBaseUrl(req, this.config.http), url, query };
+  }
+
+  /** Writes of nested documents are not served yet: refused rather than applied to the level's table as if it were one. */
+  private refuseCustomWrite(req: unknown): void {
+    if (this.levelOf(req)) throw new ApiError(ErrorCode.BAD_REQUEST, 'Writing custom resources is not available yet.');
   }
 
   private serializer(req: unknown): ResourceSerializer {

@@ -10,6 +10,7 @@ import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
+import { CustomResourceReads } from './custom/custom-resource-reads.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -42,6 +43,7 @@ import { ResourcesService } from './resources.service.js';
     },
     ResourcesService,
     ObjectLinkPlanner,
+    CustomResourceReads,
   ],
 })
 export class ResourcesModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Optional, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IS_ADMIN_API, REQUIRED_ADMIN_ROLE } from '../admin-api/admin-endpoint.decorator.js';
 import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { setCallerAccess } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
+import { ResourcePaths } from './resource-paths.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';
 
@@ -27,7 +28,9 @@ function rankOf(role: string): number {
  * Global guard, after the token guards (ApiKeyGuard, AdminGuard), deciding by role what the
  * authenticated caller may do:
  * - resource endpoints (`@RequiresAccess(operation)`): an unknown resource is 404 / 4040; a
- *   token none of whose roles grants the operation on the resource is 403 / 4030. The access
+ *   token none of whose roles grants the operation on the resource is 403 / 4030. A custom
+ *   resource's level (`Customers`, `Customers.Orders`, see `ResourcePaths`) is judged by the
+ *   grants on its table, and the access is to that table. The access
  *   computed here is handed to the handler (`@CallerAccess()`), which makes the row-level
  *   decisions where the rows are;
  * - meta endpoints (`@RequiresAccess('META')`): 403 / 4030 without a role with meta access;
@@ -42,6 +45,7 @@ export class RolesGuard implements CanActivate {
     private readonly security: SecurityService,
     private readonly registry: ResourceRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly paths?: ResourcePaths,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -56,7 +60,10 @@ export class RolesGuard implements CanActivate {
       if (!this.security.mayUseMeta(principal)) throw new ApiError(ErrorCode.FORBIDDEN, 'Your roles do not permit the meta endpoints.');
       return true;
     }
-    const access = this.security.access(principal, this.registry.get(request.params?.resource ?? ''));
+    // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.
+    const name = request.params?.resource ?? '';
+    const resource = this.registry.find(name) ?? this.paths?.tableOf(name) ?? this.registry.get(name);
+    const access = this.security.access(principal, resource);
     if (!access.can(required)) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${access.resource.name}.`);
     setCallerAccess(request, access);
     return true;

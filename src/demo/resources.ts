@@ -1,0 +1,40 @@
+import type { CustomResourceDefinition } from '../resources/custom/custom-resource-definition.js';
+
+/**
+ * The demo's custom resources (README, "Custom resources"): documents over the tables. Each
+ * level is read with the grants of its own table, so a Sales rep reading `Customers` sees only
+ * his orders.
+ */
+export const demoResources: CustomResourceDefinition[] = [
+  {
+    name: 'Customers',
+    entity: 'customer',
+    description: 'Customers with their orders, each with its line items and their products.',
+    children: [
+      {
+        name: 'Orders',
+        entity: 'purchaseorder',
+        children: [
+          {
+            name: 'Lineitems',
+            entity: 'lineitem',
+            parents: [{ name: 'Product', entity: 'product', attributes: ['product_number', 'name', 'price'] }],
+          },
+        ],
+      },
+    ],
+    userFilters: {
+      balanceAtLeast: 'balance >= :min',
+      named: 'name = :name',
+    },
+    userOrders: {
+      richestFirst: 'balance desc',
+    },
+  },
+  {
+    name: 'OrderEntry',
+    entity: 'purchaseorder',
+    description: 'An order with its line items, to read and write as one document.',
+    children: [{ name: 'Lineitems', entity: 'lineitem' }],
+  },
+];

@@ -1,0 +1,74 @@
+/**
+ * Custom (nested) resources, LAC's "custom resources": typed data in the project
+ * (`ProjectDefinition.resources`, the demo's in `src/demo/resources.ts`), checked at boot like roles
+ * and rules (`CustomResourceRegistry`). A custom resource is a document: rows of its base table
+ * with, per row, sub-resources to any depth — children (one-to-many) as JSON arrays and parents
+ * (many-to-one) as a JSON object or null.
+ *
+ * ```ts
+ * { name: 'Customers', entity: 'customer', attributes: ['name', { name: 'Balance', column: 'balance' }],
+ *   children: [{ name: 'Orders', entity: 'purchaseorder', order: 'order_number desc',
+ *     children: [{ name: 'Lineitems', entity: 'lineitem', parents: [{ name: 'Product', entity: 'product' }] }] }],
+ *   userFilters: { rich: 'Balance >= :min' }, userOrders: { byBalance: 'Balance desc' } }
+ * ```
+ *
+ * URLs: `<base>/Customers[/<pk>]`; every level is addressable as a resource rooted there:
+ * `<base>/Customers.Orders[/<pk>]`, `<base>/Customers.Orders.Lineitems.Product[/<pk>]`.
+ * Names match case-insensitively, like table names.
+ */
+
+/** What every level (the root and each sub-resource) says about the rows it shows. */
+export interface ResourceLevelDefinition {
+  /**
+   * Attributes shown, in this order: a column name (shown under its own name), or
+   * `{ name: alias, column }`. All columns, in table order, when absent. A caller sees only those
+   * its roles may read.
+   */
+  attributes?: Array<string | { name: string; column: string }>;
+  /** Fixed filter (filter grammar, column names, not aliases), ANDed with request filters and role filters. */
+  filter?: string;
+  /** Fixed order `col [asc|desc], ...` (column names); request order terms come first; always completed by the primary key. */
+  order?: string;
+  /** One-to-many sub-resources: a JSON array per row. */
+  children?: ChildResourceDefinition[];
+  /** Many-to-one sub-resources: a JSON object (or null) per row. */
+  parents?: ParentResourceDefinition[];
+}
+
+export interface CustomResourceDefinition extends ResourceLevelDefinition {
+  /** URL name, e.g. 'Customers'. Unique among all resources (tables included), case-insensitively. No '.'. */
+  name: string;
+  /** The table resource it is based on (plain table name, e.g. 'customer'). */
+  entity: string;
+  /**
+   * Named filters for `userfilter=<name>(param:value, ...)`: filter grammar (api-contract §5) over
+   * the root level's attribute names (aliases), with `:param` placeholders; the request's values
+   * are bound as parameters, never spliced. Like a request filter, only attributes the caller may
+   * read can be used (400 / 4003 otherwise).
+   */
+  userFilters?: Record<string, string>;
+  /** Named orders for `userorder=<name>`: `attribute [asc|desc], ...` over the root level's attribute names. */
+  userOrders?: Record<string, string>;
+  description?: string;
+}
+
+export interface ChildResourceDefinition extends ResourceLevelDefinition {
+  /** JSON property and path segment, e.g. 'Orders'. No '.'. */
+  name: string;
+  /** The child table, e.g. 'purchaseorder'. */
+  entity: string;
+  /**
+   * The child's many-to-one relation (its `ParentRelation.name` in the registry, e.g. 'customer')
+   * that points at the owning level; optional when exactly one relation links the two.
+   */
+  via?: string;
+}
+
+export interface ParentResourceDefinition extends ResourceLevelDefinition {
+  /** JSON property and path segment, e.g. 'Product'. No '.'. */
+  name: string;
+  /** The parent table, e.g. 'product'. */
+  entity: string;
+  /** The owning level's many-to-one relation followed (`ParentRelation.name`, e.g. 'product'); optional when exactly one. */
+  via?: string;
+}

@@ -1,0 +1,347 @@
+import { RegistryColumnResolver } from '../../data/column-resolver.js';
+import type { FilterNode, OrderTerm } from '../../data/query/ast.js';
+import { positionalParams } from '../../data/query/compile-context.js';
+import { parseFilter } from '../../data/query/filter-parser.js';
+import { tokenize } from '../../data/query/lexer.js';
+import { parseOrder } from '../../data/query/order-parser.js';
+import { compileFilter, compileOrder } from '../../data/query/sql-compiler.js';
+import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../../data/resource-registry.js';
+import type { Dialect } from '../../database/dialect.js';
+import { ResourcePaths } from '../../security/resource-paths.js';
+import { AttributeColumnResolver } from './attribute-column-resolver.js';
+import type { CustomResourceDefinition, ResourceLevelDefinition } from './custom-resource-definition.js';
+import { parseUserFilter, type UserFilter } from './user-filters.js';
+
+/**
+ * The project's custom resources, checked and resolved once at boot (`CustomResourcesModule`).
+ * Everything that serves them (nested GET, nested writes, `@resources`, `@docs`) reads this form,
+ * never the definitions:
+ *
+ * - `registry.find('customers.orders')` → the `ResourceLevel` at that path (names case-insensitive),
+ *   undefined when no custom resource has it; `registry.resources` → every `CustomResource`, in
+ *   definition order; `registry.size` → how many (0: the table-only fast path).
+ * - A `ResourceLevel` is one level of a document: its table (`table`, the registry's `Resource`),
+ *   the attributes it shows (`attributes`: JSON name ↔ column, in order; `attributeByName`,
+ *   `attributeByColumn`), its fixed `filter` (a parsed tree over column names) and `order`, its
+ *   sub-levels (`subLevels`, children and parents in definition order, each with `kind` 'child'
+ *   — a JSON array — or 'parent' — an object or null) and, below the root, `link`: how one of its
+ *   rows joins its owner's row, as column pairs `{ owner, level }` (owner row's `owner` column
+ *   equals this row's `level` column), plus the `ParentRelation` followed.
+ * - Paths: `level.path` is the full path as defined ('Customers.Orders'), the URL of the level
+ *   rooted there; `level.subPath` is the path below the custom resource's root ('Orders', '' at
+ *   the root); `subPathFrom(level, root)` gives it relative to any level a request is rooted at,
+ *   which is what per-level parameters (`filter.Orders.Lineitems`) name.
+ * - `CustomResource.userFilters` / `userOrders`: the named filters (trees with placeholders, see
+ *   `user-filters.ts`) and orders (over the root level's attribute names).
+ *
+ * Problems in the definitions (unknown entity, column or relation, an ambiguous relation,
+ * duplicate names, bad filter or order syntax, attribute names clashing with each other or with
+ * a sub-resource) are all collected and reported in one `CustomResourceError`.
+ */
+export interface LevelAttribute {
+  /** The JSON property (the alias, or the column name). */
+  name: string;
+  column: ResourceColumn;
+}
+
+export interface LevelLink {
+  owner: ResourceLevel;
+  /** The many-to-one relation followed: this level's own (kind 'child') or the owner's (kind 'parent'). */
+  relation: ParentRelation;
+  /** Pairs joining an owner row to a row of this level: `ownerRow[owner] = levelRow[level]`. */
+  columns: ReadonlyArray<{ owner: string; level: string }>;
+}
+
+export interface ResourceLevel {
+  /** The JSON property in the owner's object; the custom resource's name at the root. */
+  name: string;
+  /** Full path, e.g. 'Customers.Orders': the URL name of the level rooted here. */
+  path: string;
+  /** Path below the custom resource's root, e.g. 'Orders.Lineitems'; '' at the root. */
+  subPath: string;
+  kind: 'root' | 'child' | 'parent';
+  resource: CustomResource;
+  table: Resource;
+  attributes: readonly LevelAttribute[];
+  attributeByName: ReadonlyMap<string, LevelAttribute>;
+  attributeByColumn: ReadonlyMap<string, LevelAttribute>;
+  /** Fixed filter, over column names; undefined when none. */
+  filter?: FilterNode;
+  /** Fixed order, over column names (empty when none). */
+  order: readonly OrderTerm[];
+  subLevels: readonly ResourceLevel[];
+  /** Undefined at the root. */
+  link?: LevelLink;
+}
+
+export interface CustomResource {
+  name: string;
+  description?: string;
+  root: ResourceLevel;
+  userFilters: ReadonlyMap<string, UserFilter>;
+  /** Named orders over the root level's attribute names. */
+  userOrders: ReadonlyMap<string, readonly OrderTerm[]>;
+  definition: CustomResourceDefinition;
+}
+
+export class CustomResourceError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The custom resources in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'CustomResourceError';
+  }
+}
+
+/** A resource or sub-resource name: a URL path segment that needs no encoding and holds no '.'. */
+const SEGMENT = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/** An attribute name: a JSON property filters and orders can name. */
+const ATTRIBUTE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The path of `level` below `root` (a level it descends from, or itself: ''). */
+export function subPathFrom(level: ResourceLevel, root: ResourceLevel): string {
+  if (level === root) return '';
+  return level.path.slice(root.path.length + 1);
+}
+
+export class CustomResourceRegistry extends ResourcePaths {
+  readonly resources: readonly CustomResource[];
+  private readonly byLowerPath = new Map<string, ResourceLevel>();
+
+  constructor(definitions: readonly CustomResourceDefinition[], tables: ResourceRegistry, dialect: Dialect) {
+    super();
+    const problems: string[] = [];
+    const builder = new LevelBuilder(tables, dialect, problems);
+    const resources: CustomResource[] = [];
+    const names = new Set<string>();
+    for (const definition of definitions) {
+      const where = `resource "${definition.name}"`;
+      if (typeof definition.name !== 'string' || !SEGMENT.test(definition.name)) {
+        problems.push(`${where}: a name is letters, digits, _ and - (no '.'), starting with a letter or _`);
+        continue;
+      }
+      const lower = definition.name.toLowerCase();
+      if (names.has(lower)) problems.push(`${where} is defined twice (names match case-insensitively)`);
+      if (tables.find(definition.name)) problems.push(`${where}: a table resource has that name (names match case-insensitively)`);
+      names.add(lower);
+      const resource = { name: definition.name, description: definition.description, definition } as CustomResource;
+      const root = builder.level(definition, { name: definition.name, path: definition.name, subPath: '', kind: 'root', resource }, where);
+      if (!root) continue;
+      Object.assign(resource, {
+        root,
+        userFilters: builder.userFilters(definition, root, where),
+        userOrders: builder.userOrders(definition, root, where),
+      });
+      resources.push(resource);
+    }
+    if (problems.length > 0) throw new CustomResourceError(problems);
+    this.resources = resources;
+    const index = (level: ResourceLevel): void => {
+      this.byLowerPath.set(level.path.toLowerCase(), level);
+      level.subLevels.forEach(index);
+    };
+    resources.forEach((r) => index(r.root));
+  }
+
+  /** How many custom resources there are (0: every request names a table). */
+  get size(): number {
+    return this.resources.length;
+  }
+
+  /** The level a URL name denotes ('Customers', 'customers.orders.lineitems'), case-insensitively; undefined when none. */
+  find(path: string): ResourceLevel | undefined {
+    return this.byLowerPath.get(path.toLowerCase());
+  }
+
+  /** For RolesGuard: the table whose grants decide access to a level. */
+  tableOf(path: string): Resource | undefined {
+    return this.find(path)?.table;
+  }
+}
+
+type LevelHead = Pick<ResourceLevel, 'name' | 'path' | 'subPath' | 'kind' | 'resource'>;
+
+class LevelBuilder {
+  constructor(
+    private readonly tables: ResourceRegistry,
+    private readonly dialect: Dialect,
+    private readonly problems: string[],
+  ) {}
+
+  level(
+    definition: ResourceLevelDefinition & { entity: string; via?: string },
+    head: LevelHead,
+    where: string,
+    owner?: ResourceLevel,
+  ): ResourceLevel | undefined {
+    const table = typeof definition.entity === 'string' ? this.tables.find(definition.entity) : undefined;
+    if (!table) {
+      this.problems.push(`${where}: no such table "${definition.entity}"`);
+      return undefined;
+    }
+    const level = { ...head, table } as ResourceLevel;
+    if (owner) {
+      const link = this.link(head.kind as 'child' | 'parent', owner, table, definition.via, where);
+      if (!link) return undefined;
+      level.link = link;
+    }
+    const attributes = this.attributes(definition, table, where);
+    Object.assign(level, {
+      attributes,
+      attributeByName: new Map(attributes.map((a) => [a.name, a])),
+      attributeByColumn: new Map(attributes.map((a) => [a.column.name, a])),
+      filter: this.fixedFilter(definition.filter, table, where),
+      order: this.fixedOrder(definition.order, table, where),
+    });
+    const subNames = new Map<string, string>();
+    const subLevels: ResourceLevel[] = [];
+    const subs = [
+      ...(definition.children ?? []).map((d) => ({ d, kind: 'child' as const })),
+      ...(definition.parents ?? []).map((d) => ({ d, kind: 'parent' as const })),
+    ];
+    for (const { d, kind } of subs) {
+      const subWhere = `${where}, ${kind} "${d.name}"`;
+      if (typeof d.name !== 'string' || !SEGMENT.test(d.name)) {
+        this.problems.push(`${subWhere}: a name is letters, digits, _ and - (no '.'), starting with a letter or _`);
+        continue;
+      }
+      if (subNames.has(d.name.toLowerCase())) {
+        this.problems.push(`${subWhere}: two sub-resources of ${head.path} have that name (names match case-insensitively)`);
+        continue;
+      }
+      subNames.set(d.name.toLowerCase(), d.name);
+      if (level.attributeByName.has(d.name)) this.problems.push(`${subWhere}: an attribute of ${head.path} has the same name`);
+      const sub = this.level(
+        d,
+        {
+          name: d.name,
+          path: `${head.path}.${d.name}`,
+          subPath: head.subPath ? `${head.subPath}.${d.name}` : d.name,
+          kind,
+          resource: head.resource,
+        },
+        subWhere,
+        level,
+      );
+      if (sub) subLevels.push(sub);
+    }
+    level.subLevels = subLevels;
+    return level;
+  }
+
+  userFilters(definition: CustomResourceDefinition, root: ResourceLevel, where: string): Map<string, UserFilter> {
+    const out = new Map<string, UserFilter>();
+    for (const [name, text] of Object.entries(definition.userFilters ?? {})) {
+      try {
+        const filter = parseUserFilter(name, text);
+        compileFilter(filter.tree, { columns: this.attributeResolver(root), params: positionalParams(), dialect: this.dialect });
+        out.set(name, filter);
+      } catch (error) {
+        this.problems.push(`${where}, userFilter "${name}": ${(error as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  userOrders(definition: CustomResourceDefinition, root: ResourceLevel, where: string): Map<string, readonly OrderTerm[]> {
+    const out = new Map<string, readonly OrderTerm[]>();
+    for (const [name, text] of Object.entries(definition.userOrders ?? {})) {
+      try {
+        if (!ATTRIBUTE.test(name)) throw new Error('a name is letters, digits and _');
+        const terms = parseOrder(text);
+        compileOrder(terms, { columns: this.attributeResolver(root), params: positionalParams(), dialect: this.dialect });
+        out.set(name, terms);
+      } catch (error) {
+        this.problems.push(`${where}, userOrder "${name}": ${(error as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  private attributeResolver(level: ResourceLevel): AttributeColumnResolver {
+    return new AttributeColumnResolver(level.attributeByName, new RegistryColumnResolver(level.table, this.tables, this.dialect));
+  }
+
+  private link(
+    kind: 'child' | 'parent',
+    owner: ResourceLevel,
+    table: Resource,
+    via: string | undefined,
+    where: string,
+  ): LevelLink | undefined {
+    // A child level follows its own relation to the owner; a parent level, the owner's relation to it.
+    const [from, to] = kind === 'child' ? [table, owner.table] : [owner.table, table];
+    const candidates = from.parents.filter((p) => p.parent === to.name && (via === undefined || p.name === via));
+    if (candidates.length !== 1) {
+      const known = from.parents.filter((p) => p.parent === to.name).map((p) => p.name);
+      this.problems.push(
+        `${where}: ${
+          candidates.length === 0
+            ? via === undefined
+              ? `no relation links ${from.name} to its parent ${to.name}`
+              : `${from.name} has no relation "${via}" to ${to.name}${known.length > 0 ? ` (it has: ${known.join(', ')})` : ''}`
+            : `several relations link ${from.name} to ${to.name} (${known.join(', ')}): name one with via`
+        }`,
+      );
+      return undefined;
+    }
+    const relation = candidates[0]!;
+    const columns = relation.columns.map((pair) =>
+      kind === 'child' ? { owner: pair.parent, level: pair.child } : { owner: pair.child, level: pair.parent },
+    );
+    return { owner, relation, columns };
+  }
+
+  private attributes(definition: ResourceLevelDefinition, table: Resource, where: string): LevelAttribute[] {
+    if (definition.attributes === undefined) return table.columns.map((column) => ({ name: column.name, column }));
+    const out: LevelAttribute[] = [];
+    for (const entry of definition.attributes) {
+      const [name, columnName] = typeof entry === 'string' ? [entry, entry] : [entry.name, entry.column];
+      const column = typeof columnName === 'string' ? table.columnsByName.get(columnName) : undefined;
+      if (!column) {
+        this.problems.push(`${where}: attribute "${name}": ${table.name} has no column "${columnName}"`);
+        continue;
+      }
+      if (typeof name !== 'string' || !ATTRIBUTE.test(name)) {
+        this.problems.push(`${where}: attribute "${name}": a name is letters, digits and _, starting with a letter or _`);
+        continue;
+      }
+      if (out.some((a) => a.name === name)) this.problems.push(`${where}: attribute "${name}" is named twice`);
+      else if (out.some((a) => a.column === column)) this.problems.push(`${where}: column "${column.name}" is shown twice`);
+      else out.push({ name, column });
+    }
+    return out;
+  }
+
+  private fixedFilter(text: string | undefined, table: Resource, where: string): FilterNode | undefined {
+    if (text === undefined) return undefined;
+    try {
+      if (tokenize(text, 'filter').some((t) => t.type === 'global'))
+        throw new Error('a fixed filter may not use @{globals}; use a role row filter');
+      const tree = parseFilter(text);
+      compileFilter(tree, {
+        columns: new RegistryColumnResolver(table, this.tables, this.dialect),
+        params: positionalParams(),
+        dialect: this.dialect,
+      });
+      return tree;
+    } catch (error) {
+      this.problems.push(`${where}: filter: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+
+  private fixedOrder(text: string | undefined, table: Resource, where: string): OrderTerm[] {
+    if (text === undefined) return [];
+    try {
+      const terms = parseOrder(text);
+      compileOrder(terms, {
+        columns: new RegistryColumnResolver(table, this.tables, this.dialect),
+        params: positionalParams(),
+        dialect: this.dialect,
+      });
+      return terms;
+    } catch (error) {
+      this.problems.push(`${where}: order: ${(error as Error).message}`);
+      return [];
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import type { Resource } from '../data/resource-registry.js';
+
+/**
+ * Resource names that are not tables: each level of a custom resource (`Customers`,
+ * `Customers.Orders`). RolesGuard asks it for the table whose grants decide access to such a name
+ * (the level's table); the resources layer provides it (`CustomResourceRegistry`). Asked only for
+ * names that are no table.
+ */
+export abstract class ResourcePaths {
+  abstract tableOf(name: string): Resource | undefined;
+}
