@@ -52,7 +52,12 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
 
   suiteApp(target, { project }, async (app) => {
     t = app;
-    [demo, readonly, sam, clerk] = (await Promise.all(['demo', 'readonly', 'sam', 'clerk'].map((user) => apiAs(app, user)))) as [Api, Api, Api, Api];
+    [demo, readonly, sam, clerk] = (await Promise.all(['demo', 'readonly', 'sam', 'clerk'].map((user) => apiAs(app, user)))) as [
+      Api,
+      Api,
+      Api,
+      Api,
+    ];
     origin = `http://${API_HOST}${app.base}`;
   });
 
@@ -75,10 +80,29 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       });
       const tables = list.filter((r) => r.resource_type === 'TableBased').map((r) => r.name);
       expect(tables.sort()).toEqual(['customer', 'employee', 'lineitem', 'product', 'purchaseorder', 'purchaseorder_audit']);
-      for (const resource of list) {
+      for (const resource of list.filter((r) => r.resource_type === 'TableBased')) {
         const page = await demo.getUrl(`${resource['@metadata'].href}?pagesize=1`).expect(200);
         expect(Array.isArray(page.body)).toBe(true);
       }
+    });
+
+    it('lists the custom resources as Custom, with the table of their top level', async () => {
+      const list = (await readonly.get('/@resources').expect(200)).body as Json[];
+      expect(list.filter((r) => r.resource_type === 'Custom')).toEqual([
+        {
+          '@metadata': { href: `${origin}/Customers` },
+          name: 'Customers',
+          resource_type: 'Custom',
+          prefix: 'main',
+          entity: 'customer',
+          apiVersion: 'v1',
+          is_collection: true,
+          description: expect.any(String),
+          table: 'customer',
+          primaryKey: ['name'],
+        },
+        expect.objectContaining({ '@metadata': { href: `${origin}/OrderEntry` }, name: 'OrderEntry', entity: 'purchaseorder' }),
+      ]);
     });
   });
 
@@ -86,7 +110,12 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     it('names each table with prefix, entity and its own href; the href and @tables/* answer the same table', async () => {
       const list = (await demo.get('/@tables').expect(200)).body as Json[];
       const product = list.find((x) => x.entity === 'product')!;
-      expect(product).toMatchObject({ '@metadata': { href: `${origin}/@tables/main%3Aproduct` }, name: 'product', prefix: 'main', entity: 'product' });
+      expect(product).toMatchObject({
+        '@metadata': { href: `${origin}/@tables/main%3Aproduct` },
+        name: 'product',
+        prefix: 'main',
+        entity: 'product',
+      });
       expect((await demo.getUrl(product['@metadata'].href).expect(200)).body).toEqual(product);
       expect((await demo.get('/@tables/*').expect(200)).body).toEqual(list);
     });
@@ -95,7 +124,9 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       const order = (await demo.get('/@tables/purchaseorder').expect(200)).body as Json;
       expect(order.primaryKeyColumns).toEqual(['order_number']);
       expect(order.primaryKey).toEqual(['order_number']);
-      expect(order.columns).toContainEqual(expect.objectContaining({ name: 'customer_name', dbName: 'customer_name', type: 'string', size: 30 }));
+      expect(order.columns).toContainEqual(
+        expect.objectContaining({ name: 'customer_name', dbName: 'customer_name', type: 'string', size: 30 }),
+      );
       expect(order.parents).toContainEqual({
         name: 'customer',
         parent: 'customer',
@@ -140,6 +171,50 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       for (const path of ['/@resources', '/@tables', '/@tables/customer', '/@schema/main']) {
         expect((await clerk.get(path).expect(403)).body.errorCode).toBe(4030);
       }
+    });
+  });
+
+  describe('@docs', () => {
+    it('documents each custom resource: its paths, one schema per level, and the per-level and named parameters', async () => {
+      const doc = (await demo.get('/@docs').expect(200)).body as Json;
+      expect(Object.keys(doc.paths['/Customers'])).toEqual(['get', 'post', 'put']);
+      expect(Object.keys(doc.paths['/Customers/{key}'])).toEqual(['parameters', 'get', 'put', 'delete']);
+      expect(Object.keys(doc.paths['/Customers.Orders'])).toEqual(['get']);
+      expect(Object.keys(doc.paths['/OrderEntry.Lineitems/{key}'])).toEqual(['parameters', 'get']);
+      const schemas = doc.components.schemas;
+      expect(schemas.Customers.properties.Orders).toMatchObject({
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/Customers.Orders' }, { $ref: '#/components/schemas/NextBatch' }] },
+      });
+      expect(schemas['Customers.Orders.Lineitems'].properties.Product).toMatchObject({
+        oneOf: [{ $ref: '#/components/schemas/Customers.Orders.Lineitems.Product' }, { type: 'null' }],
+      });
+      expect(Object.keys(schemas['Customers.Orders.Lineitems.Product'].properties)).toEqual([
+        '@metadata',
+        'product_number',
+        'name',
+        'price',
+      ]);
+      expect(schemas.Customers.properties.balance).toMatchObject({ readOnly: true }); // derived by a rule, as on the table
+      const names = (doc.paths['/Customers'].get.parameters as Json[]).map((p) => p.name ?? p.$ref.replace('#/components/parameters/', ''));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'filter',
+          'pagesize',
+          'userfilter',
+          'userorder',
+          'filter.Orders',
+          'sysfilter.Orders.Lineitems',
+          'order.Orders.Lineitems.Product',
+        ]),
+      );
+      const userorder = (doc.paths['/Customers'].get.parameters as Json[]).find((p) => p.name === 'userorder');
+      expect(userorder?.schema).toEqual({ enum: ['richestFirst'] });
+      const sub = (doc.paths['/Customers.Orders'].get.parameters as Json[]).map((p) => p.name).filter(Boolean);
+      expect(sub).toEqual(expect.arrayContaining(['filter.Lineitems', 'parent']));
+      expect(sub).not.toContain('filter.Orders');
+      expect(doc.components.parameters['key.Customers']).toMatchObject({ in: 'path', schema: { type: 'string', maxLength: 30 } });
+      expect(doc.tags.map((t: Json) => t.name)).toEqual(expect.arrayContaining(['Customers', 'OrderEntry']));
     });
   });
 
@@ -194,7 +269,11 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       const product = await oneRow<Json>(clerk, `/product/${item.product_number}`);
       // The clerk may filter line items by product_number (a column it reads): that link stays.
       expect(linksOf(product)).toEqual([
-        expect.objectContaining({ rel: 'children', role: 'lineitem', href: `${origin}/lineitem?sysfilter=equal(product_number:${item.product_number})` }),
+        expect.objectContaining({
+          rel: 'children',
+          role: 'lineitem',
+          href: `${origin}/lineitem?sysfilter=equal(product_number:${item.product_number})`,
+        }),
       ]);
     });
 

@@ -6,7 +6,8 @@ import { apiBaseUrl } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
-import { describeTableResource } from './meta/resource-description.js';
+import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
+import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi-types.js';
@@ -21,6 +22,7 @@ import { ResourceRegistry } from '../data/resource-registry.js';
 export class MetaController {
   constructor(
     private readonly registry: ResourceRegistry,
+    private readonly custom: CustomResourceRegistry,
     private readonly docs: OpenApiDocs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -39,7 +41,10 @@ export class MetaController {
   @RequiresAccess('META')
   resources(@Req() req: unknown, @Param('version') version: string): unknown[] {
     const base = this.base(req);
-    return this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version));
+    return [
+      ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
+      ...this.custom.resources.map((r) => describeCustomResource(base, this.registry, r, version)),
+    ];
   }
 
   @Get('@tables')

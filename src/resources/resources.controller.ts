@@ -79,7 +79,12 @@ export class ResourcesController {
     const resource = access.resource;
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(resource, found.row, found.readable, this.links.plan(access, apiBaseUrl(req, this.config.http)));
+    const object = this.serializer(req).object(
+      resource,
+      found.row,
+      found.readable,
+      this.links.plan(access, apiBaseUrl(req, this.config.http)),
+    );
     // The ETag is the object's checksum: hash the row once, not once for each.
     const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);

@@ -120,7 +120,9 @@ export class ObjectLinks {
       target.primaryKey.forEach((c, i) => (key[c.name] = values[i]!));
       return prefix + keySegment(target, key);
     }
-    const pairs = template.own.map((column, i) => `${encodeURIComponent(template.other[i]!)}:${encodeURIComponent(literal(column, values[i]!))}`);
+    const pairs = template.own.map(
+      (column, i) => `${encodeURIComponent(template.other[i]!)}:${encodeURIComponent(literal(column, values[i]!))}`,
+    );
     return `${template.collectionUrl!}${pairs.join(',')})`;
   }
 }

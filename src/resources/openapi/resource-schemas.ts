@@ -151,7 +151,12 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
           items: {
             type: 'object',
             required: ['href', 'rel', 'role', 'type'],
-            properties: { href: { type: 'string', format: 'uri' }, rel: { enum: ['parent', 'children'] }, role: { type: 'string' }, type: { type: 'string' } },
+            properties: {
+              href: { type: 'string', format: 'uri' },
+              rel: { enum: ['parent', 'children'] },
+              role: { type: 'string' },
+              type: { type: 'string' },
+            },
           },
         },
       },

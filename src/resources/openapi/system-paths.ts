@@ -98,9 +98,15 @@ export function systemSchemas(): Record<string, JsonObject> {
       description:
         'A resource this API serves. name, resource_type, prefix, entity, apiVersion and @metadata.href are the fields LAC clients read.',
       properties: {
-        '@metadata': { type: 'object', properties: { href: { type: 'string', format: 'uri', description: "The resource's collection URL." } } },
+        '@metadata': {
+          type: 'object',
+          properties: { href: { type: 'string', format: 'uri', description: "The resource's collection URL." } },
+        },
         name: str,
-        resource_type: { enum: ['TableBased', 'Custom'], description: 'TableBased: a table as it is; Custom: a nested resource defined by the project.' },
+        resource_type: {
+          enum: ['TableBased', 'Custom'],
+          description: 'TableBased: a table as it is; Custom: a nested resource defined by the project.',
+        },
         prefix: { ...str, description: 'The data source prefix of its table.' },
         entity: { ...str, description: 'Its table (for a custom resource, the table of its top level).' },
         apiVersion: str,
@@ -115,7 +121,7 @@ export function systemSchemas(): Record<string, JsonObject> {
       type: 'object',
       description:
         'A relation of the table: to a parent (many-to-one, in parents) or to children (one-to-many, in children). ' +
-        'child_columns and parent_columns pair up, in the order of the parent\'s key.',
+        "child_columns and parent_columns pair up, in the order of the parent's key.",
       properties: {
         name: { ...str, description: 'parents: the many-to-one relation; children: the child table.' },
         parent: str,
@@ -132,7 +138,10 @@ export function systemSchemas(): Record<string, JsonObject> {
     Table: {
       type: 'object',
       properties: {
-        '@metadata': { type: 'object', properties: { href: { type: 'string', format: 'uri', description: '<base>/@tables/<prefix>:<table>' } } },
+        '@metadata': {
+          type: 'object',
+          properties: { href: { type: 'string', format: 'uri', description: '<base>/@tables/<prefix>:<table>' } },
+        },
         name: str,
         prefix: str,
         entity: str,
@@ -297,7 +306,10 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         description: `${META_NOTE} An unknown prefix is 404 / 4040.`,
         ...tokenGet,
         parameters: [{ name: 'prefix', in: 'path', required: true, description: 'The data source prefix (any case).', schema: str }],
-        responses: { ...ok('Every table of the data source.', { type: 'array', items: ref('schemas', 'Table') }), ...errorRefs(401, 403, 404) },
+        responses: {
+          ...ok('Every table of the data source.', { type: 'array', items: ref('schemas', 'Table') }),
+          ...errorRefs(401, 403, 404),
+        },
       },
     },
     ...emptyList('/@views', 'listViews', 'Views (Tessera serves none)'),
