@@ -252,6 +252,17 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       }
     });
 
+    it("a children link on a key holding a quote, an ampersand and spaces answers exactly that parent's children", async () => {
+      const name = "O'Hara & Sons";
+      await demo.post('/customer', { name, credit_limit: 100 }).expect(201);
+      await demo.post('/purchaseorder', { customer_name: name, notes: 'quoted' }).expect(201);
+      const customer = await oneRow<Json>(demo, `/customer/${encodeURIComponent(name)}`);
+      const orders = (await demo.getUrl(byRole(linksOf(customer), 'purchaseorder')!.href).expect(200)).body as Json[];
+      expect(orders.map((o) => [o.customer_name, o.notes])).toEqual([[name, 'quoted']]);
+      const [order] = orders;
+      expect((await demo.getUrl(byRole(linksOf(order!), 'customer')!.href).expect(200)).body).toEqual([customer]);
+    });
+
     it('leaves out a parent link whose foreign key is null', async () => {
       const order = await oneRow<Json>(demo, '/purchaseorder/10');
       expect(order.salesrep_id).toBeNull();
