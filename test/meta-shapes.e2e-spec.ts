@@ -263,6 +263,13 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       expect((await demo.getUrl(byRole(linksOf(order!), 'customer')!.href).expect(200)).body).toEqual([customer]);
     });
 
+    it('an object sent back with its links (a GET -> PUT round trip) is accepted: links are not data', async () => {
+      const employee = await oneRow<Json>(demo, '/employee/2');
+      expect(linksOf(employee).length).toBeGreaterThan(0);
+      const res = await demo.put('/employee/2', { ...employee, name: `${String(employee.name)} Jr` }).expect(200);
+      expect(res.body.txsummary[0]).toMatchObject({ employee_id: 2, name: `${String(employee.name)} Jr` });
+    });
+
     it('leaves out a parent link whose foreign key is null', async () => {
       const order = await oneRow<Json>(demo, '/purchaseorder/10');
       expect(order.salesrep_id).toBeNull();
