@@ -151,6 +151,25 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     });
   });
 
+  describe('the query of meta lists', () => {
+    it("sorts and pages as LAC's CLI asks (schema list), and refuses a parameter it does not take", async () => {
+      const sorted = (await demo.get('/@tables?sysorder=(entity:asc_uc,entity:desc)&pagesize=1000').expect(200)).body as Json[];
+      expect(sorted.map((x) => x.entity)).toEqual(['customer', 'employee', 'lineitem', 'product', 'purchaseorder', 'purchaseorder_audit']);
+      const first = (await demo.get('/@tables?sysorder=(entity:desc)&pagesize=4').expect(200)).body as Json[];
+      expect(first.slice(0, 4).map((x) => x.entity)).toEqual(['purchaseorder_audit', 'purchaseorder', 'product', 'lineitem']);
+      const next = first[4]!['@metadata'].next_batch as string;
+      expect(next).toBe(`${origin}/@tables?sysorder=%28entity%3Adesc%29&pagesize=4&offset=4`);
+      expect(((await demo.getUrl(next).expect(200)).body as Json[]).map((x) => x.entity)).toEqual(['employee', 'customer']);
+      const resources = (await demo.get('/@resources?sysorder=(resource_type:asc,name:desc)').expect(200)).body as Json[];
+      expect(resources.slice(0, 2).map((r) => r.name)).toEqual(['OrderEntry', 'Customers']);
+      const refused = await demo.get('/@tables?sysfilter=equal(project_ident:1)').expect(400);
+      expect(refused.body).toMatchObject({ errorCode: 4000, errorMessage: expect.stringContaining('"sysfilter"') });
+      expect((await demo.get('/@tables/customer?pagesize=1').expect(400)).body.errorCode).toBe(4000);
+      expect((await demo.get('/@tables?sysorder=(columns:asc)').expect(400)).body.errorCode).toBe(4003);
+      expect((await demo.get('/@schema/main?projectId=123').expect(200)).body).toHaveLength(6);
+    });
+  });
+
   describe('@schema/<prefix>', () => {
     it('answers every table with columns and relations for the prefix (any case), 404 / 4040 for another', async () => {
       const tables = (await demo.get('/@tables').expect(200)).body;

@@ -1,13 +1,15 @@
-import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Public } from '../common/public.decorator.js';
-import { apiBaseUrl } from '../common/request-context.js';
+import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
 import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
+import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi-types.js';
@@ -39,59 +41,76 @@ export class MetaController {
 
   @Get('@resources')
   @RequiresAccess('META')
-  resources(@Req() req: unknown, @Param('version') version: string): unknown[] {
+  resources(@Req() req: unknown, @Param('version') version: string, @Query() query: Record<string, unknown>): unknown[] {
     const base = this.base(req);
-    return [
+    return this.page(req, query, [
       ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
       ...this.custom.resources.map((r) => describeCustomResource(base, this.registry, r, version)),
-    ];
+    ]);
   }
 
   @Get('@tables')
   @RequiresAccess('META')
-  tables(@Req() req: unknown): unknown[] {
-    return this.allTables(this.base(req));
+  tables(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, this.allTables(this.base(req)));
   }
 
   /** One table by plain or prefixed name; `*` is every table (as in LAC). */
   @Get('@tables/:name')
   @RequiresAccess('META')
-  oneTable(@Req() req: unknown, @Param('name') name: string): unknown {
+  oneTable(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
     const base = this.base(req);
-    if (name === '*') return this.allTables(base);
+    if (name === '*') return this.page(req, query, this.allTables(base));
+    refuseOtherParameters(query);
     return describeTable(base, this.registry, this.registry.get(name));
   }
 
   /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
   @Get('@schema/:prefix')
   @RequiresAccess('META')
-  schema(@Req() req: unknown, @Param('prefix') prefix: string): unknown[] {
+  schema(@Req() req: unknown, @Param('prefix') prefix: string, @Query() query: Record<string, unknown>): unknown[] {
     if (prefix.toLowerCase() !== this.registry.prefix.toLowerCase()) {
       throw new ApiError(ErrorCode.NOT_FOUND, `No such data source prefix: ${prefix.slice(0, 100)}`);
     }
-    return this.allTables(this.base(req));
+    // LAC's REST Lab form names the project (`?projectId=123`); this API has one.
+    const { projectId: _project, ...rest } = query;
+    return this.page(req, rest, this.allTables(this.base(req)));
   }
 
   /** Tessera serves no views, stored procedures or functions: LAC's lists of them are empty. */
   @Get('@views')
   @RequiresAccess('META')
-  views(): unknown[] {
-    return [];
+  views(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
   }
 
   @Get('@procedures')
   @RequiresAccess('META')
-  procedures(): unknown[] {
-    return [];
+  procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
   }
 
   @Get('@functions')
   @RequiresAccess('META')
-  functions(): unknown[] {
-    return [];
+  functions(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
   }
 
-  private allTables(base: string): unknown[] {
+  /** The entries in the order and page the query asks (sysorder, pagesize, offset). */
+  private page(req: unknown, query: Record<string, unknown>, entries: ReadonlyArray<Record<string, unknown>>): unknown[] {
+    return pageOfMetaList(entries, query, (offset) => this.nextBatch(req, offset));
+  }
+
+  /** The same request with the next offset, without any `auth` parameter (as the resources' next_batch links). */
+  private nextBatch(req: unknown, offset: number): string {
+    const raw = rawRequestOf(req);
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
+    deleteAuthParams(url.searchParams);
+    url.searchParams.set('offset', String(offset));
+    return url.toString();
+  }
+
+  private allTables(base: string): Array<Record<string, unknown>> {
     return this.registry.resources.map((r) => describeTable(base, this.registry, r));
   }
 

@@ -173,6 +173,25 @@ function ok(description: string, schema: JsonObject): JsonObject {
   return { 200: { description, content: jsonContent(schema) } };
 }
 
+/** The query of the meta lists (`@resources`, `@tables`, ...): any other parameter is 400 / 4000. */
+const META_LIST_PARAMETERS: JsonObject[] = [
+  {
+    name: 'sysorder',
+    in: 'query',
+    required: false,
+    description: "(field:asc|desc|asc_uc|desc_uc, ...) over the entries' own fields, e.g. (entity:asc_uc).",
+    schema: str,
+  },
+  {
+    name: 'pagesize',
+    in: 'query',
+    required: false,
+    description: 'Entries per page (the whole list without it); a next_batch element ends a cut page.',
+    schema: { type: 'integer', minimum: 1, maximum: 5000 },
+  },
+  { name: 'offset', in: 'query', required: false, description: 'Entries to skip.', schema: { type: 'integer', minimum: 0 } },
+];
+
 /** An endpoint LAC clients ask for that always answers an empty array here. */
 function emptyList(path: string, operationId: string, summary: string): Record<string, JsonObject> {
   return {
@@ -182,6 +201,7 @@ function emptyList(path: string, operationId: string, summary: string): Record<s
         operationId,
         summary,
         description: META_NOTE,
+        parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Always an empty array.', { type: 'array', maxItems: 0 }), ...errorRefs(401, 403, 404) },
       },
     },
@@ -269,6 +289,7 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         summary: 'The resources this API serves',
         description: META_NOTE,
         ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Every resource.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
       },
     },
@@ -279,6 +300,7 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         summary: 'Every table with its columns',
         description: META_NOTE,
         ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Every table.', { type: 'array', items: ref('schemas', 'Table') }), ...errorRefs(401, 403, 404) },
       },
     },
@@ -305,7 +327,17 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         summary: "A data source's tables, columns, keys and relations in one document",
         description: `${META_NOTE} An unknown prefix is 404 / 4040.`,
         ...tokenGet,
-        parameters: [{ name: 'prefix', in: 'path', required: true, description: 'The data source prefix (any case).', schema: str }],
+        parameters: [
+          { name: 'prefix', in: 'path', required: true, description: 'The data source prefix (any case).', schema: str },
+          {
+            name: 'projectId',
+            in: 'query',
+            required: false,
+            description: "LAC's project ident; ignored (this API has one project).",
+            schema: str,
+          },
+          ...META_LIST_PARAMETERS,
+        ],
         responses: {
           ...ok('Every table of the data source.', { type: 'array', items: ref('schemas', 'Table') }),
           ...errorRefs(401, 403, 404),
