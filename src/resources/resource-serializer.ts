@@ -20,10 +20,11 @@ export class ResourceSerializer {
     return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
   }
 
-  /** @param links the caller's links of `resource`'s objects, planned once per request; none without. */
+  /** @param links the caller's links of `resource`'s objects, planned once per request; `links` is left out when there are none. */
   object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>, links?: ObjectLinks): Record<string, unknown> {
     const metadata: Record<string, unknown> = { href: this.href(resource, row), checksum: this.checksums.of(resource, row) };
-    if (links) metadata.links = links.of(row, readable);
+    const linked = links?.of(row, readable);
+    if (linked && linked.length > 0) metadata.links = linked;
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
     return out;

@@ -99,6 +99,7 @@ export class ObjectLinks {
   /** The links of one object, given the columns its reader may see in it (undefined: all). */
   of(row: CanonicalRow, readable?: ReadonlySet<string>): ObjectLink[] {
     const links: ObjectLink[] = [];
+    if (this.templates.length === 0) return links;
     for (const template of this.templates) {
       const href = this.href(template, row, readable);
       if (href !== undefined) links.push({ href, rel: template.rel, role: template.role, type: template.type });

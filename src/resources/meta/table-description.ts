@@ -21,14 +21,10 @@ export function describeColumn(column: ResourceColumn): Record<string, unknown> 
   };
 }
 
-/** `prefix:table`, LAC's qualified entity name. */
-export function qualifiedName(registry: ResourceRegistry, resource: Resource): string {
-  return `${registry.prefix}:${resource.tableName}`;
-}
-
 /** The table's URL under `@tables`: `<base>/@tables/<prefix>:<table>`. */
 export function tableHref(baseUrl: string, registry: ResourceRegistry, resource: Resource): string {
-  return `${baseUrl}/@tables/${encodeURIComponent(qualifiedName(registry, resource))}`;
+  // The colon stays as it is, as in LAC's hrefs (`@tables/main:customer`).
+  return `${baseUrl}/@tables/${encodeURIComponent(registry.prefix)}:${encodeURIComponent(resource.tableName)}`;
 }
 
 function describeParent(registry: ResourceRegistry, relation: ParentRelation): Record<string, unknown> {

@@ -147,7 +147,7 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
           readOnly: true,
           description:
             "On GET: the object's parent (rel parent: the parent object's URL, from the foreign key) and its children " +
-            '(rel children: the child collection filtered on this object), for the tables the caller may read.',
+            '(rel children: the child collection filtered on this object), for the tables the caller may read; left out when there are none.',
           items: {
             type: 'object',
             required: ['href', 'rel', 'role', 'type'],
