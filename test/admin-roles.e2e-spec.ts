@@ -135,7 +135,8 @@ describeEachTarget('admin roles', (target) => {
           .sort();
       expect(byRole('admin')).toEqual(WRITES.map(routeOf).sort());
       expect(byRole('auditor')).toEqual([...READS.map(routeOf), OWN_PASSWORD].sort());
-      expect(byRole(undefined)).toEqual(['POST /admin/v1/@authentication']);
+      // Public: the sign-in, and the admin API's OpenAPI document (the code's shape, nothing of the installation).
+      expect(byRole(undefined)).toEqual(['GET /admin/v1/openapi.json', 'POST /admin/v1/@authentication']);
     });
 
     it.each(READS.map((c) => [`${c.method.toUpperCase()} ${c.path}`, c] as const))('may %s', async (_label, read) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import { clientErrorAnswer, earlyRefusal, requestLineTooLong } from './front-door.js';
 
-const settings = { maxUrlBytes: 100, trustProxy: false };
+const settings = { maxUrlBytes: 100, trustProxy: false, corsOrigins: [] };
 
 function request(url: string, headers: Record<string, string> = { host: 'api.example.com' }, version = '1.1'): IncomingMessage {
   const [major, minor] = version.split('.').map(Number);

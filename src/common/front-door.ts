@@ -3,6 +3,7 @@ import { maxHeaderSize as nodeMaxHeaderSize, type IncomingMessage, type Server, 
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
+import { CorsPolicy, preflightRefusal } from './cors.js';
 import { ErrorCode } from './error-codes.js';
 import { rawErrorResponse, sendErrorResponse } from './error-response.js';
 import { hostProblem, trackRequest, type OriginSettings } from './request-context.js';
@@ -10,6 +11,8 @@ import type { SecurityHeaders } from './security-headers.js';
 
 export interface FrontDoorSettings extends OriginSettings {
   maxUrlBytes: number;
+  /** CORS_ORIGINS (see CorsPolicy); empty: no CORS answers. */
+  corsOrigins: readonly string[];
 }
 
 export interface FrontDoorParts {
@@ -123,10 +126,13 @@ function answerClientError(error: ParserError, socket: Socket, parts: FrontDoorP
  * adapters: URL length (MAX_URL_BYTES), request-target form, Host and percent-encoding are
  * refused with the error envelope before any routing; requests Node's parser cannot read
  * (oversized request line or headers, unknown methods, broken syntax) get the envelope too
- * instead of Node's bare answer. While the server drains, every answer closes its connection.
+ * instead of Node's bare answer. CORS is decided here too (see CorsPolicy): preflights are answered
+ * (or refused with a 404 envelope) and actual answers to allowed origins get their headers, the
+ * refusals above included. While the server drains, every answer closes its connection.
  */
 export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   const { settings, logger, securityHeaders } = parts;
+  const cors = new CorsPolicy(settings.corsOrigins);
   // Node's own answer to a missing Host is an empty 400; `hostProblem` gives the envelope instead.
   const options = server as Server & { requireHostHeader: boolean; maxHeaderSize?: number };
   options.requireHostHeader = false;
@@ -138,10 +144,17 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   let draining = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (draining) res.shouldKeepAlive = false;
-    const refusal = earlyRefusal(req, settings);
+    const verdict = cors.admit(req, res);
+    const refusal = earlyRefusal(req, settings) ?? (verdict === 'refused-preflight' ? preflightRefusal() : undefined);
     if (refusal) {
       trackRequest(logger, req, res);
       sendErrorResponse(res, refusal, securityHeaders);
+      return;
+    }
+    if (verdict === 'preflight') {
+      trackRequest(logger, req, res);
+      securityHeaders.applyTo(res);
+      CorsPolicy.answerPreflight(res);
       return;
     }
     for (const handler of handlers) handler.call(server, req, res);

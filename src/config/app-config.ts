@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { PROJECT_ROOT } from './project-root.js';
 import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_FORMATS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
+import { parseCorsOrigins } from './cors-origins.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
@@ -25,6 +26,11 @@ export interface AppConfig {
     publicUrl?: string;
     /** The longest request target (path and query) in bytes. */
     maxUrlBytes: number;
+    /**
+     * CORS_ORIGINS: the origins (e.g. `https://app.example.com`) whose pages may call `/rest` and
+     * `/admin/v1` from a browser, serialized as browsers send them; empty: no CORS answers at all.
+     */
+    corsOrigins: readonly string[];
     /** The longest a request (headers and body) may take to arrive, on both adapters. */
     requestTimeoutMs: number;
     /** How long an idle keep-alive connection stays open, on both adapters. */
@@ -141,6 +147,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       problems.push(`PUBLIC_URL: ${(error as Error).message} (got ${JSON.stringify(schema.PUBLIC_URL)})`);
     }
   }
+  let corsOrigins: string[] = [];
+  if (schema.CORS_ORIGINS !== undefined && !problems.some((p) => p.startsWith('CORS_ORIGINS'))) {
+    try {
+      corsOrigins = parseCorsOrigins(schema.CORS_ORIGINS);
+    } catch (error) {
+      problems.push(`CORS_ORIGINS: ${(error as Error).message}`);
+    }
+  }
   if (schema.METRICS_TOKEN !== undefined && !schema.METRICS_ENABLED && !problems.some((p) => p.startsWith('METRICS_'))) {
     // Most likely METRICS_ENABLED was forgotten: the token would protect nothing, and nothing would be served.
     problems.push('METRICS_TOKEN is set, but METRICS_ENABLED is not true: set METRICS_ENABLED=true, or unset METRICS_TOKEN');
@@ -156,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       trustProxy: schema.TRUST_PROXY,
       publicUrl,
       maxUrlBytes: schema.MAX_URL_BYTES,
+      corsOrigins,
       requestTimeoutMs: schema.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: schema.KEEP_ALIVE_TIMEOUT_MS,
       shutdownGraceMs: schema.SHUTDOWN_GRACE_MS,

@@ -144,6 +144,12 @@ export class EnvironmentSchema {
   @MaxLength(2000)
   PUBLIC_URL?: string;
 
+  /** Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser; `loadConfig` checks each. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  CORS_ORIGINS?: string;
+
   /** The longest request target (path and query string) in bytes; longer: 414 / 4140. */
   @Transform(toInt)
   @IsInt()

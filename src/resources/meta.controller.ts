@@ -12,7 +12,7 @@ import { describeCustomResource, describeTableResource } from './meta/resource-d
 import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
-import type { OpenApiDocument } from './openapi/openapi-types.js';
+import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 
 /**

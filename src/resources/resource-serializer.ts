@@ -1,9 +1,20 @@
 import type { RowChecksum } from '../data/checksum.js';
 import { keySegment } from '../data/primary-key.js';
-import type { Resource } from '../data/resource-registry.js';
+import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import type { Verb } from '../data/row-change.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
 import type { ObjectLinks } from './meta/object-links.js';
+import { INLINE_LIMIT_DEFAULT, inlined, mayExceed } from './inline-limit.js';
+
+/** Per resource, the columns that may exceed the default inline limit (none in most tables: nothing to check per row). */
+const longColumnsAtDefault = new WeakMap<Resource, ResourceColumn[]>();
+
+function longColumns(resource: Resource, limit: number): ResourceColumn[] {
+  if (limit !== INLINE_LIMIT_DEFAULT) return resource.columns.filter((c) => mayExceed(c, limit));
+  let columns = longColumnsAtDefault.get(resource);
+  if (!columns) longColumnsAtDefault.set(resource, (columns = resource.columns.filter((c) => mayExceed(c, limit))));
+  return columns;
+}
 
 /**
  * Turns canonical rows into API objects: the columns the caller may read, then `@metadata`
@@ -20,13 +31,30 @@ export class ResourceSerializer {
     return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
   }
 
-  /** @param links the caller's links of `resource`'s objects, planned once per request; `links` is left out when there are none. */
-  object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>, links?: ObjectLinks): Record<string, unknown> {
-    const metadata: Record<string, unknown> = { href: this.href(resource, row), checksum: this.checksums.of(resource, row) };
+  /**
+   * A row as GET answers it; text longer than `inlineLimit` characters becomes a link to its value (see `inlined`).
+   * `links`: the caller's links of `resource`'s objects, planned once per request; `@metadata.links` is left out when there are none.
+   */
+  object(
+    resource: Resource,
+    row: CanonicalRow,
+    readable?: ReadonlySet<string>,
+    inlineLimit?: number,
+    links?: ObjectLinks,
+  ): Record<string, unknown> {
+    const href = this.href(resource, row);
+    const metadata: Record<string, unknown> = { href, checksum: this.checksums.of(resource, row) };
     const linked = links?.of(row, readable);
     if (linked && linked.length > 0) metadata.links = linked;
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
+    if (inlineLimit !== undefined) {
+      for (const column of longColumns(resource, inlineLimit)) {
+        if (Object.hasOwn(out, column.name)) {
+          out[column.name] = inlined(out[column.name], inlineLimit, () => `${href}/${encodeURIComponent(column.name)}`);
+        }
+      }
+    }
     return out;
   }
 

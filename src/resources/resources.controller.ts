@@ -11,6 +11,7 @@ import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { readQueryOf } from './read-query.js';
+import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
@@ -24,6 +25,26 @@ import type { VisibleEntry } from '../security/summary-visibility.js';
 interface WriteResult {
   statusCode: number;
   txsummary: Array<Record<string, unknown>>;
+}
+
+/** The parsed query string (both adapters put it on the request). */
+function queryOf(req: unknown): Record<string, unknown> {
+  return (req as { query?: Record<string, unknown> }).query ?? {};
+}
+
+/** The key and attribute segments of `<resource>/<pk>/<attribute>`: the key as sent (see `KeySegment`), the attribute decoded. */
+function rawPathTail(req: unknown): [string, string] {
+  const parts = (rawRequestOf(req).url ?? '/')
+    .replace(/[?#][\s\S]*$/, '')
+    .replace(/\/$/, '')
+    .split('/');
+  let attribute: string;
+  try {
+    attribute = decodeURIComponent(parts.at(-1) ?? '');
+  } catch {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'The attribute in the URL is not correctly encoded.');
+  }
+  return [parts.at(-2) ?? '', attribute];
 }
 
 /** An ETag or If-Match value may come quoted, and weak. */
@@ -57,10 +78,11 @@ export class ResourcesController {
     if (level) return this.customReads.list(level, access, this.customReadRequest(req));
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
+    const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
     const links = this.links.plan(access, apiBaseUrl(req, this.config.http));
-    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, links));
+    const out: unknown[] = rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -77,14 +99,11 @@ export class ResourcesController {
     const level = this.levelOf(req);
     if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req));
     const resource = access.resource;
+    const inlineLimit = inlineLimitOf(queryOf(req));
     const found = await this.resources.get(access, pk);
     if (!found) return [];
-    const object = this.serializer(req).object(
-      resource,
-      found.row,
-      found.readable,
-      this.links.plan(access, apiBaseUrl(req, this.config.http)),
-    );
+    const links = this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const object = this.serializer(req).object(resource, found.row, found.readable, inlineLimit, links);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const etag = `"${(object['@metadata'] as { checksum: string }).checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
@@ -95,6 +114,25 @@ export class ResourcesController {
       return undefined;
     }
     return [object];
+  }
+
+  /**
+   * One attribute's whole value, as text: the link `inlinelimit` puts in place of a long value
+   * (`<row href>/<attribute>`), on tables and custom resources alike, under the same grants as
+   * the row's GET (404 / 4041 when the caller cannot see the row, 400 / 4003 for a column it
+   * cannot read).
+   */
+  @Get(':resource/:pk/:attribute')
+  @RequiresAccess('READ')
+  async value(@Req() req: unknown, @Res({ passthrough: true }) res: unknown, @CallerAccess() access: ResourceAccess): Promise<string> {
+    const [segment, attribute] = rawPathTail(req);
+    const level = this.levelOf(req);
+    const value = level
+      ? await this.customReads.value(level, access, segment, attribute)
+      : await this.resources.value(access, segment, attribute);
+    if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
+    this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
+    return value === null ? '' : String(value);
   }
 
   @Post(':resource')
@@ -165,7 +203,7 @@ export class ResourcesController {
   }
 
   private customReadRequest(req: unknown): CustomReadRequest {
-    const query = (req as { query?: Record<string, unknown> }).query ?? {};
+    const query = queryOf(req);
     const raw = rawRequestOf(req);
     const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
     deleteAuthParams(url.searchParams);

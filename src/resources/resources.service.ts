@@ -9,14 +9,15 @@ import { compileFilter, compileOrder } from '../data/query/sql-compiler.js';
 import { parseSysFilter } from '../data/query/sysfilter-parser.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { paramsFor, RowStore, type Params } from '../data/row-store.js';
-import type { CanonicalRow } from '../data/value-codec.js';
+import type { CanonicalRow, CanonicalValue } from '../data/value-codec.js';
+import { excerpt } from '../data/query/limits.js';
 import { Database, type DatabaseSession } from '../database/database.js';
 import type { Dialect } from '../database/dialect.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
 import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
-import type { Grant } from '../security/role-bank.js';
+import { readVisibility, type ReadVisibility } from '../security/read-visibility.js';
 import { SecurityService } from '../security/security.service.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 import type { ReadQuery } from './read-query.js';
@@ -97,6 +98,19 @@ export class ResourcesService {
     return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
+  /**
+   * One column's value in one row, as the caller's GET would show it: undefined when the row is
+   * not there for the caller, 400 / 4003 for a column it may not read in that row.
+   */
+  async value(access: ResourceAccess, keySegment: string, columnName: string): Promise<CanonicalValue | undefined> {
+    const column = access.resource.columnsByName.get(columnName);
+    const unknown = (): ApiError => new ApiError(ErrorCode.UNKNOWN_COLUMN, `unknown column "${excerpt(columnName, 64)}"`);
+    if (!column) throw unknown();
+    const found = await this.get(access, keySegment);
+    if (found?.readable && !found.readable.has(column.name)) throw unknown();
+    return found ? (found.row[column.name] ?? null) : undefined;
+  }
+
   async insert(access: ResourceAccess, body: unknown): Promise<VisibleEntry[]> {
     const resource = access.resource;
     const writable = this.writablePredicate(access, 'INSERT');
@@ -174,40 +188,9 @@ export class ResourcesService {
     return (name) => !derived.has(name) && (!granted || granted.has(name));
   }
 
-  /**
-   * When the caller's READ grants differ in columns and some are row-filtered, each row's
-   * visible columns depend on which grants admit it: select one flag per filtered grant.
-   */
-  private visibilityFlags(
-    resource: Resource,
-    access: ResourceAccess,
-    params: Params,
-  ): {
-    select: Array<{ alias: string; sql: string }>;
-    readable: (extra: Record<string, unknown>) => ReadonlySet<string> | undefined;
-  } {
-    if (!access.columnsVaryByRow) {
-      const readable = access.readable();
-      return { select: [], readable: () => readable };
-    }
-    const grants = access.grantsFor('READ');
-    const flagged: Array<{ grant: Grant; alias: string }> = [];
-    const select = grants.flatMap((grant, i) => {
-      if (!grant.filter) return [];
-      const alias = `__grant_${i}`;
-      flagged.push({ grant, alias });
-      return [
-        {
-          alias,
-          sql: `CASE WHEN ${access.grantPredicate(grant, roleFilterSql(resource, this.registry, this.dialect, params))} THEN 1 ELSE 0 END`,
-        },
-      ];
-    });
-    return {
-      select,
-      readable: (extra) =>
-        access.readableIn(grants.filter((g) => !g.filter || flagged.some((f) => f.grant === g && Number(extra[f.alias]) === 1))),
-    };
+  /** Which columns each row shows the caller (see `readVisibility`). */
+  private visibilityFlags(resource: Resource, access: ResourceAccess, params: Params): ReadVisibility {
+    return readVisibility(resource, access, this.registry, this.dialect, params);
   }
 
   /** Reads outside a transaction: the pool, or SQLite's prepared statements (see `loneReads`). */

@@ -1,7 +1,7 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../custom/custom-resource-registry.js';
-import { errorRefs } from './error-responses.js';
-import { jsonContent, ref, type JsonObject } from './openapi-types.js';
+import { errorRefs } from '../../common/openapi/error-responses.js';
+import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { columnSchema, keyParameter } from './resource-schemas.js';
 
 /**

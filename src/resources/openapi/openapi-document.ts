@@ -1,8 +1,8 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource } from '../custom/custom-resource-registry.js';
 import { customResourceDocs } from './custom-resource-docs.js';
-import { errorResponses, errorSchema } from './error-responses.js';
-import type { JsonObject, OpenApiDocument } from './openapi-types.js';
+import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
+import type { JsonObject, OpenApiDocument } from '../../common/openapi/openapi-types.js';
 import { queryParameters, resourcePaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';

@@ -1,6 +1,6 @@
 import type { Resource } from '../../data/resource-registry.js';
-import { errorRefs } from './error-responses.js';
-import { jsonContent, ref, type JsonObject } from './openapi-types.js';
+import { errorRefs } from '../../common/openapi/error-responses.js';
+import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 /** What of the API's settings changes the resource operations. */
 export interface ResourceOperationOptions {

@@ -1,7 +1,7 @@
 import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
 import { MAX_YEAR, MIN_YEAR } from '../../data/date-values.js';
 import { integerRange } from '../../data/value-codec.js';
-import { ref, type JsonObject } from './openapi-types.js';
+import { ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 /**
  * Component names per resource. OpenAPI allows only `A-Z a-z 0-9 . _ -` in them, so other

@@ -1,5 +1,5 @@
-import { errorRefs } from './error-responses.js';
-import { jsonContent, ref, type JsonObject } from './openapi-types.js';
+import { errorRefs } from '../../common/openapi/error-responses.js';
+import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 export interface SystemPathOptions {
   /** Security requirements of a token-protected GET; undefined means the document's default. */

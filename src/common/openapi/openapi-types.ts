@@ -1,7 +1,7 @@
 /** An object of the OpenAPI document: plain JSON, built by the functions in this folder. */
 export type JsonObject = { [key: string]: unknown };
 
-/** The OpenAPI 3.1 document `@docs` answers with. */
+/** An OpenAPI 3.1 document: the data API's (`@docs`) and the admin API's (`/admin/v1/openapi.json`). */
 export interface OpenApiDocument extends JsonObject {
   openapi: '3.1.0';
   info: JsonObject & { title: string; version: string };

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { ErrorCode, httpStatusOf } from '../../common/error-codes.js';
+import { ErrorCode, httpStatusOf } from '../error-codes.js';
 import { jsonContent, ref, type JsonObject } from './openapi-types.js';
 
 /** Every error code, from the one enum, so the document cannot drift from what the service answers. */

@@ -1,0 +1,42 @@
+import { startService, type ServiceProcess } from './service-process.js';
+import type { TestTarget } from './test-app.js';
+import { createScratchDatabase, type ScratchDatabase } from './test-databases.js';
+
+/** The demo project's API base, as the real LAC clients are given it. */
+export const LAC_BASE_PATH = '/rest/default/demo/v1';
+
+/** The built service on a scratch database of the target's kind, for the real LAC clients to talk to. */
+export interface LacService {
+  /** e.g. http://127.0.0.1:40123/rest/default/demo/v1 */
+  url: string;
+  service: ServiceProcess;
+  stop(): Promise<void>;
+}
+
+export async function startLacService(target: TestTarget): Promise<LacService> {
+  const database: ScratchDatabase = await createScratchDatabase(target.database);
+  let service: ServiceProcess;
+  try {
+    service = await startService(
+      {
+        DATABASE_URL: database.url,
+        HTTP_ADAPTER: target.adapter,
+        TESSERA_ADMIN_USER: 'lac-admin',
+        TESSERA_ADMIN_PASSWORD: 'lac-admin-password',
+      },
+      170_000,
+    );
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${service.port}${LAC_BASE_PATH}`,
+    service,
+    stop: async () => {
+      service.kill();
+      await service.exited;
+      await database.drop();
+    },
+  };
+}
