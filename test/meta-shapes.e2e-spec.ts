@@ -37,6 +37,11 @@ const project: ProjectDefinition = {
     ],
   },
   seedUsers: [...(demoProject.seedUsers ?? []), { login: 'clerk', password: 'Password1', roles: ['Clerk'] }],
+  // A level that shows neither foreign key of its table.
+  resources: [
+    ...(demoProject.resources ?? []),
+    { name: 'OrderNotes', entity: 'purchaseorder', attributes: ['order_number', { name: 'text', column: 'notes' }] },
+  ],
 };
 
 /** An object's links; `@metadata.links` is left out when there are none. */
@@ -103,6 +108,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
           primaryKey: ['name'],
         },
         expect.objectContaining({ '@metadata': { href: `${origin}/OrderEntry` }, name: 'OrderEntry', entity: 'purchaseorder' }),
+        expect.objectContaining({ name: 'OrderNotes', description: null }),
       ]);
     });
   });
@@ -162,7 +168,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       expect(next).toBe(`${origin}/@tables?sysorder=%28entity%3Adesc%29&pagesize=4&offset=4`);
       expect(((await demo.getUrl(next).expect(200)).body as Json[]).map((x) => x.entity)).toEqual(['employee', 'customer']);
       const resources = (await demo.get('/@resources?sysorder=(resource_type:asc,name:desc)').expect(200)).body as Json[];
-      expect(resources.slice(0, 2).map((r) => r.name)).toEqual(['OrderEntry', 'Customers']);
+      expect(resources.slice(0, 3).map((r) => r.name)).toEqual(['OrderNotes', 'OrderEntry', 'Customers']);
       const refused = await demo.get('/@tables?sysfilter=equal(project_ident:1)').expect(400);
       expect(refused.body).toMatchObject({ errorCode: 4000, errorMessage: expect.stringContaining('"sysfilter"') });
       expect((await demo.get('/@tables/customer?pagesize=1').expect(400)).body.errorCode).toBe(4000);
@@ -288,6 +294,35 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       expect(linksOf(employee).length).toBeGreaterThan(0);
       const res = await demo.put('/employee/2', { ...employee, name: `${String(employee.name)} Jr` }).expect(200);
       expect(res.body.txsummary[0]).toMatchObject({ employee_id: 2, name: `${String(employee.name)} Jr` });
+    });
+
+    it("links every object of a custom resource's document to its table's relations", async () => {
+      const [customer] = (await demo.get('/Customers/Alpha%20and%20Sons?pagesize=2').expect(200)).body as Json[];
+      expect(linksOf(customer!)).toEqual([
+        {
+          href: `${origin}/purchaseorder?sysfilter=equal(customer_name:'Alpha%20and%20Sons')`,
+          rel: 'children',
+          role: 'purchaseorder',
+          type: 'urn:caliveapicreator:demo:main:purchaseorder',
+        },
+      ]);
+      const order = customer!.Orders[0] as Json;
+      expect(linksOf(order).map((l) => [l.rel, l.role])).toEqual([
+        ['parent', 'customer'],
+        ['parent', 'salesrep'],
+        ['children', 'lineitem'],
+      ]);
+      expect(byRole(linksOf(order), 'lineitem')!.href).toBe(`${origin}/lineitem?sysfilter=equal(order_number:${order.order_number})`);
+      const product = (order.Lineitems[0] as Json).Product as Json;
+      expect(linksOf(product)).toEqual([
+        expect.objectContaining({ rel: 'children', href: `${origin}/lineitem?sysfilter=equal(product_number:${product.product_number})` }),
+      ]);
+    });
+
+    it('builds no link of a custom level from a column the level does not show', async () => {
+      const [note] = (await demo.get('/OrderNotes/1').expect(200)).body as Json[];
+      expect(Object.keys(note!).sort()).toEqual(['@metadata', 'order_number', 'text']);
+      expect(linksOf(note!).map((l) => l.role)).toEqual(['lineitem']);
     });
 
     it('leaves out a parent link whose foreign key is null', async () => {

@@ -96,23 +96,32 @@ export class ObjectLinks {
     return new ObjectLinks(templates, new Set(resource.primaryKey.map((c) => c.name)));
   }
 
-  /** The links of one object, given the columns its reader may see in it (undefined: all). */
-  of(row: CanonicalRow, readable?: ReadonlySet<string>): ObjectLink[] {
+  /**
+   * The links of one object, given the columns its reader may see in it (undefined: all) and, for a custom
+   * resource level, the columns the level shows (undefined: all): a link is built only from columns in both.
+   */
+  of(row: CanonicalRow, readable?: ReadonlySet<string>, shown?: ReadonlySet<string>): ObjectLink[] {
     const links: ObjectLink[] = [];
     if (this.templates.length === 0) return links;
     for (const template of this.templates) {
-      const href = this.href(template, row, readable);
+      const href = this.href(template, row, readable, shown);
       if (href !== undefined) links.push({ href, rel: template.rel, role: template.role, type: template.type });
     }
     return links;
   }
 
-  private href(template: Template, row: CanonicalRow, readable: ReadonlySet<string> | undefined): string | undefined {
+  private href(
+    template: Template,
+    row: CanonicalRow,
+    readable: ReadonlySet<string> | undefined,
+    shown: ReadonlySet<string> | undefined,
+  ): string | undefined {
     const values: Array<Exclude<CanonicalValue, null>> = [];
     for (const column of template.own) {
       const value = row[column.name];
       if (value === null || value === undefined) return undefined;
-      if (readable && !readable.has(column.name) && !this.keyColumns.has(column.name)) return undefined;
+      const visible = (!readable || readable.has(column.name)) && (!shown || shown.has(column.name));
+      if (!visible && !this.keyColumns.has(column.name)) return undefined;
       values.push(value);
     }
     if (template.objectUrl) {
