@@ -18,6 +18,7 @@ import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
 import type { RuleLog } from '../logic/rule-log.js';
 import { ruleSummary } from './write/rule-summary.js';
+import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
@@ -74,6 +75,7 @@ export class ResourcesController {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
+    private readonly links: ObjectLinkPlanner,
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
   ) {}
@@ -89,9 +91,10 @@ export class ResourcesController {
     const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = nometa
-      ? rows.map((r) => serializer.bare(resource, r.row, r.readable))
-      : rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
+    const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const out: unknown[] = links
+      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links))
+      : rows.map((r) => serializer.bare(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -114,9 +117,10 @@ export class ResourcesController {
     const found = await this.resources.get(access, pk);
     if (!found) return [];
     const serializer = this.serializer(req);
-    const object = nometa
-      ? serializer.bare(resource, found.row, found.readable)
-      : serializer.object(resource, found.row, found.readable, inlineLimit);
+    const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const object = links
+      ? serializer.object(resource, found.row, found.readable, inlineLimit, links)
+      : serializer.bare(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
     const etag = `"${checksum}"`;
