@@ -52,7 +52,12 @@ describeEachTarget('custom resources: reading', (target) => {
     const alpha = res.body[0] as Obj;
     const table = (await api.get(`/customer/${ALPHA}`).expect(200)).body[0] as Obj;
     expect(Object.keys(alpha)).toEqual(['@metadata', 'name', 'balance', 'credit_limit', 'Orders']);
-    expect(alpha['@metadata']).toEqual({ href: `${base()}/Customers/${ALPHA}`, checksum: table['@metadata'].checksum });
+    // links: the table's relations (meta-shapes.e2e-spec checks them)
+    expect(alpha['@metadata']).toEqual({
+      href: `${base()}/Customers/${ALPHA}`,
+      checksum: table['@metadata'].checksum,
+      links: expect.any(Array),
+    });
     expect(alpha.credit_limit).toBe(9000);
     expect(orderNumbers(alpha)).toEqual([1, 13]);
     const order = (alpha.Orders as Obj[])[0]!;
@@ -65,7 +70,11 @@ describeEachTarget('custom resources: reading', (target) => {
     ]);
     expect(items[0]!['@metadata'].href).toBe(`${base()}/Customers.Orders.Lineitems/${String(items[0]!.lineitem_id)}`);
     expect(items[0]!.Product).toEqual({
-      '@metadata': { href: `${base()}/Customers.Orders.Lineitems.Product/1`, checksum: expect.stringMatching(/^R:/) },
+      '@metadata': {
+        href: `${base()}/Customers.Orders.Lineitems.Product/1`,
+        checksum: expect.stringMatching(/^R:/),
+        links: expect.any(Array),
+      },
       product_number: 1,
       name: 'Hammer',
       price: 10,

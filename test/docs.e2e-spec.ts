@@ -84,9 +84,14 @@ describeEachTarget('@docs', (target) => {
     });
 
     it('has paths and a schema for every resource, with every column', async () => {
-      const resources = (await demo.get('/@resources').expect(200)).body as Array<{ name: string }>;
+      const resources = (await demo.get('/@resources').expect(200)).body as Array<{ name: string; resource_type: string }>;
       expect(resources.map((r) => r.name)).toContain('shelf_slot');
-      for (const { name } of resources) {
+      for (const { name } of resources.filter((r) => r.resource_type === 'Custom')) {
+        expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put', 'patch']);
+        expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
+        expect(doc.components.schemas[name]).toBeDefined();
+      }
+      for (const { name } of resources.filter((r) => r.resource_type === 'TableBased')) {
         expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put', 'patch']);
         expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
         const table = (await demo.get(`/@tables/${name}`).expect(200)).body as { columns: Array<{ name: string }> };
@@ -104,6 +109,10 @@ describeEachTarget('@docs', (target) => {
         '/@resources',
         '/@tables',
         '/@tables/{name}',
+        '/@schema/{prefix}',
+        '/@views',
+        '/@procedures',
+        '/@functions',
         '/@docs',
       ]) {
         expect(doc.paths[path]).toBeDefined();

@@ -68,7 +68,7 @@ describeEachTarget('foundation', (target) => {
   });
 
   it.each([
-    ['unknown endpoint', '/rest/default/demo/v1/no_such_thing/1/2'],
+    ['unknown endpoint', '/rest/default/demo/v1/no_such_thing/1/2/3'],
     ['unknown account', '/rest/nobody/demo/v1/@heartbeat'],
     ['unknown project', '/rest/default/other/v1/@heartbeat'],
     ['unknown version', '/rest/default/demo/v9/@heartbeat'],

@@ -15,6 +15,7 @@ import { conflictCodes } from '../database/database-errors.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
+import { RuleLog } from './rule-log.js';
 import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
@@ -44,10 +45,10 @@ export class LogicEngine {
    * caller's `policy`, and answers the summary as the policy shows it to the caller. A failed
    * constraint is 422 / 4220 with its message as the policy renders it for the caller.
    */
-  async run<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
+  async run<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>, ruleLog?: RuleLog): Promise<Shown[]> {
     try {
       // Each attempt is a transaction of its own: on SQLite one waiting out its backoff holds nobody up.
-      return await withConflictRetries(() => this.once(policy, work), {
+      return await withConflictRetries(() => this.once(policy, work, ruleLog), {
         budgetMs: this.config.database.writeRetryBudgetMs,
         // One line per retry at debug: how often writes conflict (on Galera: certification failures).
         onRetry: (retry, error, delayMs) => {
@@ -87,10 +88,16 @@ export class LogicEngine {
 
   private readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
-  private once<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>): Promise<Shown[]> {
+  /** A rule log for one request's write (`rulesummary=true`), naming rules as the project's rule bank does. */
+  ruleLog(): RuleLog {
+    return new RuleLog((rule) => this.bank.describe(rule));
+  }
+
+  private once<Shown>(policy: RowPolicy<Shown>, work: (tx: WriteTransaction) => Promise<void>, ruleLog?: RuleLog): Promise<Shown[]> {
     return this.database.writeTransaction(async (session) => {
+      ruleLog?.clear();
       const store = new RowStore(session, this.database.dialect, this.database.insertReturnsRow);
-      const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums, policy);
+      const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums, policy, ruleLog);
       await work(tx);
       await this.beforeCommit(tx);
       return policy.summary(store, tx.summary.list());

@@ -17,6 +17,8 @@ import type { ConstraintFailure } from './constraint-failure.js';
 export interface RowPolicy<Shown = RowChange> {
   /** Before a client's update or delete touches the row (a row the caller cannot see must look missing). */
   mayChange(store: RowStore, resource: Resource, key: KeyValues, verb: 'UPDATE' | 'DELETE'): Promise<void>;
+  /** Before a client's object is compared with a row it may only read (a round trip): a row the caller cannot see is 404. */
+  maySee(store: RowStore, resource: Resource, key: KeyValues): Promise<void>;
   /** A client's row with the values it is about to be written with, before its statement (and before the database's foreign keys can answer). */
   mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE'): Promise<void>;
   /** The client's row as written, once its rules have run (database defaults and later rule changes included). */

@@ -2,6 +2,7 @@ import { Metrics, NO_COUNT, NO_METRICS, type RuleCounter } from '../common/metri
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { undeclaredReads } from './formula-dry-run.js';
 import { orderFormulas } from './formula-order.js';
+import type { FiredRule } from './rule-log.js';
 import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
 
 export interface Aggregate {
@@ -89,6 +90,8 @@ export class RuleBank {
 
   /** Constraints and events, each with its counter (see `counterOf`). */
   private readonly counters = new Map<Rule, RuleCounter>();
+  /** Every rule as a rule summary names it. */
+  private readonly descriptions = new Map<Rule, FiredRule>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -99,6 +102,7 @@ export class RuleBank {
     rules.forEach((rule, index) => {
       try {
         this.add(rule);
+        this.descriptions.set(rule, this.description(rule, index));
         if (metrics.enabled && COUNTED_KINDS.has(rule.kind)) {
           const resource = 'entity' in rule ? this.resourceOf(rule.entity).name : '';
           this.counters.set(rule, metrics.rule({ rule: String(index + 1), kind: rule.kind, resource }));
@@ -115,6 +119,19 @@ export class RuleBank {
       }
     }
     if (problems.length > 0) throw new RuleBankError(problems);
+  }
+
+  /** A rule as a rule summary names it: `sum customer.balance`, `constraint customer #2` (its place in the project's list). */
+  describe(rule: Rule): FiredRule {
+    return this.descriptions.get(rule) ?? { type: rule.kind, name: rule.kind };
+  }
+
+  private description(rule: Rule, index: number): FiredRule {
+    const entity = 'entity' in rule ? this.resourceOf(rule.entity).name : 'parent' in rule ? this.resourceOf(rule.parent).name : undefined;
+    const attribute = 'attr' in rule ? rule.attr : undefined;
+    const name =
+      attribute !== undefined ? `${rule.kind} ${entity}.${attribute}` : `${rule.kind} ${entity ?? ''} #${index + 1}`.replace('  ', ' ');
+    return attribute !== undefined ? { type: rule.kind, attribute, name } : { type: rule.kind, name };
   }
 
   /** Where a constraint's or an event's executions (and a constraint's failures) are counted. */

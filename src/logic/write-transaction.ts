@@ -17,7 +17,20 @@ import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
 import type { RuleCounter } from '../common/metrics.js';
 import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
+import type { RuleLog } from './rule-log.js';
 import { TransactionSummary } from './transaction-summary.js';
+
+/** How a client's update treats what it sent besides the columns it changes. */
+export interface UpdateOptions {
+  /** Values of columns the client may not write: accepted when equal to the stored ones. */
+  fixed?: CanonicalRow;
+  /** The error for fixed columns whose values differ (default 400 / 4003 naming them). */
+  refuse?: (columns: string[]) => Error;
+  /** The client may not update the row: every value sent must equal the stored one (checksum still checked). */
+  readOnly?: boolean;
+  /** An update that changes nothing is still listed in the summary (default true). */
+  recordUnchanged?: boolean;
+}
 
 /** `override` skips the optimistic-lock check (spec §4.8). */
 export const CHECKSUM_OVERRIDE = 'override';
@@ -51,7 +64,13 @@ export class WriteTransaction implements RuleContext {
     private readonly checksums: RowChecksum,
     /** The caller's rights, asked about every row the client names (rules run with the system's). */
     private readonly policy: RowPolicy<unknown>,
-  ) {}
+    /** Where the rules that run are recorded, when the request asked for a rule summary. */
+    private readonly ruleLog?: RuleLog,
+  ) {
+    if (ruleLog) this.ruleFired = (row, rule) => ruleLog.note(row, rule);
+  }
+
+  readonly ruleFired?: (row: CanonicalRow, rule: Rule) => void;
 
   readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
@@ -71,7 +90,9 @@ export class WriteTransaction implements RuleContext {
     const stored = await this.store.insert(resource, row);
     if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
+    this.ruleLog?.settle(row, resource, keyOf(resource, stored));
     checkConstraints(resource, rules.constraints, stored, this.counterOf);
+    this.recordAll(resource, stored, rules.constraints);
     await this.adjustParents(resource, rules, null, stored, depth);
     await this.after(resource, rules, 'INSERT', stored, null, depth);
     if (depth === 0) await this.policy.mayKeep(this.store, resource, keyOf(resource, stored), 'INSERT');
@@ -93,15 +114,48 @@ export class WriteTransaction implements RuleContext {
     this.ancestorsLockedFor.add(resource);
   }
 
-  /** A client's update: locks the row, checks the checksum, applies the changed columns. */
-  async update(resource: Resource, key: KeyValues, changes: CanonicalRow, checksum: string): Promise<CanonicalRow> {
+  /**
+   * A client's update: locks the row, checks the checksum, applies the changed columns.
+   * `options.fixed` are values the client sent for columns it may not write (a round trip of
+   * what it read): each must equal the stored value, compared on the row the checksum check
+   * read; `refuse` answers the ones that differ.
+   */
+  async update(
+    resource: Resource,
+    key: KeyValues,
+    changes: CanonicalRow,
+    checksum: string,
+    options: UpdateOptions = {},
+  ): Promise<CanonicalRow> {
+    if (options.readOnly) {
+      // Nothing may change: the caller need only see the row (404 otherwise), and no lock is taken.
+      await this.policy.maySee(this.store, resource, key);
+      const row = await this.lockAndCheck(resource, key, checksum, false);
+      this.refuseChanged(resource, row, { ...options.fixed, ...changes }, options.refuse);
+      return row;
+    }
     await this.policy.mayChange(this.store, resource, key, 'UPDATE');
     if (!this.ancestorsLockedFor.has(resource)) await this.lockAncestorsOf(resource, (path) => updateSources(path, key, changes));
     const before = await this.lockAndCheck(resource, key, checksum, 'update');
+    this.refuseChanged(resource, before, options.fixed, options.refuse);
     const after = await this.change(resource, before, changes, 0);
-    if (after === before) this.summary.record(resource, 'UPDATE', before);
+    if (after === before && options.recordUnchanged !== false) this.summary.record(resource, 'UPDATE', before);
     await this.policy.mayKeep(this.store, resource, key, 'UPDATE');
     return after;
+  }
+
+  private refuseChanged(
+    resource: Resource,
+    stored: CanonicalRow,
+    sent: CanonicalRow | undefined,
+    refuse: ((columns: string[]) => Error) | undefined,
+  ): void {
+    if (!sent) return;
+    const changed = Object.keys(sent).filter((name) => !sameValue(resource.columnsByName.get(name)!.kind, sent[name], stored[name]));
+    if (changed.length === 0) return;
+    throw refuse
+      ? refuse(changed)
+      : new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${changed.map((n) => `"${n}"`).join(', ')}.`);
   }
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */
@@ -149,6 +203,7 @@ export class WriteTransaction implements RuleContext {
     for (const column of resource.columns) {
       if (!sameValue(column.kind, row[column.name], before[column.name])) changed[column.name] = row[column.name] ?? null;
     }
+    this.ruleLog?.settle(row, resource, keyOf(resource, before));
     if (Object.keys(changed).length === 0) return before;
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
     const key = keyOf(resource, before);
@@ -156,6 +211,7 @@ export class WriteTransaction implements RuleContext {
     this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
     checkConstraints(resource, rules.constraints, row, this.counterOf);
+    this.recordAll(resource, row, rules.constraints);
     await this.adjustParents(resource, rules, before, row, depth);
     await this.recomputeChildren(resource, rules, row, new Set(Object.keys(changed)), depth);
     await this.after(resource, rules, 'UPDATE', row, before, depth);
@@ -167,7 +223,8 @@ export class WriteTransaction implements RuleContext {
     const rules = this.bank.for(resource);
     const id = rowIdentity(resource, keyOf(resource, row));
     this.deleting.add(id);
-    await this.early(resource, rules, 'DELETE', { ...row }, row);
+    const early = await this.early(resource, rules, 'DELETE', { ...row }, row);
+    this.ruleLog?.settle(early, resource, keyOf(resource, row));
     for (const link of resource.children) {
       const child = this.registry.get(link.child);
       const relation = child.parents.find((p) => p.name === link.via)!;
@@ -200,6 +257,7 @@ export class WriteTransaction implements RuleContext {
       const parentRow = this.locked.get(id) ?? (await this.lockRow(adjustment.parent, parentKey, 'update'));
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
+      if (this.ruleLog) for (const aggregate of adjustment.aggregates) this.ruleLog.record(adjustment.parent, parentKey, aggregate.rule);
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
     }
   }
@@ -231,7 +289,9 @@ export class WriteTransaction implements RuleContext {
     before: CanonicalRow | null,
   ): Promise<CanonicalRow> {
     if (!rules.early.some((e) => e.on.includes(verb))) return row;
-    return runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
+    const changed = await runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
+    this.ruleLog?.carry(row, changed);
+    return changed;
   }
 
   private async after(
@@ -244,6 +304,7 @@ export class WriteTransaction implements RuleContext {
   ): Promise<void> {
     if (!rules.after.some((e) => e.on.includes(verb))) return;
     await runRowEvents(this, resource, rules.after, verb, row, verb === 'INSERT' ? null : before, depth, false);
+    this.ruleLog?.settle(row, resource, keyOf(resource, row));
   }
 
   /** The row's latest values as the summary holds them (rules may have changed it again). */
@@ -280,6 +341,13 @@ export class WriteTransaction implements RuleContext {
       );
     }
     return row;
+  }
+
+  /** Records rules that ran on a written row (its constraints, which all passed). */
+  private recordAll(resource: Resource, row: CanonicalRow, rules: readonly Rule[]): void {
+    if (!this.ruleLog || rules.length === 0) return;
+    const key = keyOf(resource, row);
+    for (const rule of rules) this.ruleLog.record(resource, key, rule);
   }
 
   private guard(depth: number): void {

@@ -1,34 +1,30 @@
-import { Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Public } from '../common/public.decorator.js';
-import { apiBaseUrl } from '../common/request-context.js';
+import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
+import { deleteAuthParams } from '../common/url-redaction.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
+import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
+import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
+import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
+import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
-import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 
-function describeColumn(column: ResourceColumn): Record<string, unknown> {
-  return {
-    name: column.name,
-    type: column.kind,
-    size: column.length ?? null,
-    precision: column.precision ?? null,
-    scale: column.scale ?? null,
-    nullable: column.nullable,
-    generated: column.generated,
-    primaryKey: column.primary,
-  };
-}
-
-/** `@resources`, `@tables`, `@tables/<name>` and `@docs`: what this API serves (api-contract §1). */
+/**
+ * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@procedures`, `@functions` and
+ * `@docs`: what this API serves (api-contract §1), in the shapes LAC's clients read. Every one needs a role
+ * with meta access; none depends on the caller's other grants.
+ */
 @Controller('rest/:account/:project/:version')
 export class MetaController {
   constructor(
     private readonly registry: ResourceRegistry,
+    private readonly custom: CustomResourceRegistry,
     private readonly docs: OpenApiDocs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -45,34 +41,80 @@ export class MetaController {
 
   @Get('@resources')
   @RequiresAccess('META')
-  resources(): unknown[] {
-    return this.registry.resources.map((r) => ({
-      name: r.name,
-      prefixedName: `${this.registry.prefix}:${r.tableName}`,
-      table: r.tableName,
-      primaryKey: r.primaryKey.map((c) => c.name),
-    }));
+  resources(@Req() req: unknown, @Param('version') version: string, @Query() query: Record<string, unknown>): unknown[] {
+    const base = this.base(req);
+    return this.page(req, query, [
+      ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
+      ...this.custom.resources.map((r) => describeCustomResource(base, this.registry, r, version)),
+    ]);
   }
 
   @Get('@tables')
   @RequiresAccess('META')
-  tables(): unknown[] {
-    return this.registry.resources.map((r) => this.table(r));
+  tables(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, this.allTables(this.base(req)));
   }
 
+  /** One table by plain or prefixed name; `*` is every table (as in LAC). */
   @Get('@tables/:name')
   @RequiresAccess('META')
-  oneTable(@Param('name') name: string): unknown {
-    return this.table(this.registry.get(name));
+  oneTable(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
+    const base = this.base(req);
+    if (name === '*') return this.page(req, query, this.allTables(base));
+    refuseOtherParameters(query);
+    return describeTable(base, this.registry, this.registry.get(name));
   }
 
-  private table(resource: Resource): Record<string, unknown> {
-    return {
-      name: resource.tableName,
-      columns: resource.columns.map(describeColumn),
-      primaryKey: resource.primaryKey.map((c) => c.name),
-      parents: resource.parents.map((p) => ({ name: p.name, parent: p.parent, columns: p.columns })),
-      children: resource.children.map((c) => ({ name: c.name, child: c.child, via: c.via })),
-    };
+  /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
+  @Get('@schema/:prefix')
+  @RequiresAccess('META')
+  schema(@Req() req: unknown, @Param('prefix') prefix: string, @Query() query: Record<string, unknown>): unknown[] {
+    if (prefix.toLowerCase() !== this.registry.prefix.toLowerCase()) {
+      throw new ApiError(ErrorCode.NOT_FOUND, `No such data source prefix: ${prefix.slice(0, 100)}`);
+    }
+    // LAC's REST Lab form names the project (`?projectId=123`); this API has one.
+    const { projectId: _project, ...rest } = query;
+    return this.page(req, rest, this.allTables(this.base(req)));
+  }
+
+  /** Tessera serves no views, stored procedures or functions: LAC's lists of them are empty. */
+  @Get('@views')
+  @RequiresAccess('META')
+  views(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
+  }
+
+  @Get('@procedures')
+  @RequiresAccess('META')
+  procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
+  }
+
+  @Get('@functions')
+  @RequiresAccess('META')
+  functions(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, []);
+  }
+
+  /** The entries in the order and page the query asks (sysorder, pagesize, offset). */
+  private page(req: unknown, query: Record<string, unknown>, entries: ReadonlyArray<Record<string, unknown>>): unknown[] {
+    return pageOfMetaList(entries, query, (offset) => this.nextBatch(req, offset));
+  }
+
+  /** The same request with the next offset, without any `auth` parameter (as the resources' next_batch links). */
+  private nextBatch(req: unknown, offset: number): string {
+    const raw = rawRequestOf(req);
+    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
+    deleteAuthParams(url.searchParams);
+    url.searchParams.set('offset', String(offset));
+    return url.toString();
+  }
+
+  private allTables(base: string): Array<Record<string, unknown>> {
+    return this.registry.resources.map((r) => describeTable(base, this.registry, r));
+  }
+
+  private base(req: unknown): string {
+    return apiBaseUrl(req, this.config.http);
   }
 }

@@ -7,18 +7,21 @@ describe('acceptQueryParameters', () => {
     expect(acceptQueryParameters({ ...list, nometa: 'true', inlinelimit: '2000' }, 'list')).toEqual({
       nometa: true,
       txsummary: true,
+      rulesummary: false,
     });
     expect(acceptQueryParameters({ nometa: 'false', inlinelimit: '0', auth: 'k', pagesize: '3' }, 'get')).toEqual({
       nometa: false,
       txsummary: true,
+      rulesummary: false,
     });
     expect(acceptQueryParameters({ txsummary: 'false', rulesummary: 'true', pagesize: '20' }, 'insert')).toEqual({
       nometa: false,
       txsummary: false,
+      rulesummary: true,
     });
     expect(acceptQueryParameters({ txsummary: 'true' }, 'update').txsummary).toBe(true);
     expect(acceptQueryParameters({ checksum: 'override', txsummary: 'false' }, 'delete').txsummary).toBe(false);
-    expect(acceptQueryParameters({}, 'list')).toEqual({ nometa: false, txsummary: true });
+    expect(acceptQueryParameters({}, 'list')).toEqual({ nometa: false, txsummary: true, rulesummary: false });
   });
 
   it.each([

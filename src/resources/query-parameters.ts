@@ -42,9 +42,11 @@ export interface ResponseOptions {
   nometa: boolean;
   /** `txsummary=false`: a write answers `{statusCode}` alone. */
   txsummary: boolean;
+  /** `rulesummary=true`: a write answers the rules that fired, per row. */
+  rulesummary: boolean;
 }
 
-const DEFAULTS: ResponseOptions = Object.freeze({ nometa: false, txsummary: true });
+const DEFAULTS: ResponseOptions = Object.freeze({ nometa: false, txsummary: true, rulesummary: false });
 const MAX_WHOLE_NUMBER = 1_000_000_000;
 
 /**
@@ -72,9 +74,12 @@ export function acceptQueryParameters(
   if (query.inlinelimit !== undefined) wholeNumber(query.inlinelimit, 'inlinelimit');
   if (query.userfilter !== undefined) text(query.userfilter, 'userfilter');
   if (query.userorder !== undefined) text(query.userorder, 'userorder');
-  flag(query.rulesummary, 'rulesummary', false);
   if (endpoint !== 'list' && query.pagesize !== undefined) wholeNumber(query.pagesize, 'pagesize', 1);
-  return { nometa: flag(query.nometa, 'nometa', false), txsummary: flag(query.txsummary, 'txsummary', true) };
+  return {
+    nometa: flag(query.nometa, 'nometa', false),
+    txsummary: flag(query.txsummary, 'txsummary', true),
+    rulesummary: flag(query.rulesummary, 'rulesummary', false),
+  };
 }
 
 function isCustomList(name: string, endpoint: ResourceEndpoint, subResources: SubResourcePaths | undefined): boolean {

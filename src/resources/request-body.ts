@@ -1,7 +1,7 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { Resource } from '../data/resource-registry.js';
-import { fromRequest, type CanonicalRow } from '../data/value-codec.js';
+import type { CanonicalRow } from '../data/value-codec.js';
 
 const METADATA = '@metadata';
 export const MAX_OBJECTS_PER_REQUEST = 1000;
@@ -22,37 +22,29 @@ export function bodyItems(body: unknown): Array<Record<string, unknown>> {
   return items as Array<Record<string, unknown>>;
 }
 
-export function metadataOf(item: Record<string, unknown>): { href?: string; checksum?: string } {
+/** What a client may say about an object in its `@metadata`. */
+export interface ObjectMetadata {
+  href?: string;
+  checksum?: string;
+  /** `@metadata.action` as sent (checked by `writeActionOf`). */
+  action?: string;
+}
+
+export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
   const metadata = item[METADATA];
   if (metadata === undefined) return {};
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata" must be an object.');
   }
-  const { href, checksum } = metadata as Record<string, unknown>;
-  if ((href !== undefined && typeof href !== 'string') || (checksum !== undefined && typeof checksum !== 'string')) {
-    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href" and "@metadata.checksum" must be strings.');
+  const { href, checksum, action } = metadata as Record<string, unknown>;
+  if (
+    (href !== undefined && typeof href !== 'string') ||
+    (checksum !== undefined && typeof checksum !== 'string') ||
+    (action !== undefined && typeof action !== 'string')
+  ) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href", "@metadata.checksum" and "@metadata.action" must be strings.');
   }
-  return { href, checksum };
-}
-
-/**
- * The columns an object sets, checked against the resource. Unknown and non-writable
- * columns are 400 / 4003 (all named at once); bad values are 400 / 4000 naming the column.
- */
-export function columnValues(resource: Resource, item: Record<string, unknown>, writable: (column: string) => boolean): CanonicalRow {
-  const refused = Object.keys(item).filter((name) => name !== METADATA && (!resource.columnsByName.has(name) || !writable(name)));
-  if (refused.length > 0) {
-    throw new ApiError(
-      ErrorCode.UNKNOWN_COLUMN,
-      `Not a writable column of ${resource.name}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`,
-    );
-  }
-  const values: CanonicalRow = {};
-  for (const [name, value] of Object.entries(item)) {
-    if (name === METADATA) continue;
-    values[name] = fromRequest(resource.columnsByName.get(name)!, value);
-  }
-  return values;
+  return { href, checksum, action };
 }
 
 /** Columns an insert must set: not nullable, no default, not generated. */

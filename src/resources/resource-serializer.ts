@@ -3,6 +3,7 @@ import { keySegment } from '../data/primary-key.js';
 import type { Resource, ResourceColumn } from '../data/resource-registry.js';
 import type { Verb } from '../data/row-change.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
+import type { ObjectLinks } from './meta/object-links.js';
 import { INLINE_LIMIT_DEFAULT, inlined, mayExceed } from './inline-limit.js';
 
 /** Per resource, the columns that may exceed the default inline limit (none in most tables: nothing to check per row). */
@@ -30,10 +31,22 @@ export class ResourceSerializer {
     return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
   }
 
-  /** A row as GET answers it; text longer than `inlineLimit` characters becomes a link to its value (see `inlined`). */
-  object(resource: Resource, row: CanonicalRow, readable?: ReadonlySet<string>, inlineLimit?: number): Record<string, unknown> {
+  /**
+   * A row as GET answers it; text longer than `inlineLimit` characters becomes a link to its value (see `inlined`).
+   * `links`: the caller's links of `resource`'s objects, planned once per request; `@metadata.links` is left out when there are none.
+   */
+  object(
+    resource: Resource,
+    row: CanonicalRow,
+    readable?: ReadonlySet<string>,
+    inlineLimit?: number,
+    links?: ObjectLinks,
+  ): Record<string, unknown> {
     const href = this.href(resource, row);
-    const out: Record<string, unknown> = { '@metadata': { href, checksum: this.checksums.of(resource, row) } };
+    const metadata: Record<string, unknown> = { href, checksum: this.checksums.of(resource, row) };
+    const linked = links?.of(row, readable);
+    if (linked && linked.length > 0) metadata.links = linked;
+    const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
     if (inlineLimit !== undefined) {
       for (const column of longColumns(resource, inlineLimit)) {

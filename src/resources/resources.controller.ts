@@ -10,22 +10,27 @@ import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
-import { acceptQueryParameters } from './query-parameters.js';
+import { acceptQueryParameters, type ResponseOptions } from './query-parameters.js';
 import { readQueryOf } from './read-query.js';
 import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourcesService } from './resources.service.js';
+import type { RuleLog } from '../logic/rule-log.js';
+import { ruleSummary } from './write/rule-summary.js';
+import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
+import type { VisibleEntry } from '../security/summary-visibility.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { VisibleEntry } from '../security/summary-visibility.js';
 
 interface WriteResult {
   statusCode: number;
   /** Left out with `txsummary=false`. */
   txsummary?: Array<Record<string, unknown>>;
+  /** With `rulesummary=true`. */
+  rulesummary?: Array<Record<string, unknown>>;
 }
 
 type Query = Record<string, unknown>;
@@ -70,6 +75,7 @@ export class ResourcesController {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checksums: RowChecksum,
+    private readonly links: ObjectLinkPlanner,
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
   ) {}
@@ -85,9 +91,10 @@ export class ResourcesController {
     const inlineLimit = inlineLimitOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
-    const out: unknown[] = nometa
-      ? rows.map((r) => serializer.bare(resource, r.row, r.readable))
-      : rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit));
+    const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const out: unknown[] = links
+      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links))
+      : rows.map((r) => serializer.bare(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
   }
@@ -110,9 +117,10 @@ export class ResourcesController {
     const found = await this.resources.get(access, pk);
     if (!found) return [];
     const serializer = this.serializer(req);
-    const object = nometa
-      ? serializer.bare(resource, found.row, found.readable)
-      : serializer.object(resource, found.row, found.readable, inlineLimit);
+    const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
+    const object = links
+      ? serializer.object(resource, found.row, found.readable, inlineLimit, links)
+      : serializer.bare(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
     const etag = `"${checksum}"`;
@@ -160,9 +168,9 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    this.refuseCustomWrite(req);
-    const { txsummary } = acceptQueryParameters(query, 'insert');
-    return this.result(req, 201, await this.resources.insert(access, body), txsummary);
+    const options = acceptQueryParameters(query, 'insert');
+    const log = this.resources.ruleLogFor(options.rulesummary);
+    return this.result(req, 201, await this.resources.insert(access, body, log, this.levelOf(req)), options, log);
   }
 
   @Put(':resource')
@@ -174,9 +182,15 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    this.refuseCustomWrite(req);
-    const { txsummary } = acceptQueryParameters(query, 'update');
-    return this.result(req, 200, await this.resources.update(access, body, undefined, unquote(ifMatch)), txsummary);
+    const options = acceptQueryParameters(query, 'update');
+    const log = this.resources.ruleLogFor(options.rulesummary);
+    return this.result(
+      req,
+      200,
+      await this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
+      options,
+      log,
+    );
   }
 
   /** LAC answers PATCH as PUT. */
@@ -202,9 +216,9 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    this.refuseCustomWrite(req);
-    const { txsummary } = acceptQueryParameters(query, 'update');
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch)), txsummary);
+    const options = acceptQueryParameters(query, 'update');
+    const log = this.resources.ruleLogFor(options.rulesummary);
+    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)), options, log);
   }
 
   /** LAC answers PATCH as PUT. */
@@ -230,20 +244,22 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    this.refuseCustomWrite(req);
-    const { txsummary } = acceptQueryParameters(query, 'delete');
+    const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    return this.result(req, 200, await this.resources.delete(access, pk, given), txsummary);
+    const log = this.resources.ruleLogFor(options.rulesummary);
+    return this.result(req, 200, await this.resources.delete(access, pk, given, log), options, log);
   }
 
   /**
    * The write result. Rules run with the system's rights; the service has already left out the
    * rows the caller could not GET and says which columns a GET would show of the others.
    */
-  private result(req: unknown, statusCode: number, entries: VisibleEntry[], txsummary: boolean): WriteResult {
-    if (!txsummary) return { statusCode };
+  private result(req: unknown, statusCode: number, entries: VisibleEntry[], options: ResponseOptions, ruleLog?: RuleLog): WriteResult {
     const serializer = this.serializer(req);
-    return { statusCode, txsummary: entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable)) };
+    const result: WriteResult = { statusCode };
+    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable));
+    if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
+    return result;
   }
 
   /**
@@ -267,11 +283,6 @@ export class ResourcesController {
     const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
     deleteAuthParams(url.searchParams);
     return { baseUrl: apiBaseUrl(req, this.config.http), url, query, nometa };
-  }
-
-  /** Writes of nested documents are not served yet: refused rather than applied to the level's table as if it were one. */
-  private refuseCustomWrite(req: unknown): void {
-    if (this.levelOf(req)) throw new ApiError(ErrorCode.BAD_REQUEST, 'Writing custom resources is not available yet.');
   }
 
   private serializer(req: unknown): ResourceSerializer {

@@ -5,7 +5,9 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { TESSERA_VERSION } from '../common/version.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { RuleBank } from '../logic/rule-bank.js';
+import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
 import { MetaController } from './meta.controller.js';
+import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
@@ -21,13 +23,14 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
   providers: [
     {
       provide: OpenApiDocs,
-      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig) =>
+      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig, custom: CustomResourceRegistry) =>
         new OpenApiDocs(
           {
             project: settings.project,
             account: settings.account,
             tesseraVersion: TESSERA_VERSION,
             resources: registry.resources,
+            customResources: custom.resources,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
             permitAuthInUrl: settings.permitAuthInUrl,
@@ -38,9 +41,10 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
           },
           settings.versions,
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry],
     },
     ResourcesService,
+    ObjectLinkPlanner,
     CustomResourceReads,
   ],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { keyOf, parseKeySegment, type KeyValues } from '../data/primary-key.js';
+import { parseKeySegment } from '../data/primary-key.js';
 import type { OrderTerm } from '../data/query/ast.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import { combineSortTerms, parseOrder, parseSysOrder } from '../data/query/order-parser.js';
@@ -14,6 +14,7 @@ import { excerpt } from '../data/query/limits.js';
 import { Database, type DatabaseSession } from '../database/database.js';
 import type { Dialect } from '../database/dialect.js';
 import { LogicEngine } from '../logic/logic-engine.js';
+import type { RuleLog } from '../logic/rule-log.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
 import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
@@ -21,7 +22,19 @@ import { readVisibility, type ReadVisibility } from '../security/read-visibility
 import { SecurityService } from '../security/security.service.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 import type { ReadQuery } from './read-query.js';
-import { bodyItems, columnValues, metadataOf, missingRequired } from './request-body.js';
+import { bodyItems } from './request-body.js';
+import { DocumentPlanner } from './write/document-plan.js';
+import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
+import { isDuplicateKey } from './write/duplicate-key.js';
+import type { WriteAction } from './write/write-action.js';
+import { tableLevel, type WriteLevel } from './write/write-level.js';
+import { documentLevel } from './write/document-level.js';
+import type { ResourceLevel } from './custom/custom-resource-registry.js';
+
+/** The level a write walks: a custom resource's (and those below it), or the table's own. */
+function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
+  return level ? documentLevel(level) : tableLevel(access.resource);
+}
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
@@ -98,6 +111,11 @@ export class ResourcesService {
     return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
   }
 
+  /** A rule log when the request asks for a rule summary (`rulesummary=true`), else undefined: nothing is recorded. */
+  ruleLogFor(rulesummary: boolean): RuleLog | undefined {
+    return rulesummary ? this.engine.ruleLog() : undefined;
+  }
+
   /**
    * One column's value in one row, as the caller's GET would show it: undefined when the row is
    * not there for the caller, 400 / 4003 for a column it may not read in that row.
@@ -111,66 +129,68 @@ export class ResourcesService {
     return found ? (found.row[column.name] ?? null) : undefined;
   }
 
-  async insert(access: ResourceAccess, body: unknown): Promise<VisibleEntry[]> {
-    const resource = access.resource;
-    const writable = this.writablePredicate(access, 'INSERT');
-    const items = bodyItems(body).map((item) => {
-      const values = columnValues(resource, item, (name) => writable(name) && !resource.columnsByName.get(name)!.generated);
-      const missing = missingRequired(resource, values);
-      if (missing.length > 0) {
-        throw new ApiError(ErrorCode.BAD_REQUEST, `Missing required column(s) of ${resource.name}: ${missing.join(', ')}.`);
-      }
-      return values;
-    });
-    return this.engine.run(this.security.rowPolicy(access), async (tx) => {
-      if (items.length > 1)
-        await tx.lockAncestorsOfMany(
-          resource,
-          items.map((values) => ({ values })),
-        );
-      for (const values of items) await tx.insert(resource, values);
-    });
+  /** POST: a table resource's objects, or (`level` given) a custom resource's documents. */
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<VisibleEntry[]> {
+    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { recordUnchanged: level === undefined, ruleLog });
   }
 
-  /** PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns). */
-  async update(access: ResourceAccess, body: unknown, keySegment?: string, ifMatch?: string): Promise<VisibleEntry[]> {
-    const resource = access.resource;
+  /**
+   * PUT on an object's URL (`keySegment` given) or on the collection (objects identified by href or key columns);
+   * a custom resource's documents when `level` is given (objects whose values are unchanged are not listed).
+   */
+  async update(
+    access: ResourceAccess,
+    body: unknown,
+    keySegment?: string,
+    ifMatch?: string,
+    ruleLog?: RuleLog,
+    level?: ResourceLevel,
+  ): Promise<VisibleEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    const writable = this.writablePredicate(access, 'UPDATE');
-    const changes = items.map((item) => {
-      const metadata = metadataOf(item);
-      const key = keySegment !== undefined ? parseKeySegment(resource, keySegment) : this.keyOfItem(resource, item, metadata.href);
-      const checksum = metadata.checksum ?? (items.length === 1 ? ifMatch : undefined);
-      if (!checksum) {
-        throw new ApiError(
-          ErrorCode.CHECKSUM_REQUIRED,
-          'An update needs the object\'s current checksum in @metadata.checksum (or "override").',
-        );
-      }
-      const keyColumns = new Set(resource.primaryKey.map((c) => c.name));
-      const sent = columnValues(resource, item, (name) => keyColumns.has(name) || writable(name));
-      resource.primaryKey.forEach((column, i) => {
-        if (column.name in sent && sent[column.name] !== key[i]) {
-          throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
-        }
-      });
-      const values = Object.fromEntries(Object.entries(sent).filter(([name]) => !keyColumns.has(name)));
-      return { key, checksum, values };
-    });
-    return this.engine.run(this.security.rowPolicy(access), async (tx) => {
-      if (changes.length > 1)
-        await tx.lockAncestorsOfMany(
-          resource,
-          changes.map((c) => ({ key: c.key, values: c.values })),
-        );
-      for (const change of changes) await tx.update(resource, change.key, change.values, change.checksum);
+    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', {
+      keySegment,
+      ifMatch,
+      recordUnchanged: level === undefined,
+      ruleLog,
     });
   }
 
-  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined): Promise<VisibleEntry[]> {
+  /**
+   * Writes a body (a table resource's objects, or a custom resource's documents) in one
+   * transaction, each object by its `@metadata.action` (`byDefault` when it names none). Two
+   * MERGE_INSERTs of the same new key at once: the one that loses the race for the insert meets
+   * the other's row as a duplicate key, and runs once more, as an update of that row.
+   */
+  async write(
+    access: ResourceAccess,
+    level: WriteLevel,
+    items: ReadonlyArray<Record<string, unknown>>,
+    byDefault: WriteAction,
+    options: WriteOptions,
+  ): Promise<VisibleEntry[]> {
+    const objects = new DocumentPlanner(byDefault).plan(level, items);
+    const policy = this.security.rowPolicy(access);
+    for (let attempt = 1; ; attempt++) {
+      let writer: DocumentWriter | undefined;
+      try {
+        return await this.engine.run(
+          policy,
+          async (tx) => {
+            writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
+            await writer.writeAll(objects);
+          },
+          options.ruleLog,
+        );
+      } catch (error) {
+        if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
+      }
+    }
+  }
+
+  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
     const resource = access.resource;
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
@@ -179,13 +199,7 @@ export class ResourcesService {
         `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`,
       );
     }
-    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined));
-  }
-
-  private writablePredicate(access: ResourceAccess, operation: 'INSERT' | 'UPDATE'): (name: string) => boolean {
-    const derived = this.engine.derivedAttributes(access.resource);
-    const granted = access.writable(operation);
-    return (name) => !derived.has(name) && (!granted || granted.has(name));
+    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined), ruleLog);
   }
 
   /** Which columns each row shows the caller (see `readVisibility`). */
@@ -196,27 +210,5 @@ export class ResourcesService {
   /** Reads outside a transaction: the pool, or SQLite's prepared statements (see `loneReads`). */
   private reader(session: DatabaseSession): RowStore {
     return new RowStore(session, this.dialect);
-  }
-
-  private keyOfItem(resource: Resource, item: Record<string, unknown>, href: string | undefined): KeyValues {
-    if (href !== undefined) {
-      const path = href.replace(/[?#].*$/, '');
-      const marker = `/${resource.name}/`;
-      const at = path.toLowerCase().lastIndexOf(marker.toLowerCase());
-      if (at < 0) throw new ApiError(ErrorCode.BAD_REQUEST, `@metadata.href does not name a ${resource.name}.`);
-      return parseKeySegment(resource, path.slice(at + marker.length));
-    }
-    const values = columnValues(
-      resource,
-      Object.fromEntries(resource.primaryKey.filter((c) => c.name in item).map((c) => [c.name, item[c.name]])),
-      () => true,
-    );
-    if (resource.primaryKey.some((c) => !(c.name in values))) {
-      throw new ApiError(
-        ErrorCode.BAD_REQUEST,
-        `Each object needs @metadata.href or its key column(s): ${resource.primaryKey.map((c) => c.name).join(', ')}.`,
-      );
-    }
-    return keyOf(resource, values);
   }
 }

@@ -44,6 +44,13 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
     throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
   }
 
+  async maySee(store: RowStore, resource: Resource, key: KeyValues): Promise<void> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow('READ')) return;
+    const [visible] = (await store.test(resource, key, [(p) => this.predicate(access, 'READ', p)])) ?? [false];
+    if (!visible) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
+  }
+
   /**
    * A row the caller inserts, or moves by an update, must land inside a granting role's
    * filter: judged on its final values just before its statement, so that a row outside

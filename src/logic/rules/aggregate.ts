@@ -11,6 +11,8 @@ export interface ParentAdjustment {
   relation: ParentRelation;
   /** The parent's key values, in the relation's column order. */
   key: CanonicalValue[];
+  /** The aggregates this adjustment maintains. */
+  aggregates: Aggregate[];
   apply(parentRow: CanonicalRow, tx: RuleContext): Promise<CanonicalRow>;
 }
 
@@ -84,6 +86,7 @@ export function adjustments(feeds: readonly Aggregate[], before: CanonicalRow | 
     parent: entry.parent,
     relation: entry.relation,
     key: entry.key,
+    aggregates: entry.steps.map(([aggregate]) => aggregate),
     async apply(parentRow, tx) {
       const changes: CanonicalRow = {};
       for (const [aggregate, step] of entry.steps) {

@@ -17,5 +17,6 @@ export async function applyCopies(
     if (!reparented) continue;
     const parent = await tx.parentOf(copy.relation, row);
     row[copy.attr.name] = parent ? fromRuleValue(copy.attr, parent[copy.from.name] ?? null) : null;
+    tx.ruleFired?.(row, copy.rule);
   }
 }

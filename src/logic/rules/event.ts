@@ -42,6 +42,7 @@ export async function runRowEvents(
   for (const rule of events) {
     if (!rule.on.includes(verb)) continue;
     tx.counterOf(rule).ran();
+    tx.ruleFired?.(row, rule);
     await rule.run(event);
   }
   return mayChange ? withChanges(resource, row, view) : row;

@@ -30,6 +30,7 @@ export async function applyFormulas(
       view[use.relation.name] = parents.get(use.relation.name);
     }
     row[formula.attr.name] = fromRuleValue(formula.attr, formula.rule.compute(view));
+    tx.ruleFired?.(row, formula.rule);
   }
 }
 

@@ -10,6 +10,8 @@ export interface RuleContext {
   readonly registry: ResourceRegistry;
   /** Where a rule's executions are counted. */
   counterOf(rule: Rule): RuleCounter;
+  /** Notes that a rule ran on the row (only when the request asked for a rule summary; absent otherwise). */
+  readonly ruleFired?: (row: CanonicalRow, rule: Rule) => void;
   /** The parent row a child points to through `relation`, as this transaction sees it. */
   parentOf(relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined>;
   /** Inserts a row from an event (with every rule of its own), `depth` events deep. */

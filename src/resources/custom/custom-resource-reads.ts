@@ -13,6 +13,8 @@ import { Database } from '../../database/database.js';
 import { FALSE_PREDICATE } from '../../data/query/sql-compiler.js';
 import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
 import { inlined } from '../inline-limit.js';
+import { ObjectLinkPlanner } from '../meta/object-link-planner.js';
+import type { ObjectLinks } from '../meta/object-links.js';
 import { customReadQueryOf, levelParameterOf, type CustomReadQuery } from './custom-read-query.js';
 import { subPathFrom, type ResourceLevel } from './custom-resource-registry.js';
 import { LevelReader, type LevelQuery, type LevelRow } from './level-reader.js';
@@ -26,6 +28,12 @@ export interface CustomReadRequest {
   query: Record<string, unknown>;
   /** `nometa=true`: objects at every level without `@metadata` (next_batch links stay). */
   nometa?: boolean;
+}
+
+/** A level's `@metadata.links` for one request: its table's links, built only from the columns the level shows. */
+interface LevelLinks {
+  links: ObjectLinks;
+  shown: ReadonlySet<string>;
 }
 
 /** Parameters that belong to the request's root level: a child's next_batch link does not carry them. */
@@ -75,6 +83,7 @@ export class CustomResourceReads {
     private readonly registry: ResourceRegistry,
     private readonly settings: ApiSettings,
     private readonly checksums: RowChecksum,
+    private readonly linkPlanner: ObjectLinkPlanner,
   ) {
     this.levels = new LevelReader(database, registry);
   }
@@ -169,7 +178,8 @@ export class CustomResourceReads {
     const max = this.settings.pageSizeMax * DOCUMENT_PAGES;
     const budget = new DocumentBudget(max, max);
     budget.take(rows.length);
-    const objects = rows.map((r) => this.object(root, r, query, request));
+    const links = this.levelLinks(root, access, request);
+    const objects = rows.map((r) => this.object(root, r, query, request, links));
     await this.fill(root, root, access, rows, objects, query, request, budget);
     return objects;
   }
@@ -206,13 +216,14 @@ export class CustomResourceReads {
         query.pageSize + 1,
         budget.remaining,
       );
+      const links = this.levelLinks(sub, subAccess, request);
       const subRows: LevelRow[] = [];
       const subObjects: JsonObject[] = [];
       rows.forEach((owner, i) => {
         if (!linked[i]) return;
         const found = grouped.get(this.levels.ownerKey(sub, owner.row)) ?? [];
         const shown = child ? found.slice(0, query.pageSize) : found.slice(0, 1);
-        const made = shown.map((r) => this.object(sub, r, query, request));
+        const made = shown.map((r) => this.object(sub, r, query, request, links));
         subRows.push(...shown);
         subObjects.push(...made);
         if (!child) {
@@ -228,9 +239,23 @@ export class CustomResourceReads {
     }
   }
 
-  private object(level: ResourceLevel, r: LevelRow, query: CustomReadQuery, request: CustomReadRequest): JsonObject {
+  /** Planned once per level and request (see ObjectLinkPlanner). */
+  private levelLinks(level: ResourceLevel, access: ResourceAccess, request: CustomReadRequest): LevelLinks {
+    return {
+      links: this.linkPlanner.plan(access, request.baseUrl, level.table),
+      shown: new Set(level.attributes.map((a) => a.column.name)),
+    };
+  }
+
+  private object(level: ResourceLevel, r: LevelRow, query: CustomReadQuery, request: CustomReadRequest, links: LevelLinks): JsonObject {
     const href = `${request.baseUrl}/${level.path}/${keySegment(level.table, r.row)}`;
-    const out: JsonObject = request.nometa ? {} : { '@metadata': { href, checksum: this.checksums.of(level.table, r.row) } };
+    const out: JsonObject = {};
+    if (!request.nometa) {
+      const metadata: JsonObject = { href, checksum: this.checksums.of(level.table, r.row) };
+      const linked = links.links.of(r.row, r.readable, links.shown);
+      if (linked.length > 0) metadata.links = linked;
+      out['@metadata'] = metadata;
+    }
     for (const attribute of level.attributes) {
       if (r.readable && !r.readable.has(attribute.column.name)) continue;
       const value = toJson(attribute.column, r.row[attribute.column.name] ?? null);

@@ -1,4 +1,6 @@
 import type { Resource } from '../../data/resource-registry.js';
+import type { CustomResource } from '../custom/custom-resource-registry.js';
+import { customResourceDocs } from './custom-resource-docs.js';
 import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
 import type { JsonObject, OpenApiDocument } from '../../common/openapi/openapi-types.js';
 import { queryParameters, resourcePaths } from './resource-paths.js';
@@ -12,6 +14,8 @@ export interface OpenApiSource {
   account: string;
   tesseraVersion: string;
   resources: readonly Resource[];
+  /** The project's custom (nested) resources. */
+  customResources?: readonly CustomResource[];
   /** Attributes logic rules derive on a resource: read-only for clients. */
   derived: (resource: Resource) => ReadonlySet<string>;
   resourcePrefix: string;
@@ -78,6 +82,10 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     parameters[`key.${name}`] = keyParameter(resource);
     paths = { ...paths, ...resourcePaths(resource, name, options) };
   }
+  const custom = customResourceDocs(
+    { resources: source.customResources ?? [], derived: source.derived, allowFreeFormFilters: source.allowFreeFormFilters },
+    Object.keys(schemas),
+  );
 
   return {
     openapi: '3.1.0',
@@ -95,9 +103,15 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
       { name: 'authentication', description: 'Tokens.' },
       { name: 'system', description: 'Health, information and descriptions of this API.' },
       ...source.resources.map((r) => ({ name: r.name, description: `The ${r.tableName} table.` })),
+      ...custom.tags,
     ],
-    paths,
-    components: { schemas, responses: errorResponses(), parameters, securitySchemes: securitySchemes(source) },
+    paths: { ...paths, ...custom.paths },
+    components: {
+      schemas: { ...schemas, ...custom.schemas },
+      responses: errorResponses(),
+      parameters: { ...parameters, ...custom.parameters },
+      securitySchemes: securitySchemes(source),
+    },
   };
 }
 

@@ -148,11 +148,6 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
     requestBody: { required: true, content: jsonContent(row) },
     responses: { ...writeResult('200', 'Updated.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
   };
-  const asPatch = (put: JsonObject): JsonObject => ({
-    ...put,
-    operationId: `patch_${String(put.operationId).slice('update_'.length)}`,
-    summary: `${String(put.summary)} (PATCH is PUT)`,
-  });
 
   return {
     [path]: {
@@ -217,5 +212,14 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
         responses: { ...writeResult('200', 'Deleted.'), ...errorRefs(400, 401, 403, 404, 409, 422) },
       },
     },
+  };
+}
+
+/** LAC answers PATCH as PUT: the same operation under its own id. */
+export function asPatch(put: JsonObject): JsonObject {
+  return {
+    ...put,
+    operationId: `patch_${String(put.operationId).slice('update_'.length)}`,
+    summary: `${String(put.summary)} (PATCH is PUT)`,
   };
 }

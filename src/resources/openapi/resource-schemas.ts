@@ -142,6 +142,23 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
           description:
             'R: and 16 hex digits over the row\'s stored values; it changes whenever the row changes. "override" on PUT skips the check.',
         },
+        links: {
+          type: 'array',
+          readOnly: true,
+          description:
+            "On GET: the object's parent (rel parent: the parent object's URL, from the foreign key) and its children " +
+            '(rel children: the child collection filtered on this object), for the tables the caller may read; left out when there are none.',
+          items: {
+            type: 'object',
+            required: ['href', 'rel', 'role', 'type'],
+            properties: {
+              href: { type: 'string', format: 'uri' },
+              rel: { enum: ['parent', 'children'] },
+              role: { type: 'string' },
+              type: { type: 'string' },
+            },
+          },
+        },
       },
     },
     NextBatch: {

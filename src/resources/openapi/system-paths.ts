@@ -95,32 +95,68 @@ export function systemSchemas(): Record<string, JsonObject> {
     },
     ResourceSummary: {
       type: 'object',
-      properties: { name: str, prefixedName: str, table: str, primaryKey: { type: 'array', items: str } },
+      description:
+        'A resource this API serves. name, resource_type, prefix, entity, apiVersion and @metadata.href are the fields LAC clients read.',
+      properties: {
+        '@metadata': {
+          type: 'object',
+          properties: { href: { type: 'string', format: 'uri', description: "The resource's collection URL." } },
+        },
+        name: str,
+        resource_type: {
+          enum: ['TableBased', 'Custom'],
+          description: 'TableBased: a table as it is; Custom: a nested resource defined by the project.',
+        },
+        prefix: { ...str, description: 'The data source prefix of its table.' },
+        entity: { ...str, description: 'Its table (for a custom resource, the table of its top level).' },
+        apiVersion: str,
+        is_collection: { type: 'boolean' },
+        description: strOrNull,
+        prefixedName: { ...str, description: 'prefix:table, the other name a table resource answers to.' },
+        table: str,
+        primaryKey: { type: 'array', items: str },
+      },
+    },
+    TableRelation: {
+      type: 'object',
+      description:
+        'A relation of the table: to a parent (many-to-one, in parents) or to children (one-to-many, in children). ' +
+        "child_columns and parent_columns pair up, in the order of the parent's key.",
+      properties: {
+        name: { ...str, description: 'parents: the many-to-one relation; children: the child table.' },
+        parent: str,
+        columns: { type: 'array', items: { type: 'object', properties: { child: str, parent: str } } },
+        child: str,
+        via: { ...str, description: "The child's many-to-one relation this one is the inverse of." },
+        role: { ...str, description: 'The role name its links carry in @metadata.links.' },
+        parent_table: { ...str, description: 'prefix:table' },
+        child_table: { ...str, description: 'prefix:table' },
+        child_columns: { type: 'array', items: str },
+        parent_columns: { type: 'array', items: str },
+      },
     },
     Table: {
       type: 'object',
       properties: {
+        '@metadata': {
+          type: 'object',
+          properties: { href: { type: 'string', format: 'uri', description: '<base>/@tables/<prefix>:<table>' } },
+        },
         name: str,
+        prefix: str,
+        entity: str,
         columns: { type: 'array', items: ref('schemas', 'TableColumn') },
         primaryKey: { type: 'array', items: str },
-        parents: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              name: str,
-              parent: str,
-              columns: { type: 'array', items: { type: 'object', properties: { child: str, parent: str } } },
-            },
-          },
-        },
-        children: { type: 'array', items: { type: 'object', properties: { name: str, child: str, via: str } } },
+        primaryKeyColumns: { type: 'array', items: str, description: 'The same as primaryKey (the name LAC clients read).' },
+        parents: { type: 'array', items: ref('schemas', 'TableRelation') },
+        children: { type: 'array', items: ref('schemas', 'TableRelation') },
       },
     },
     TableColumn: {
       type: 'object',
       properties: {
         name: str,
+        dbName: str,
         type: { enum: ['string', 'integer', 'decimal', 'boolean', 'date', 'datetime'] },
         size: { type: ['integer', 'null'] },
         precision: { type: ['integer', 'null'] },
@@ -137,7 +173,45 @@ function ok(description: string, schema: JsonObject): JsonObject {
   return { 200: { description, content: jsonContent(schema) } };
 }
 
-/** `@authentication`, `@login_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`, `@tables`, `@docs`. */
+/** The query of the meta lists (`@resources`, `@tables`, ...): any other parameter is 400 / 4000. */
+const META_LIST_PARAMETERS: JsonObject[] = [
+  {
+    name: 'sysorder',
+    in: 'query',
+    required: false,
+    description: "(field:asc|desc|asc_uc|desc_uc, ...) over the entries' own fields, e.g. (entity:asc_uc).",
+    schema: str,
+  },
+  {
+    name: 'pagesize',
+    in: 'query',
+    required: false,
+    description: 'Entries per page (the whole list without it); a next_batch element ends a cut page.',
+    schema: { type: 'integer', minimum: 1, maximum: 5000 },
+  },
+  { name: 'offset', in: 'query', required: false, description: 'Entries to skip.', schema: { type: 'integer', minimum: 0 } },
+];
+
+/** An endpoint LAC clients ask for that always answers an empty array here. */
+function emptyList(path: string, operationId: string, summary: string): Record<string, JsonObject> {
+  return {
+    [path]: {
+      get: {
+        tags: ['system'],
+        operationId,
+        summary,
+        description: META_NOTE,
+        parameters: META_LIST_PARAMETERS,
+        responses: { ...ok('Always an empty array.', { type: 'array', maxItems: 0 }), ...errorRefs(401, 403, 404) },
+      },
+    },
+  };
+}
+
+/**
+ * `@authentication`, `@login_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`, `@tables`, `@schema`, `@views`,
+ * `@procedures`, `@functions`, `@docs`.
+ */
 export function systemPaths(options: SystemPathOptions): Record<string, JsonObject> {
   const tokenGet = options.getSecurity ? { security: options.getSecurity } : {};
   const system = ['system'];
@@ -215,6 +289,7 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         summary: 'The resources this API serves',
         description: META_NOTE,
         ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Every resource.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
       },
     },
@@ -225,6 +300,7 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         summary: 'Every table with its columns',
         description: META_NOTE,
         ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Every table.', { type: 'array', items: ref('schemas', 'Table') }), ...errorRefs(401, 403, 404) },
       },
     },
@@ -233,14 +309,44 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         tags: system,
         operationId: 'getTable',
         summary: 'One table with its columns',
-        description: META_NOTE,
+        description: `${META_NOTE} The name "*" answers every table (an array).`,
         ...tokenGet,
         parameters: [
-          { name: 'name', in: 'path', required: true, description: 'A resource name, plain or prefixed, any case.', schema: str },
+          { name: 'name', in: 'path', required: true, description: 'A resource name, plain or prefixed, any case; or *.', schema: str },
         ],
-        responses: { ...ok('The table.', ref('schemas', 'Table')), ...errorRefs(401, 403, 404) },
+        responses: {
+          ...ok('The table.', { oneOf: [ref('schemas', 'Table'), { type: 'array', items: ref('schemas', 'Table') }] }),
+          ...errorRefs(401, 403, 404),
+        },
       },
     },
+    '/@schema/{prefix}': {
+      get: {
+        tags: system,
+        operationId: 'getSchema',
+        summary: "A data source's tables, columns, keys and relations in one document",
+        description: `${META_NOTE} An unknown prefix is 404 / 4040.`,
+        ...tokenGet,
+        parameters: [
+          { name: 'prefix', in: 'path', required: true, description: 'The data source prefix (any case).', schema: str },
+          {
+            name: 'projectId',
+            in: 'query',
+            required: false,
+            description: "LAC's project ident; ignored (this API has one project).",
+            schema: str,
+          },
+          ...META_LIST_PARAMETERS,
+        ],
+        responses: {
+          ...ok('Every table of the data source.', { type: 'array', items: ref('schemas', 'Table') }),
+          ...errorRefs(401, 403, 404),
+        },
+      },
+    },
+    ...emptyList('/@views', 'listViews', 'Views (Tessera serves none)'),
+    ...emptyList('/@procedures', 'listProcedures', 'Stored procedures (Tessera serves none)'),
+    ...emptyList('/@functions', 'listFunctions', 'Functions (Tessera serves none)'),
     '/@docs': {
       get: {
         tags: system,

@@ -1,0 +1,35 @@
+import type { Resource } from '../data/resource-registry.js';
+import { RuleLog } from './rule-log.js';
+import type { Rule } from './rule-dsl.js';
+
+const customer = { name: 'customer', primaryKey: [{ name: 'name' }] } as unknown as Resource;
+const sum = { kind: 'sum' } as unknown as Rule;
+const constraint = { kind: 'constraint' } as unknown as Rule;
+const names = new Map<Rule, string>([
+  [sum, 'sum customer.balance'],
+  [constraint, 'constraint customer #2'],
+]);
+
+describe('RuleLog', () => {
+  const log = (): RuleLog => new RuleLog((rule) => ({ type: rule.kind, name: names.get(rule)! }));
+
+  it('settles rules noted on a row object under its key once written, carried across a replaced object', () => {
+    const rules = log();
+    const first = { name: 'A' };
+    const second = { name: 'A' };
+    rules.note(first, sum);
+    rules.carry(first, second);
+    rules.settle(second, customer, ['A']);
+    rules.record(customer, ['A'], constraint);
+    rules.record(customer, ['A'], sum);
+    expect(rules.of(customer, ['A']).map((f) => f.name)).toEqual(['sum customer.balance', 'constraint customer #2']);
+    expect(rules.of(customer, ['B'])).toEqual([]);
+  });
+
+  it('forgets everything on clear (a retried attempt starts over)', () => {
+    const rules = log();
+    rules.record(customer, ['A'], sum);
+    rules.clear();
+    expect(rules.of(customer, ['A'])).toEqual([]);
+  });
+});

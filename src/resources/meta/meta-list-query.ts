@@ -1,0 +1,78 @@
+import { ApiError } from '../../common/api-error.js';
+import { ErrorCode } from '../../common/error-codes.js';
+import { parseSysOrder } from '../../data/query/order-parser.js';
+import { isAuthParamName } from '../../common/url-redaction.js';
+
+/** How many entries a meta list may be asked for at once, and from how far. */
+const MAX_PAGE = 5000;
+const MAX_OFFSET = 1_000_000;
+const ACCEPTED = new Set(['sysorder', 'pagesize', 'offset']);
+
+/** The one text value of a query parameter, or undefined. */
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" may be given once, as text.`);
+  return value;
+}
+
+function whole(text: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" must be a whole number from ${min} to ${max}.`);
+  }
+  return Number(text);
+}
+
+function compare(a: unknown, b: unknown, caseInsensitive: boolean): number {
+  const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+  const [x, y] = caseInsensitive ? [text(a).toUpperCase(), text(b).toUpperCase()] : [text(a), text(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** 400 / 4000 naming the query parameters (but `auth`, however spelled) that are not `accepted`. */
+export function refuseOtherParameters(query: Record<string, unknown>, accepted: ReadonlySet<string> = new Set()): void {
+  const unknown = Object.keys(query).filter((name) => !accepted.has(name) && !isAuthParamName(name));
+  if (unknown.length > 0) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, `Unknown query parameter(s) here: ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`);
+  }
+}
+
+/**
+ * The query of a meta list (`@resources`, `@tables`, `@schema/<prefix>`, ...), as LAC's clients send it
+ * (the CLI's `schema list` asks `@tables?sysorder=(entity:asc_uc,entity:desc)&pagesize=1000`): `sysorder` over
+ * the entries' own fields, `pagesize` and `offset` (without pagesize the list is whole). Any other parameter
+ * (but `auth`) is 400 / 4000 naming it, rather than ignored.
+ */
+export function pageOfMetaList(
+  entries: ReadonlyArray<Record<string, unknown>>,
+  query: Record<string, unknown>,
+  nextBatch: (offset: number) => string,
+): unknown[] {
+  refuseOtherParameters(query, ACCEPTED);
+  const sysorder = single(query, 'sysorder');
+  const pageSize = whole(single(query, 'pagesize'), 'pagesize', 1, MAX_PAGE);
+  const offset = whole(single(query, 'offset'), 'offset', 0, MAX_OFFSET) ?? 0;
+  const list = [...entries];
+  if (sysorder !== undefined) {
+    const fields = new Set(entries.flatMap((e) => Object.keys(e).filter((k) => typeof e[k] !== 'object' || e[k] === null)));
+    const terms = parseSysOrder(sysorder);
+    for (const term of terms) {
+      const field = term.column.join('.');
+      if (term.column.length !== 1 || !fields.has(field)) {
+        throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `Cannot sort on "${field.slice(0, 64)}": not a field of these entries.`);
+      }
+    }
+    list.sort((a, b) => {
+      for (const { column, direction, caseInsensitive } of terms) {
+        const order = compare(a[column[0]!], b[column[0]!], caseInsensitive);
+        if (order !== 0) return direction === 'desc' ? -order : order;
+      }
+      return 0;
+    });
+  }
+  if (pageSize === undefined) return offset > 0 ? list.slice(offset) : list;
+  const page: unknown[] = list.slice(offset, offset + pageSize);
+  if (list.length > offset + pageSize) page.push({ '@metadata': { next_batch: nextBatch(offset + pageSize) } });
+  return page;
+}

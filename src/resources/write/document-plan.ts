@@ -1,0 +1,105 @@
+import { ApiError } from '../../common/api-error.js';
+import { ErrorCode } from '../../common/error-codes.js';
+import type { ResourceColumn } from '../../data/resource-registry.js';
+import { fromRequest, type CanonicalRow, type CanonicalValue } from '../../data/value-codec.js';
+import { MAX_OBJECTS_PER_REQUEST, metadataOf, type ObjectMetadata } from '../request-body.js';
+import { writeActionOf, type WriteAction } from './write-action.js';
+import type { WriteLevel } from './write-level.js';
+
+const METADATA = '@metadata';
+
+/** One object of a body, checked and canonical, before any statement runs. */
+export interface PlannedObject {
+  level: WriteLevel;
+  action: WriteAction;
+  metadata: ObjectMetadata;
+  /** Column → canonical value, for the attributes sent (aliases mapped to columns). */
+  sent: CanonicalRow;
+  children: Array<{ link: WriteLevel['children'][number]; objects: PlannedObject[] }>;
+  parents: Array<{ link: WriteLevel['parents'][number]; object: PlannedObject }>;
+}
+
+/**
+ * Checks a body against its levels: unknown attributes are 400 / 4003 named all at once per object; values are made canonical (400 / 4000 naming the column); each
+ * object's action is read (an unknown one is 400 / 4000). Arrays of children must hold objects;
+ * a GET's `next_batch` marker (an object with only `@metadata.next_batch`) and an attribute a
+ * GET replaced by its link (`inlinelimit`) are skipped, so a document read can be sent back whole. At most MAX_OBJECTS_PER_REQUEST objects in all.
+ */
+export class DocumentPlanner {
+  private count = 0;
+
+  constructor(private readonly defaultAction: WriteAction) {}
+
+  plan(level: WriteLevel, items: ReadonlyArray<Record<string, unknown>>): PlannedObject[] {
+    return items.filter((item) => !isNextBatch(item)).map((item) => this.object(level, item));
+  }
+
+  private object(level: WriteLevel, item: Record<string, unknown>): PlannedObject {
+    if (++this.count > MAX_OBJECTS_PER_REQUEST) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, `At most ${MAX_OBJECTS_PER_REQUEST} objects may be sent in one request.`);
+    }
+    const metadata = metadataOf(item);
+    const action = writeActionOf(metadata.action, this.defaultAction);
+    const planned: PlannedObject = { level, action, metadata, sent: {}, children: [], parents: [] };
+    const refused: string[] = [];
+    for (const [name, value] of Object.entries(item)) {
+      if (name === METADATA) continue;
+      const child = level.children.find((c) => c.name === name);
+      if (child) {
+        planned.children.push({ link: child, objects: this.plan(child.level, arrayOfObjects(name, value)) });
+        continue;
+      }
+      const parent = level.parents.find((p) => p.name === name);
+      if (parent) {
+        if (value === null) continue;
+        planned.parents.push({ link: parent, object: this.object(parent.level, anObject(name, value)) });
+        continue;
+      }
+      // A long value a GET left out (inlinelimit) comes back as its link: unchanged, nothing to write.
+      if (isInlineLink(value)) continue;
+      const columnName = level.attributes.get(name);
+      if (columnName === undefined) {
+        refused.push(name);
+        continue;
+      }
+      const column = level.resource.columnsByName.get(columnName)!;
+      planned.sent[columnName] = canonicalOf(column, value);
+    }
+    if (refused.length > 0) {
+      throw new ApiError(
+        ErrorCode.UNKNOWN_COLUMN,
+        `Not a writable column of ${level.path}: ${refused.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`,
+      );
+    }
+    return planned;
+  }
+}
+
+/** A request value made canonical; a boolean may also come as 1 or 0 (as some clients write them). */
+function canonicalOf(column: ResourceColumn, value: unknown): CanonicalValue {
+  if (column.kind === 'boolean' && (value === 1 || value === 0)) return value === 1;
+  return fromRequest(column, value);
+}
+
+function isInlineLink(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const metadata = (value as Record<string, unknown>)[METADATA];
+  return Object.keys(value).length === 1 && typeof metadata === 'object' && metadata !== null && 'href' in metadata;
+}
+
+function isNextBatch(item: Record<string, unknown>): boolean {
+  const metadata = item[METADATA];
+  return Object.keys(item).length === 1 && typeof metadata === 'object' && metadata !== null && 'next_batch' in metadata;
+}
+
+function arrayOfObjects(name: string, value: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(value) || value.some((v) => v === null || typeof v !== 'object' || Array.isArray(v))) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, `"${name}" must be an array of objects.`);
+  }
+  return value as Array<Record<string, unknown>>;
+}
+
+function anObject(name: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ApiError(ErrorCode.BAD_REQUEST, `"${name}" must be an object or null.`);
+  return value as Record<string, unknown>;
+}
