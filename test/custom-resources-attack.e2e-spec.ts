@@ -157,6 +157,16 @@ describeEachTarget('custom resources: a hostile reader', (target) => {
     expect(hidden).not.toHaveProperty('Orders');
     expect((await owner.get(`/Customers.Orders?parent=${ALPHA}`).expect(200)).body).toEqual([]);
     expect(((await owner.get('/Customers.Orders/1').expect(200)).body as Obj[])[0]).not.toHaveProperty('customer_name');
+    // Nor through @metadata.links.
+    const hrefs = (o: Obj): string[] => ((o['@metadata'] as { links?: Array<{ href: string }> }).links ?? []).map((l) => l.href);
+    for (const order of orders) {
+      expect(hrefs(order).filter((h) => h.includes('/employee/'))).toEqual([]);
+      for (const item of order.Lineitems as Obj[]) expect(hrefs(item).filter((h) => h.includes('/product/'))).toEqual([]);
+    }
+    const rooted = ((await owner.get('/Customers.Orders/1').expect(200)).body as Obj[])[0]!;
+    expect(hrefs(rooted).filter((h) => h.includes('/customer'))).toEqual([]);
+    const fullOrder = ((await demo.get('/Customers.Orders/1').expect(200)).body as Obj[])[0]!;
+    expect(hrefs(fullOrder).filter((h) => h.includes('/customer/'))).toHaveLength(1);
     // The Full access user still gets all of it.
     const full = ((await demo.get(`/Ranked/${ALPHA}`).expect(200)).body as Obj[])[0]!;
     expect(((full.Orders as Obj[])[1]!.Rep as Obj).name).toBe('Sam Sales');
