@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { HAS_CHROMIUM, launchBrowser, withScreenshotOnFailure } from './support/browser.js';
+import { HAS_CHROMIUM, launchChromium, signInToConsole, submitNewSalesRep, withScreenshotOnFailure } from './support/browser.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 
@@ -65,7 +65,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     scratch = await createScratchDatabase('sqlite');
     service = await startService({ DATABASE_URL: scratch.url, TESSERA_ADMIN_PASSWORD: ADMIN_PASSWORD, HTTP_ADAPTER: adapter }, 600_000);
     origin = `http://127.0.0.1:${service.port}`;
-    browser = await launchBrowser();
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('request', (request) => requested.push(request.url()));
@@ -96,12 +96,8 @@ const ADAPTERS = ['express', 'fastify'] as const;
   });
 
   step('signs in with an admin account', async () => {
-    await page.goto(`${origin}/admin/`);
-    await page.getByLabel('Admin user name').fill('admin');
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToConsole(page, origin, ADMIN_PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    await page.locator('tr[data-login="demo"]').waitFor();
   });
 
   step('shows a refused field beside its field', async () => {
@@ -119,15 +115,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
   });
 
   step('creates a user with roles and globals', async () => {
-    await page.getByRole('button', { name: 'New user' }).click();
-    const form = page.getByRole('form', { name: 'New user' });
-    await form.getByLabel('Login').fill('alice');
-    await form.getByLabel('Password').fill('Password-1');
-    await form.getByRole('checkbox', { name: 'Sales rep' }).check();
-    await form.getByRole('button', { name: 'Add global' }).click();
-    await form.getByLabel('Global 1 name').fill('employee_id');
-    await form.getByLabel('Global 1 value').fill('2');
-    await form.getByRole('button', { name: 'Create user' }).click();
+    await submitNewSalesRep(page, { login: 'alice', password: 'Password-1', employeeId: '2' });
     await page.locator('tr[data-login="alice"]').waitFor();
     expect(await page.locator('tr[data-login="alice"] td').nth(1).textContent()).toBe('Sales rep');
     const login = await fetch(`${origin}${API}/@authentication`, {
