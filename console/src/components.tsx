@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Globals } from './api.js';
+import type { Globals, Page } from './api.js';
 import type { Message } from './page-state.js';
 
 let nextId = 0;
@@ -172,6 +172,26 @@ export function GlobalsEditor(props: { rows: GlobalRow[]; onChange: (rows: Globa
   );
 }
 
+/** The roles and globals a user or a token carries, each with the API's error beside it. */
+export function AccessFields(props: {
+  roles: string[];
+  value: { roles: string[]; globals: GlobalRow[] };
+  onChange: (part: { roles?: string[]; globals?: GlobalRow[] }) => void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <>
+      <RolePicker
+        roles={props.roles}
+        value={props.value.roles}
+        onChange={(roles) => props.onChange({ roles })}
+        error={props.errors.roles}
+      />
+      <GlobalsEditor rows={props.value.globals} onChange={(globals) => props.onChange({ globals })} error={props.errors.globals} />
+    </>
+  );
+}
+
 /** Previous and next through a list: one with a total (the admin API's), or one that only knows whether more follow. */
 export function Pager(props: {
   offset: number;
@@ -199,6 +219,14 @@ export function Pager(props: {
       </button>
     </nav>
   );
+}
+
+/** The pager of an admin API list (usePagedList), once its first page is in. */
+export function ListPager(props: {
+  list: { page?: Page<unknown>; offset: number; pageSize: number; setOffset: (offset: number) => void };
+}) {
+  const { page, offset, pageSize, setOffset } = props.list;
+  return page ? <Pager offset={offset} pagesize={pageSize} total={page.total} onOffset={setOffset} /> : null;
 }
 
 /** A table of records: its column headings, then the rows. */

@@ -63,7 +63,7 @@ export function usePagedList<T>(
       messages.fail(failure);
     }
   };
-  return { page, offset, setOffset, reloads, reload, run };
+  return { page, offset, setOffset, pageSize, reloads, reload, run };
 }
 
 /**

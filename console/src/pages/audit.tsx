@@ -1,5 +1,5 @@
 import type { Json } from '../api.js';
-import { formatTime, MessageLine, Pager, Table } from '../components.js';
+import { formatTime, ListPager, MessageLine, Table } from '../components.js';
 import { useMessage, usePagedList } from '../page-state.js';
 import type { PageProps } from '../shell.js';
 
@@ -34,7 +34,7 @@ export function AuditPage({ api, onUnauthorized }: PageProps) {
           </tr>
         ))}
       </Table>
-      {list.page && <Pager offset={list.offset} pagesize={PAGE_SIZE} total={list.page.total} onOffset={list.setOffset} />}
+      <ListPager list={list} />
     </section>
   );
 }

@@ -1,15 +1,14 @@
 import { useState } from 'preact/hooks';
 import type { Token } from '../api.js';
 import {
+  AccessFields,
   ConfirmButton,
   CopyButton,
   Form,
   FormActions,
   formatTime,
-  GlobalsEditor,
   MessageLine,
-  Pager,
-  RolePicker,
+  ListPager,
   rowsToGlobals,
   Table,
   TextField,
@@ -112,8 +111,7 @@ export function TokensPage({ api, onUnauthorized }: PageProps) {
           </fieldset>
           {draft.chooseKey && <TextField label="Chosen key" {...field('key')} hint="16 to 200 of A-Z a-z 0-9 . _ ~ -" />}
           {!draft.chooseKey && errors.key && <p class="field-error">{errors.key}</p>}
-          <RolePicker roles={roles} value={draft.roles} onChange={(r) => change({ roles: r })} error={errors.roles} />
-          <GlobalsEditor rows={draft.globals} onChange={(globals) => change({ globals })} error={errors.globals} />
+          <AccessFields roles={roles} value={draft} onChange={change} errors={errors} />
           <FormActions submit="Create token" onCancel={() => setDraft(undefined)} />
         </Form>
       )}
@@ -148,7 +146,7 @@ export function TokensPage({ api, onUnauthorized }: PageProps) {
           </tr>
         ))}
       </Table>
-      {list.page && <Pager offset={list.offset} pagesize={PAGE_SIZE} total={list.page.total} onOffset={list.setOffset} />}
+      <ListPager list={list} />
     </section>
   );
 }

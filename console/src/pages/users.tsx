@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Page, User } from '../api.js';
 import {
+  AccessFields,
   ConfirmButton,
   Form,
   FormActions,
-  GlobalsEditor,
   globalsToRows,
   MessageLine,
-  Pager,
-  RolePicker,
+  ListPager,
   rowsToGlobals,
   Table,
   TextField,
@@ -140,8 +139,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
             <TextField label="Email" type="email" {...field('email')} />
             <TextField label="Key lifetime (seconds)" {...field('keyLifetimeSeconds')} hint="Empty: the service's default" />
           </div>
-          <RolePicker roles={roles} value={draft.roles} onChange={(r) => setDraft({ roles: r })} error={errors.roles} />
-          <GlobalsEditor rows={draft.globals} onChange={(globals) => setDraft({ globals })} error={errors.globals} />
+          <AccessFields roles={roles} value={draft} onChange={setDraft} errors={errors} />
           <label class="check">
             <input type="checkbox" name="active" checked={draft.active} onChange={(e) => setDraft({ active: e.currentTarget.checked })} />
             Active
@@ -223,11 +221,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
           </tr>
         ))}
       </Table>
-      {found ? (
-        <p>{found.length} found</p>
-      ) : (
-        list.page && <Pager offset={list.offset} pagesize={PAGE_SIZE} total={list.page.total} onOffset={list.setOffset} />
-      )}
+      {found ? <p>{found.length} found</p> : <ListPager list={list} />}
     </section>
   );
 }
