@@ -4,7 +4,7 @@
  * fail, and every request the pages make recorded to prove none leaves Tessera's origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { HAS_CHROMIUM, launchChromium, signInToConsole, submitNewSalesRep, withScreenshotOnFailure } from './support/browser.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
@@ -51,6 +51,13 @@ const ADAPTERS = ['express', 'fastify'] as const;
   async function openPage(title: string): Promise<void> {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: title, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  }
+
+  /** Clicks the row's Delete, says yes when asked, and waits for the page to say `deleted`. */
+  async function deleteConfirmed(row: Locator, deleted: string): Promise<void> {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(deleted).waitFor();
   }
 
   async function openLineitem(id: number): Promise<void> {
@@ -148,9 +155,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await row.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByText('"alice" deactivated.').waitFor();
     await row.locator('td').nth(3).filter({ hasText: /^no$/ }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('"alice" deleted.').waitFor();
+    await deleteConfirmed(row, '"alice" deleted.');
     await page.getByLabel('Search').fill('');
     await page.locator('tr[data-login="demo"]').waitFor();
     await row.waitFor({ state: 'detached' });
@@ -179,9 +184,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await row.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('Token "nightly export" disabled.').waitFor();
     await row.locator('td.status').filter({ hasText: 'disabled' }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('Token "nightly export" deleted.').waitFor();
+    await deleteConfirmed(row, 'Token "nightly export" deleted.');
     // The message shows when the DELETE answers; the list is read again after it.
     await row.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(0);
@@ -242,7 +245,8 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await summary.locator('li.written', { hasText: 'Console Test Co' }).waitFor();
     await page.getByLabel('Filter').fill("name = 'Console Test Co'");
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.locator('table.data-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+    // The row by its name: until the filtered list answers, the table still shows the unfiltered one.
+    await page.locator('table.data-table tbody tr', { hasText: 'Console Test Co' }).getByRole('button', { name: 'Open' }).click();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('form', { name: 'Edit row' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Deleted.').waitFor();
