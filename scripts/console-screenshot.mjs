@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, signInToConsole, submitNewSalesRep } from './console-browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'Screenshot-Admin-Passw0rd';
@@ -44,19 +44,7 @@ const service = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], 
 });
 let output = '';
 service.stdout.on('data', (chunk) => (output += String(chunk)));
-const browser = await chromium.launch({
-  executablePath: process.env.TEST_CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 try {
   for (let waited = 0; !output.includes('Tessera is listening'); waited += 100) {
     if (waited > 60_000 || service.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
@@ -64,20 +52,8 @@ try {
   }
   const origin = `http://127.0.0.1:${port}`;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${origin}/admin/`);
-  await page.getByLabel('Admin user name').fill('admin');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('tr[data-login="demo"]').waitFor();
-  await page.getByRole('button', { name: 'New user' }).click();
-  const form = page.getByRole('form', { name: 'New user' });
-  await form.getByLabel('Login').fill('alice');
-  await form.getByLabel('Email').fill('alice@example');
-  await form.getByRole('checkbox', { name: 'Sales rep' }).check();
-  await form.getByRole('button', { name: 'Add global' }).click();
-  await form.getByLabel('Global 1 name').fill('employee_id');
-  await form.getByLabel('Global 1 value').fill('2');
-  await form.getByRole('button', { name: 'Create user' }).click();
+  await signInToConsole(page, origin, PASSWORD);
+  const form = await submitNewSalesRep(page, { login: 'alice', email: 'alice@example', employeeId: '2' });
   await form.locator('[data-field="email"] .field-error').waitFor();
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(ROOT, 'docs', 'console.png') });

@@ -4,8 +4,8 @@
  * fail, and every request the pages make recorded to prove none leaves Tessera's origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { HAS_CHROMIUM, launchBrowser, withScreenshotOnFailure } from './support/browser.js';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium, signInToConsole, submitNewSalesRep, withScreenshotOnFailure } from './support/browser.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 
@@ -53,6 +53,13 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
   }
 
+  /** Clicks the row's Delete, says yes when asked, and waits for the page to say `deleted`. */
+  async function deleteConfirmed(row: Locator, deleted: string): Promise<void> {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(deleted).waitFor();
+  }
+
   async function openLineitem(id: number): Promise<void> {
     await page.locator('#resource').selectOption('lineitem');
     await page.getByLabel('Filter').fill(`lineitem_id = ${id}`);
@@ -65,7 +72,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     scratch = await createScratchDatabase('sqlite');
     service = await startService({ DATABASE_URL: scratch.url, TESSERA_ADMIN_PASSWORD: ADMIN_PASSWORD, HTTP_ADAPTER: adapter }, 600_000);
     origin = `http://127.0.0.1:${service.port}`;
-    browser = await launchBrowser();
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('request', (request) => requested.push(request.url()));
@@ -96,12 +103,8 @@ const ADAPTERS = ['express', 'fastify'] as const;
   });
 
   step('signs in with an admin account', async () => {
-    await page.goto(`${origin}/admin/`);
-    await page.getByLabel('Admin user name').fill('admin');
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToConsole(page, origin, ADMIN_PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
-    await page.locator('tr[data-login="demo"]').waitFor();
   });
 
   step('shows a refused field beside its field', async () => {
@@ -119,15 +122,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
   });
 
   step('creates a user with roles and globals', async () => {
-    await page.getByRole('button', { name: 'New user' }).click();
-    const form = page.getByRole('form', { name: 'New user' });
-    await form.getByLabel('Login').fill('alice');
-    await form.getByLabel('Password').fill('Password-1');
-    await form.getByRole('checkbox', { name: 'Sales rep' }).check();
-    await form.getByRole('button', { name: 'Add global' }).click();
-    await form.getByLabel('Global 1 name').fill('employee_id');
-    await form.getByLabel('Global 1 value').fill('2');
-    await form.getByRole('button', { name: 'Create user' }).click();
+    await submitNewSalesRep(page, { login: 'alice', password: 'Password-1', employeeId: '2' });
     await page.locator('tr[data-login="alice"]').waitFor();
     expect(await page.locator('tr[data-login="alice"] td').nth(1).textContent()).toBe('Sales rep');
     const login = await fetch(`${origin}${API}/@authentication`, {
@@ -160,9 +155,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await row.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByText('"alice" deactivated.').waitFor();
     await row.locator('td').nth(3).filter({ hasText: /^no$/ }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('"alice" deleted.').waitFor();
+    await deleteConfirmed(row, '"alice" deleted.');
     await page.getByLabel('Search').fill('');
     await page.locator('tr[data-login="demo"]').waitFor();
     await row.waitFor({ state: 'detached' });
@@ -191,9 +184,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await row.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('Token "nightly export" disabled.').waitFor();
     await row.locator('td.status').filter({ hasText: 'disabled' }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('Token "nightly export" deleted.').waitFor();
+    await deleteConfirmed(row, 'Token "nightly export" deleted.');
     // The message shows when the DELETE answers; the list is read again after it.
     await row.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(0);
@@ -254,7 +245,8 @@ const ADAPTERS = ['express', 'fastify'] as const;
     await summary.locator('li.written', { hasText: 'Console Test Co' }).waitFor();
     await page.getByLabel('Filter').fill("name = 'Console Test Co'");
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.locator('table.data-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+    // The row by its name: until the filtered list answers, the table still shows the unfiltered one.
+    await page.locator('table.data-table tbody tr', { hasText: 'Console Test Co' }).getByRole('button', { name: 'Open' }).click();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('form', { name: 'Edit row' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Deleted.').waitFor();

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Globals } from './api.js';
+import type { Globals, Page } from './api.js';
+import type { Message } from './page-state.js';
 
 let nextId = 0;
 /** A stable id for a label's `for` and an error's `aria-describedby`. */
@@ -24,12 +25,33 @@ export function Field(props: {
       <label for={id}>{props.label}</label>
       {props.children(id, props.error ? errorId : undefined)}
       {props.hint && <small class="hint">{props.hint}</small>}
-      {props.error && (
-        <p class="field-error" id={errorId} role="alert">
-          {props.error}
-        </p>
-      )}
+      <FieldError id={errorId} error={props.error} />
     </div>
+  );
+}
+
+/** The API's error about a field, right beside it (announced as it appears). */
+function FieldError(props: { id: string; error: string | undefined }) {
+  return props.error ? (
+    <p class="field-error" id={props.id} role="alert">
+      {props.error}
+    </p>
+  ) : null;
+}
+
+/** A group of inputs that is one field of the API's (roles, globals), with its error beside it. */
+function FieldSet(props: { legend: string; name: string; error?: string; children: ComponentChildren }) {
+  const errorId = useId(`${props.name}-error`);
+  return (
+    <fieldset
+      class={props.error ? 'field has-error' : 'field'}
+      data-field={props.name}
+      aria-describedby={props.error ? errorId : undefined}
+    >
+      <legend>{props.legend}</legend>
+      {props.children}
+      <FieldError id={errorId} error={props.error} />
+    </fieldset>
   );
 }
 
@@ -39,13 +61,15 @@ export function TextField(props: {
   value: string;
   onInput: (value: string) => void;
   error?: string;
-  type?: 'text' | 'password' | 'email' | 'search' | 'datetime-local' | 'number';
+  /** `current-password` and `new-password`: a password field that a password manager fills in (or suggests). */
+  type?: 'text' | 'password' | 'email' | 'search' | 'datetime-local' | 'number' | 'current-password' | 'new-password';
   hint?: string;
   required?: boolean;
   autocomplete?: string;
   disabled?: boolean;
 }) {
-  const inputType: string = props.type ?? 'text';
+  const password = props.type === 'current-password' || props.type === 'new-password';
+  const inputType: string = password ? 'password' : (props.type ?? 'text');
   return (
     <Field label={props.label} name={props.name} error={props.error} hint={props.hint}>
       {(id, describedBy) => (
@@ -57,7 +81,7 @@ export function TextField(props: {
           value={props.value}
           required={props.required}
           disabled={props.disabled}
-          autocomplete={props.autocomplete ?? 'off'}
+          autocomplete={props.autocomplete ?? (password ? props.type : 'off')}
           aria-invalid={props.error ? 'true' : undefined}
           aria-describedby={describedBy}
           onInput={(event) => props.onInput(event.currentTarget.value)}
@@ -69,10 +93,8 @@ export function TextField(props: {
 
 /** A checkbox per role the project defines. */
 export function RolePicker(props: { roles: string[]; value: string[]; onChange: (roles: string[]) => void; error?: string }) {
-  const errorId = useId('roles-error');
   return (
-    <fieldset class={props.error ? 'field has-error' : 'field'} data-field="roles" aria-describedby={props.error ? errorId : undefined}>
-      <legend>Roles</legend>
+    <FieldSet legend="Roles" name="roles" error={props.error}>
       {props.roles.length === 0 && <p class="hint">No roles defined.</p>}
       {props.roles.map((role) => (
         <label class="check" key={role}>
@@ -88,12 +110,7 @@ export function RolePicker(props: { roles: string[]; value: string[]; onChange: 
           {role}
         </label>
       ))}
-      {props.error && (
-        <p class="field-error" id={errorId} role="alert">
-          {props.error}
-        </p>
-      )}
-    </fieldset>
+    </FieldSet>
   );
 }
 
@@ -125,12 +142,10 @@ export function rowsToGlobals(rows: GlobalRow[]): Globals {
 
 /** Global values as name/value rows. */
 export function GlobalsEditor(props: { rows: GlobalRow[]; onChange: (rows: GlobalRow[]) => void; error?: string }) {
-  const errorId = useId('globals-error');
   const set = (index: number, change: Partial<GlobalRow>) =>
     props.onChange(props.rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
   return (
-    <fieldset class={props.error ? 'field has-error' : 'field'} data-field="globals" aria-describedby={props.error ? errorId : undefined}>
-      <legend>Globals</legend>
+    <FieldSet legend="Globals" name="globals" error={props.error}>
       {props.rows.map((row, index) => (
         <div class="global-row" key={index}>
           <input
@@ -153,31 +168,129 @@ export function GlobalsEditor(props: { rows: GlobalRow[]; onChange: (rows: Globa
       <button type="button" class="secondary" onClick={() => props.onChange([...props.rows, { name: '', value: '' }])}>
         Add global
       </button>
-      {props.error && (
-        <p class="field-error" id={errorId} role="alert">
-          {props.error}
-        </p>
-      )}
-    </fieldset>
+    </FieldSet>
   );
 }
 
-export function Pager(props: { offset: number; pagesize: number; total?: number; hasMore?: boolean; onOffset: (offset: number) => void }) {
-  const end = props.total === undefined ? props.offset + props.pagesize : Math.min(props.total, props.offset + props.pagesize);
-  const more = props.hasMore ?? (props.total !== undefined && end < props.total);
+/** The roles and globals a user or a token carries, each with the API's error beside it. */
+export function AccessFields(props: {
+  roles: string[];
+  value: { roles: string[]; globals: GlobalRow[] };
+  onChange: (part: { roles?: string[]; globals?: GlobalRow[] }) => void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <>
+      <RolePicker
+        roles={props.roles}
+        value={props.value.roles}
+        onChange={(roles) => props.onChange({ roles })}
+        error={props.errors.roles}
+      />
+      <GlobalsEditor rows={props.value.globals} onChange={(globals) => props.onChange({ globals })} error={props.errors.globals} />
+    </>
+  );
+}
+
+/** Previous and next through a list: one with a total (the admin API's), or one that only knows whether more follow. */
+export function Pager(props: {
+  offset: number;
+  pagesize: number;
+  total?: number;
+  /** How many rows this page shows, where there is no total. */
+  shown?: number;
+  hasMore?: boolean;
+  onOffset: (offset: number) => void;
+}) {
+  const { offset, pagesize, total, shown } = props;
+  const end = shown !== undefined ? offset + shown : total === undefined ? offset + pagesize : Math.min(total, offset + pagesize);
+  const more = props.hasMore ?? (total !== undefined && end < total);
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={props.offset === 0} onClick={() => props.onOffset(Math.max(0, props.offset - props.pagesize))}>
+      <button type="button" disabled={offset === 0} onClick={() => props.onOffset(Math.max(0, offset - pagesize))}>
         Previous
       </button>
       <span>
-        {props.total === 0 ? 'none' : `${props.offset + 1}–${end}`}
-        {props.total !== undefined && ` of ${props.total}`}
+        {total === 0 ? 'none' : shown === 0 ? 'no rows' : `${offset + 1}–${end}`}
+        {total !== undefined && ` of ${total}`}
       </span>
-      <button type="button" disabled={!more} onClick={() => props.onOffset(props.offset + props.pagesize)}>
+      <button type="button" disabled={!more} onClick={() => props.onOffset(offset + pagesize)}>
         Next
       </button>
     </nav>
+  );
+}
+
+/** The pager of an admin API list (usePagedList), once its first page is in. */
+export function ListPager(props: {
+  list: { page?: Page<unknown>; offset: number; pageSize: number; setOffset: (offset: number) => void };
+}) {
+  const { page, offset, pageSize, setOffset } = props.list;
+  return page ? <Pager offset={offset} pagesize={pageSize} total={page.total} onOffset={setOffset} /> : null;
+}
+
+/** A table of records: its column headings, then the rows. */
+export function Table(props: { columns: readonly string[]; class?: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class={props.class}>
+        <thead>
+          <tr>
+            {props.columns.map((column, index) => (
+              <th scope="col" key={index}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A form the console checks nothing of itself (the API says what is wrong, beside each field); `onSubmit` runs in place of a page load. */
+export function Form(props: { label?: string; class?: string; onSubmit: () => unknown; children: ComponentChildren }) {
+  return (
+    <form
+      noValidate
+      class={props.class}
+      aria-label={props.label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void props.onSubmit();
+      }}
+    >
+      {props.children}
+    </form>
+  );
+}
+
+/** A form's buttons: submit, whatever the form adds, and cancel. */
+export function FormActions(props: { submit: string; cancel?: string; onCancel: () => void; children?: ComponentChildren }) {
+  return (
+    <div class="actions">
+      <button type="submit">{props.submit}</button>
+      {props.children}
+      <button type="button" class="secondary" onClick={props.onCancel}>
+        {props.cancel ?? 'Cancel'}
+      </button>
+    </div>
+  );
+}
+
+/** A button that asks `question` first and does `onConfirmed` only when the operator agrees (a delete). */
+export function ConfirmButton(props: { question: string; class: string; onConfirmed: () => unknown; children: ComponentChildren }) {
+  return (
+    <button
+      type="button"
+      class={props.class}
+      onClick={() => {
+        if (confirm(props.question)) void props.onConfirmed();
+      }}
+    >
+      {props.children}
+    </button>
   );
 }
 
@@ -187,6 +300,16 @@ export function Notice(props: { kind: 'error' | 'ok' | 'info'; children: Compone
       {props.children}
     </div>
   );
+}
+
+/** The page's message, when it has one. */
+export function MessageLine(props: { message: Message | undefined; children?: ComponentChildren }) {
+  return props.message ? (
+    <Notice kind={props.message.kind}>
+      {props.message.text}
+      {props.children}
+    </Notice>
+  ) : null;
 }
 
 export function formatTime(iso: string | null): string {

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AdminApi, adminSignIn, ApiFailure } from './api.js';
-import { Notice, TextField } from './components.js';
+import { Form, Notice, TextField } from './components.js';
 import { AccountPage } from './pages/account.js';
 import { AuditPage } from './pages/audit.js';
 import { DataPage } from './pages/data.js';
@@ -32,14 +32,14 @@ function readSession(): Session | undefined {
 }
 
 const PAGES = [
-  { path: 'users', title: 'Users' },
-  { path: 'tokens', title: 'Auth tokens' },
-  { path: 'roles', title: 'Roles' },
-  { path: 'data', title: 'Data' },
-  { path: 'audit', title: 'Audit' },
-  { path: 'provider', title: 'Provider' },
-  { path: 'docs', title: 'API docs' },
-  { path: 'account', title: 'My account' },
+  { path: 'users', title: 'Users', Page: UsersPage },
+  { path: 'tokens', title: 'Auth tokens', Page: TokensPage },
+  { path: 'roles', title: 'Roles', Page: RolesPage },
+  { path: 'data', title: 'Data', Page: DataPage },
+  { path: 'audit', title: 'Audit', Page: AuditPage },
+  { path: 'provider', title: 'Provider', Page: ProviderPage },
+  { path: 'docs', title: 'API docs', Page: DocsPage },
+  { path: 'account', title: 'My account', Page: AccountPage },
 ] as const;
 
 type PagePath = (typeof PAGES)[number]['path'];
@@ -57,10 +57,8 @@ function SignIn(props: { onSignedIn: (session: Session) => void }) {
   return (
     <main class="sign-in">
       <h1>Tessera console</h1>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+      <Form
+        onSubmit={() => {
           setBusy(true);
           setError(undefined);
           adminSignIn(username, password).then(
@@ -74,20 +72,12 @@ function SignIn(props: { onSignedIn: (session: Session) => void }) {
       >
         <p>Sign in with an admin account (not an API user).</p>
         <TextField label="Admin user name" name="username" value={username} onInput={setUsername} autocomplete="username" required />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          value={password}
-          onInput={setPassword}
-          autocomplete="current-password"
-          required
-        />
+        <TextField label="Password" name="password" type="current-password" value={password} onInput={setPassword} required />
         {error && <Notice kind="error">{error}</Notice>}
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-      </form>
+      </Form>
     </main>
   );
 }
@@ -118,6 +108,7 @@ function App() {
       />
     );
   }
+  const Current = (PAGES.find((p) => p.path === page) ?? PAGES[0]).Page;
   const api = new AdminApi(session.token);
   const signOut = () => {
     sessionStorage.clear();
@@ -169,14 +160,7 @@ function App() {
         </ul>
       </nav>
       <main class="content" id="main">
-        {page === 'users' && <UsersPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'tokens' && <TokensPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'roles' && <RolesPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'data' && <DataPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'audit' && <AuditPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'provider' && <ProviderPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'docs' && <DocsPage api={api} onUnauthorized={onUnauthorized} />}
-        {page === 'account' && <AccountPage api={api} onUnauthorized={onUnauthorized} />}
+        <Current key={page} api={api} onUnauthorized={onUnauthorized} />
       </main>
     </div>
   );

@@ -1,29 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM } from '../../scripts/console-browser.mjs';
 
-/** Debian's chromium package: the browser suites drive it with playwright-core (nothing is downloaded). */
-export const CHROMIUM = process.env.TEST_CHROMIUM || '/usr/bin/chromium';
+/** The browser suites drive Debian's chromium (scripts/console-browser.mjs: launchChromium, and the console's shared steps). */
+export { CHROMIUM, launchChromium, signInToConsole, submitNewSalesRep } from '../../scripts/console-browser.mjs';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 /** Where a failing browser test leaves its screenshots (gitignored). */
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-
-/** Headless, offline-minded: no first-run pages, no calls home, no background networking of its own. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** Saves the page as `test-artifacts/<name>.png` (a failure's evidence); never throws. */
 export async function saveScreenshot(page: Page, name: string): Promise<string | undefined> {

@@ -1,72 +1,48 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
-import { Notice, TextField } from '../components.js';
+import { Form, MessageLine, TextField } from '../components.js';
+import { fieldsOf, useFieldErrors, useMessage } from '../page-state.js';
 import type { PageProps } from '../shell.js';
+
+const NO_PASSWORDS = { password: '', newPassword: '' };
 
 /** The signed-in admin account changes its own password (PUT /admin/v1/@me/password). */
 export function AccountPage({ api, onUnauthorized }: PageProps) {
-  const [password, setPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string }>();
+  const [draft, setDraft] = useState(NO_PASSWORDS);
+  const { message, setMessage } = useMessage(onUnauthorized);
+  const { errors, setErrors, submit } = useFieldErrors(['newPassword'], setMessage, onUnauthorized);
+  const field = fieldsOf(draft, (part) => setDraft({ ...draft, ...part }), errors);
+  const change = () =>
+    submit(
+      async () => {
+        try {
+          await api.send('PUT', '/@me/password', draft);
+        } catch (failure) {
+          // A wrong current password is refused like a sign-in (401 / 4013): shown beside its field, the session goes on.
+          if (!(failure instanceof ApiFailure && failure.errorCode === 4013)) throw failure;
+          setErrors({ password: failure.message });
+          return;
+        }
+        setDraft(NO_PASSWORDS);
+        setMessage({ kind: 'ok', text: 'Password changed. Your other sessions have ended; this one goes on.' });
+      },
+      (failure, parts) => {
+        // Messages about "the password" here concern the new one (the policy); the current one is checked like a login.
+        if (!/^The password/.test(failure.message)) return;
+        parts.byField.newPassword = failure.message;
+        parts.rest.length = 0;
+      },
+    );
   return (
     <section aria-labelledby="account-title">
       <h1 id="account-title">My account</h1>
-      {message && <Notice kind={message.kind}>{message.text}</Notice>}
-      <form
-        noValidate
-        class="panel"
-        aria-label="Change my password"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setErrors({});
-          setMessage(undefined);
-          api.send('PUT', '/@me/password', { password, newPassword }).then(
-            () => {
-              setPassword('');
-              setNewPassword('');
-              setMessage({ kind: 'ok', text: 'Password changed. Your other sessions have ended; this one goes on.' });
-            },
-            (failure: unknown) => {
-              if (failure instanceof ApiFailure && failure.errorCode === 4013) {
-                setErrors({ password: failure.message });
-                return;
-              }
-              onUnauthorized(failure);
-              if (failure instanceof ApiFailure) {
-                // Messages about "the password" here concern the new one (the policy); the current one is checked like a login.
-                const { byField, rest } = failure.fieldErrors(['newPassword']);
-                if (/^The password/.test(failure.message)) byField.newPassword = failure.message;
-                else if (rest.length > 0) setMessage({ kind: 'error', text: rest.join('; ') });
-                setErrors(byField);
-              } else setMessage({ kind: 'error', text: String(failure) });
-            },
-          );
-        }}
-      >
+      <MessageLine message={message} />
+      <Form class="panel" label="Change my password" onSubmit={change}>
         <h2>Change my password</h2>
-        <TextField
-          label="Current password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          value={password}
-          onInput={setPassword}
-          error={errors.password}
-          required
-        />
-        <TextField
-          label="New password"
-          name="newPassword"
-          type="password"
-          autocomplete="new-password"
-          value={newPassword}
-          onInput={setNewPassword}
-          error={errors.newPassword}
-          required
-        />
+        <TextField label="Current password" type="current-password" {...field('password')} required />
+        <TextField label="New password" type="new-password" {...field('newPassword')} required />
         <button type="submit">Change password</button>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, DataApi, type Json, type JsonObject, type Role } from '../api.js';
-import { CopyButton, Notice, RolePicker, TextField } from '../components.js';
+import { ApiFailure, DataApi, type Json, type JsonObject } from '../api.js';
+import { ConfirmButton, CopyButton, Form, FormActions, MessageLine, Pager, RolePicker, Table, TextField } from '../components.js';
+import { failureText, useFieldErrors, useMessage, useRoleNames, type Message } from '../page-state.js';
 import { apiBases, type PageProps } from '../shell.js';
 
 /**
@@ -60,7 +61,8 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   const [base, setBase] = useState(bases[0] ?? '/rest/default/demo/v1');
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
   const [pasted, setPasted] = useState('');
-  const [roles, setRoles] = useState<string[]>([]);
+  const { message, setMessage, fail } = useMessage<Message & { stale?: boolean }>(onUnauthorized);
+  const roles = useRoleNames(api, fail);
   const [pickedRoles, setPickedRoles] = useState<string[]>([]);
   const [made, setMade] = useState<string>();
   const [resources, setResources] = useState<ResourceInfo[]>([]);
@@ -73,8 +75,6 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   const [rows, setRows] = useState<Row[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [open, setOpen] = useState<{ row?: Row; values: Record<string, string> }>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ kind: 'ok' | 'error' | 'info'; text: string; stale?: boolean }>();
   const [summary, setSummary] = useState<Summary>();
   const [reload, setReload] = useState(0);
 
@@ -85,14 +85,6 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     sessionStorage.setItem(TOKEN_KEY, value);
     setToken(value);
   };
-  const fail = (failure: unknown) => {
-    onUnauthorized(failure);
-    setMessage({ kind: 'error', text: failure instanceof Error ? failure.message : String(failure) });
-  };
-
-  useEffect(() => {
-    api.get<Role[]>('/roles').then((list) => setRoles(list.map((r) => r.name)), fail);
-  }, []);
   useEffect(() => {
     if (!data) return;
     data.get<ResourceInfo[]>('@resources').then(
@@ -102,7 +94,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         if (!list.some((r) => r.name === resourceName)) setResourceName(list[0]?.name ?? '');
       },
       (failure: unknown) => {
-        const why = failure instanceof Error ? failure.message : String(failure);
+        const why = failureText(failure);
         // 403: the token works, but none of its roles may use the meta endpoints (metaAccess), so the resources cannot be listed.
         const text =
           failure instanceof ApiFailure && failure.status === 403
@@ -133,13 +125,19 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   }, [token, base, resourceName, resources, applied, offset, reload]);
 
   const columnNames = columns.length > 0 ? columns.map((c) => c.name) : Object.keys(rows[0] ?? {}).filter((k) => k !== '@metadata');
+  // A refusal from the data API concerns the data token, not the admin session: it never signs the operator out.
+  const { errors, setErrors, submit } = useFieldErrors(columnNames, setMessage, () => undefined);
 
-  const openRow = (row?: Row) => {
-    setErrors({});
-    setMessage(undefined);
+  /** The row editor on `row` as it is (on an empty row to insert, without one). */
+  const fillEditor = (row?: Row) => {
     const values: Record<string, string> = {};
     for (const name of columnNames) values[name] = row ? textOf(row[name]) : '';
     setOpen({ row, values });
+  };
+  const openRow = (row?: Row) => {
+    setErrors({});
+    setMessage(undefined);
+    fillEditor(row);
   };
 
   const refreshOpen = async () => {
@@ -148,17 +146,13 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     const fresh = await data.get<Row[] | Row>(href ? pathOf(href, base) : keyPath(resource, open.row));
     const row = Array.isArray(fresh) ? fresh[0] : fresh;
     if (row) {
-      const values: Record<string, string> = {};
-      for (const name of columnNames) values[name] = textOf(row[name]);
-      setOpen({ row, values });
+      fillEditor(row);
       setMessage({ kind: 'info', text: 'Reloaded: the row as it is now.' });
     }
   };
 
   const write = async (method: 'POST' | 'PUT' | 'DELETE') => {
     if (!data || !resource || !open) return;
-    setErrors({});
-    setMessage(undefined);
     const row = open.row;
     const body: JsonObject = {};
     for (const column of columnNames) {
@@ -173,28 +167,30 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     const checksum = row?.['@metadata']?.checksum ?? '';
     const href = row?.['@metadata']?.href;
     const path = row ? (href ? pathOf(href, base) : keyPath(resource, row)) : resource.name;
-    try {
-      let answer: { txsummary?: Row[] };
-      if (method === 'DELETE') answer = await data.send('DELETE', `${path}?checksum=${encodeURIComponent(checksum)}`);
-      else if (method === 'PUT') answer = await data.send('PUT', path, { '@metadata': { checksum }, ...body });
-      else answer = await data.send('POST', path, body);
-      const written =
-        method === 'POST' ? answer.txsummary?.find((r) => r['@metadata']?.resource === resource.name)?.['@metadata']?.href : href;
-      setSummary({ written, rows: answer.txsummary ?? [] });
-      setMessage({ kind: 'ok', text: method === 'DELETE' ? 'Deleted.' : method === 'PUT' ? 'Saved.' : 'Inserted.' });
-      setOpen(undefined);
-      setReload(reload + 1);
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.status === 409 && failure.errorCode === 4090) {
-        setMessage({
-          kind: 'error',
-          text: 'This row was changed by someone else since you opened it. Reload it, then make your change again.',
-          stale: true,
-        });
-        return;
-      }
-      if (failure instanceof ApiFailure) {
-        const { byField, rest } = failure.fieldErrors(columnNames);
+    await submit(
+      async () => {
+        let answer: { txsummary?: Row[] };
+        try {
+          if (method === 'DELETE') answer = await data.send('DELETE', `${path}?checksum=${encodeURIComponent(checksum)}`);
+          else if (method === 'PUT') answer = await data.send('PUT', path, { '@metadata': { checksum }, ...body });
+          else answer = await data.send('POST', path, body);
+        } catch (failure) {
+          if (!(failure instanceof ApiFailure && failure.status === 409 && failure.errorCode === 4090)) throw failure;
+          setMessage({
+            kind: 'error',
+            text: 'This row was changed by someone else since you opened it. Reload it, then make your change again.',
+            stale: true,
+          });
+          return;
+        }
+        const written =
+          method === 'POST' ? answer.txsummary?.find((r) => r['@metadata']?.resource === resource.name)?.['@metadata']?.href : href;
+        setSummary({ written, rows: answer.txsummary ?? [] });
+        setMessage({ kind: 'ok', text: method === 'DELETE' ? 'Deleted.' : method === 'PUT' ? 'Saved.' : 'Inserted.' });
+        setOpen(undefined);
+        setReload(reload + 1);
+      },
+      (_failure, { byField, rest }) => {
         // The data API names columns in quotes: Column "credit_limit" must be a number.
         for (const part of [...rest]) {
           // ... and a duplicate key by its constraint: unique: customer.name.
@@ -206,13 +202,9 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
             rest.splice(rest.indexOf(part), 1);
           }
         }
-        setErrors(byField);
-        if (rest.length > 0) setMessage({ kind: 'error', text: rest.join('; ') });
-        else setMessage({ kind: 'error', text: 'Not saved: see the fields marked below.' });
-        return;
-      }
-      fail(failure);
-    }
+        if (rest.length === 0) rest.push('Not saved: see the fields marked below.');
+      },
+    );
   };
 
   const makeToken = async () => {
@@ -251,28 +243,20 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
             </select>
           </div>
         )}
-        <form
-          noValidate
+        <Form
           class="inline-form"
-          onSubmit={(event) => {
-            event.preventDefault();
+          onSubmit={() => {
             adoptToken(pasted.trim());
             setPasted('');
           }}
         >
           <TextField label="Paste an API token" name="dataToken" type="password" value={pasted} onInput={setPasted} />
           <button type="submit">Use this token</button>
-        </form>
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void makeToken();
-          }}
-        >
+        </Form>
+        <Form onSubmit={makeToken}>
           <RolePicker roles={roles} value={pickedRoles} onChange={setPickedRoles} />
           <button type="submit">Make a data token</button>
-        </form>
+        </Form>
         {made && (
           <p class="key-line">
             New data token (listed under Auth tokens): <code>{made}</code> <CopyButton text={made} />
@@ -284,16 +268,14 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           </button>
         )}
       </details>
-      {message && (
-        <Notice kind={message.kind}>
-          {message.text}{' '}
-          {message.stale && (
-            <button type="button" onClick={() => void refreshOpen().catch(fail)}>
-              Reload the row
-            </button>
-          )}
-        </Notice>
-      )}
+      <MessageLine message={message}>
+        {' '}
+        {message?.stale && (
+          <button type="button" onClick={() => void refreshOpen().catch(fail)}>
+            Reload the row
+          </button>
+        )}
+      </MessageLine>
       {summary && (
         <div class="panel txsummary" aria-label="Transaction summary">
           <h2>Transaction summary</h2>
@@ -314,11 +296,9 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       )}
       {token && (
         <>
-          <form
-            noValidate
+          <Form
             class="toolbar"
-            onSubmit={(event) => {
-              event.preventDefault();
+            onSubmit={() => {
               setOffset(0);
               setApplied({ filter, order });
             }}
@@ -359,17 +339,9 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
             <button type="button" class="secondary" onClick={() => openRow()}>
               Insert a row
             </button>
-          </form>
+          </Form>
           {open && resource && (
-            <form
-              noValidate
-              class="panel row-editor"
-              aria-label={open.row ? 'Edit row' : 'New row'}
-              onSubmit={(event) => {
-                event.preventDefault();
-                void write(open.row ? 'PUT' : 'POST');
-              }}
-            >
+            <Form class="panel row-editor" label={open.row ? 'Edit row' : 'New row'} onSubmit={() => write(open.row ? 'PUT' : 'POST')}>
               <h2>
                 {open.row
                   ? `Edit ${resource.name} ${resource.primaryKey.map((k) => textOf(open.row?.[k])).join(', ')}`
@@ -392,62 +364,30 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
                   );
                 })}
               </div>
-              <div class="actions">
-                <button type="submit">{open.row ? 'Save' : 'Insert'}</button>
+              <FormActions submit={open.row ? 'Save' : 'Insert'} cancel="Close" onCancel={() => setOpen(undefined)}>
                 {open.row && (
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={() => {
-                      if (confirm('Delete this row?')) void write('DELETE');
-                    }}
-                  >
+                  <ConfirmButton class="danger" question="Delete this row?" onConfirmed={() => write('DELETE')}>
                     Delete
-                  </button>
+                  </ConfirmButton>
                 )}
-                <button type="button" class="secondary" onClick={() => setOpen(undefined)}>
-                  Close
-                </button>
-              </div>
-            </form>
+              </FormActions>
+            </Form>
           )}
-          <div class="table-wrap">
-            <table class="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Open</th>
-                  {columnNames.map((name) => (
-                    <th scope="col" key={name}>
-                      {name}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row, index) => (
-                  <tr key={row['@metadata']?.href ?? index}>
-                    <td>
-                      <button type="button" class="link" aria-label={`Open row ${index + 1}`} onClick={() => openRow(row)}>
-                        Open
-                      </button>
-                    </td>
-                    {columnNames.map((name) => (
-                      <td key={name}>{textOf(row[name])}</td>
-                    ))}
-                  </tr>
+          <Table class="data-table" columns={['Open', ...columnNames]}>
+            {rows.map((row, index) => (
+              <tr key={row['@metadata']?.href ?? index}>
+                <td>
+                  <button type="button" class="link" aria-label={`Open row ${index + 1}`} onClick={() => openRow(row)}>
+                    Open
+                  </button>
+                </td>
+                {columnNames.map((name) => (
+                  <td key={name}>{textOf(row[name])}</td>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-              Previous
-            </button>
-            <span>{rows.length === 0 ? 'no rows' : `${offset + 1}–${offset + rows.length}`}</span>
-            <button type="button" disabled={!hasMore} onClick={() => setOffset(offset + PAGE_SIZE)}>
-              Next
-            </button>
-          </nav>
+              </tr>
+            ))}
+          </Table>
+          <Pager offset={offset} pagesize={PAGE_SIZE} shown={rows.length} hasMore={hasMore} onOffset={setOffset} />
         </>
       )}
     </section>

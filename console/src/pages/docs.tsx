@@ -1,20 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
 import { Notice } from '../components.js';
+import { useLoad, useMessage } from '../page-state.js';
 import { apiBases, type PageProps } from '../shell.js';
 
 /** Links to Swagger UI for each served API version, and the admin API's own OpenAPI document. */
 export function DocsPage({ api, onUnauthorized }: PageProps) {
-  const [adminDoc, setAdminDoc] = useState<string>();
-  const [missing, setMissing] = useState<string>();
-  useEffect(() => {
-    api.get<unknown>('/openapi.json').then(
-      (doc) => setAdminDoc(JSON.stringify(doc, null, 2)),
-      (failure: unknown) => {
-        onUnauthorized(failure);
-        setMissing(failure instanceof Error ? failure.message : String(failure));
-      },
-    );
-  }, []);
+  const { message: missing, fail } = useMessage(onUnauthorized);
+  const adminDoc = useLoad(() => api.get<unknown>('/openapi.json').then((doc) => JSON.stringify(doc, null, 2)), fail);
   return (
     <section aria-labelledby="docs-title">
       <h1 id="docs-title">API docs</h1>
@@ -31,7 +22,7 @@ export function DocsPage({ api, onUnauthorized }: PageProps) {
       <p>
         OpenAPI document: <code>/admin/v1/openapi.json</code>
       </p>
-      {missing && <Notice kind="info">Not available from this server: {missing}</Notice>}
+      {missing && <Notice kind="info">Not available from this server: {missing.text}</Notice>}
       {adminDoc && <pre class="document">{adminDoc}</pre>}
     </section>
   );

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Json } from '../api.js';
-import { Notice } from '../components.js';
+import { MessageLine } from '../components.js';
+import { useLoad, useMessage } from '../page-state.js';
 import type { PageProps } from '../shell.js';
 
 interface ProviderDescription {
@@ -12,18 +12,12 @@ interface ProviderDescription {
 
 /** The active authentication provider and its settings, as the admin API shows them (secrets already blanked there). */
 export function ProviderPage({ api, onUnauthorized }: PageProps) {
-  const [provider, setProvider] = useState<ProviderDescription>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    api.get<ProviderDescription>('/provider').then(setProvider, (failure: unknown) => {
-      onUnauthorized(failure);
-      setError(failure instanceof Error ? failure.message : String(failure));
-    });
-  }, []);
+  const { message, fail } = useMessage(onUnauthorized);
+  const provider = useLoad(() => api.get<ProviderDescription>('/provider'), fail);
   return (
     <section aria-labelledby="provider-title">
       <h1 id="provider-title">Provider</h1>
-      {error && <Notice kind="error">{error}</Notice>}
+      <MessageLine message={message} />
       {provider && (
         <dl class="panel facts">
           <dt>Name</dt>

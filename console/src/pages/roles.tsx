@@ -1,23 +1,17 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Role } from '../api.js';
-import { Notice } from '../components.js';
+import { MessageLine, Table } from '../components.js';
+import { useLoad, useMessage } from '../page-state.js';
 import type { PageProps } from '../shell.js';
 
 /** The project's roles, read-only: they are defined in src/project/roles.ts and reviewed like code. */
 export function RolesPage({ api, onUnauthorized }: PageProps) {
-  const [roles, setRoles] = useState<Role[]>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    api.get<Role[]>('/roles').then(setRoles, (failure: unknown) => {
-      onUnauthorized(failure);
-      setError(failure instanceof Error ? failure.message : String(failure));
-    });
-  }, []);
+  const { message, fail } = useMessage(onUnauthorized);
+  const roles = useLoad(() => api.get<Role[]>('/roles'), fail);
   return (
     <section aria-labelledby="roles-title">
       <h1 id="roles-title">Roles</h1>
       <p class="hint">Read-only: roles are defined in the project (src/project/roles.ts).</p>
-      {error && <Notice kind="error">{error}</Notice>}
+      <MessageLine message={message} />
       {(roles ?? []).map((role) => (
         <article class="panel" key={role.name}>
           <h2>{role.name}</h2>
@@ -26,32 +20,19 @@ export function RolesPage({ api, onUnauthorized }: PageProps) {
             <strong>{role.metaAccess ? 'yes' : 'no'}</strong>
           </p>
           {role.resources && Object.keys(role.resources).length > 0 && (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Resource</th>
-                    <th scope="col">Verbs</th>
-                    <th scope="col">Row filter</th>
-                    <th scope="col">Read columns</th>
-                    <th scope="col">Write columns</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(role.resources).map(([name, access]) => (
-                    <tr key={name}>
-                      <td>{name}</td>
-                      <td>{(access.access ?? []).join(', ')}</td>
-                      <td>
-                        <code>{access.rowFilter ?? ''}</code>
-                      </td>
-                      <td>{access.readColumns?.join(', ') ?? 'all'}</td>
-                      <td>{access.writeColumns?.join(', ') ?? 'all'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={['Resource', 'Verbs', 'Row filter', 'Read columns', 'Write columns']}>
+              {Object.entries(role.resources).map(([name, access]) => (
+                <tr key={name}>
+                  <td>{name}</td>
+                  <td>{(access.access ?? []).join(', ')}</td>
+                  <td>
+                    <code>{access.rowFilter ?? ''}</code>
+                  </td>
+                  <td>{access.readColumns?.join(', ') ?? 'all'}</td>
+                  <td>{access.writeColumns?.join(', ') ?? 'all'}</td>
+                </tr>
+              ))}
+            </Table>
           )}
         </article>
       ))}

@@ -1,16 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, type Page, type Role, type User } from '../api.js';
+import type { Page, User } from '../api.js';
 import {
-  GlobalsEditor,
+  AccessFields,
+  ConfirmButton,
+  Form,
+  FormActions,
   globalsToRows,
-  Notice,
-  Pager,
-  RolePicker,
+  MessageLine,
+  ListPager,
   rowsToGlobals,
+  Table,
   TextField,
   formatTime,
   type GlobalRow,
 } from '../components.js';
+import { fieldsOf, useFieldErrors, useMessage, usePagedList, useRoleNames } from '../page-state.js';
 import type { PageProps } from '../shell.js';
 
 const PAGE_SIZE = 20;
@@ -50,29 +54,17 @@ function numberOrText(text: string): number | string | null {
 }
 
 export function UsersPage({ api, onUnauthorized }: PageProps) {
-  const [page, setPage] = useState<Page<User>>();
-  const [offset, setOffset] = useState(0);
+  const messages = useMessage(onUnauthorized);
+  const { message, setMessage, fail } = messages;
+  const list = usePagedList<User>(api, '/users', PAGE_SIZE, messages);
+  const roles = useRoleNames(api, fail);
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<User[]>();
-  const [roles, setRoles] = useState<string[]>([]);
   const [editing, setEditing] = useState<{ existing?: User; draft: Draft }>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string }>();
+  const { errors, setErrors, submit } = useFieldErrors(USER_FIELDS, setMessage, onUnauthorized);
   const [resetFor, setResetFor] = useState<string>();
   const [newPassword, setNewPassword] = useState('');
-  const [reload, setReload] = useState(0);
 
-  const fail = (failure: unknown) => {
-    onUnauthorized(failure);
-    setMessage({ kind: 'error', text: failure instanceof Error ? failure.message : String(failure) });
-  };
-
-  useEffect(() => {
-    api.get<Role[]>('/roles').then((list) => setRoles(list.map((r) => r.name)), fail);
-  }, []);
-  useEffect(() => {
-    api.get<Page<User>>(`/users?offset=${offset}&pagesize=${PAGE_SIZE}`).then(setPage, fail);
-  }, [offset, reload]);
   useEffect(() => {
     const text = search.trim().toLowerCase();
     if (text === '') {
@@ -94,21 +86,17 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
     return () => {
       state.cancelled = true;
     };
-  }, [search, reload]);
+  }, [search, list.reloads]);
 
-  const save = async () => {
-    if (!editing) return;
-    const { draft, existing } = editing;
-    const body: Record<string, unknown> = {
-      roles: draft.roles,
-      globals: rowsToGlobals(draft.globals),
-      email: draft.email.trim() === '' ? null : draft.email.trim(),
-      keyLifetimeSeconds: numberOrText(draft.keyLifetimeSeconds),
-      active: draft.active,
-    };
-    setErrors({});
-    setMessage(undefined);
-    try {
+  const save = (existing: User | undefined, draft: Draft) =>
+    submit(async () => {
+      const body: Record<string, unknown> = {
+        roles: draft.roles,
+        globals: rowsToGlobals(draft.globals),
+        email: draft.email.trim() === '' ? null : draft.email.trim(),
+        keyLifetimeSeconds: numberOrText(draft.keyLifetimeSeconds),
+        active: draft.active,
+      };
       if (existing) {
         await api.send('PATCH', `/users/${encodeURIComponent(existing.login)}`, body);
       } else {
@@ -118,144 +106,68 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
       }
       setMessage({ kind: 'ok', text: existing ? `User "${existing.login}" saved.` : `User "${draft.login}" created.` });
       setEditing(undefined);
-      setReload(reload + 1);
-    } catch (failure) {
-      onUnauthorized(failure);
-      if (failure instanceof ApiFailure) {
-        const { byField, rest } = failure.fieldErrors(USER_FIELDS);
-        setErrors(byField);
-        if (rest.length > 0) setMessage({ kind: 'error', text: rest.join('; ') });
-      } else fail(failure);
-    }
+      list.reload();
+    });
+  const edit = (existing?: User) => {
+    setErrors({});
+    setEditing({ existing, draft: existing ? draftOf(existing) : { ...EMPTY } });
   };
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
-    setMessage(undefined);
-    try {
-      await what();
-      setMessage({ kind: 'ok', text: done });
-      setReload(reload + 1);
-    } catch (failure) {
-      fail(failure);
-    }
-  };
-
-  const rows = found ?? page?.items ?? [];
+  const rows = found ?? list.page?.items ?? [];
   const draft = editing?.draft;
   const setDraft = (change: Partial<Draft>) => editing && setEditing({ ...editing, draft: { ...editing.draft, ...change } });
+  const field = draft && fieldsOf(draft, setDraft, errors);
   return (
     <section aria-labelledby="users-title">
       <div class="page-head">
         <h1 id="users-title">Users</h1>
-        <button
-          type="button"
-          onClick={() => {
-            setErrors({});
-            setEditing({ draft: { ...EMPTY } });
-          }}
-        >
+        <button type="button" onClick={() => edit()}>
           New user
         </button>
       </div>
-      {message && <Notice kind={message.kind}>{message.text}</Notice>}
-      {editing && draft && (
-        <form
-          noValidate
+      <MessageLine message={message} />
+      {editing && draft && field && (
+        <Form
           class="panel"
-          aria-label={editing.existing ? `Edit user ${editing.existing.login}` : 'New user'}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
+          label={editing.existing ? `Edit user ${editing.existing.login}` : 'New user'}
+          onSubmit={() => save(editing.existing, draft)}
         >
           <h2>{editing.existing ? `Edit ${editing.existing.login}` : 'New user'}</h2>
           <div class="grid">
-            <TextField
-              label="Login"
-              name="login"
-              value={draft.login}
-              onInput={(login) => setDraft({ login })}
-              error={errors.login}
-              disabled={!!editing.existing}
-              required
-            />
-            {!editing.existing && (
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autocomplete="new-password"
-                value={draft.password}
-                onInput={(password) => setDraft({ password })}
-                error={errors.password}
-                required
-              />
-            )}
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              value={draft.email}
-              onInput={(email) => setDraft({ email })}
-              error={errors.email}
-            />
-            <TextField
-              label="Key lifetime (seconds)"
-              name="keyLifetimeSeconds"
-              value={draft.keyLifetimeSeconds}
-              onInput={(keyLifetimeSeconds) => setDraft({ keyLifetimeSeconds })}
-              error={errors.keyLifetimeSeconds}
-              hint="Empty: the service's default"
-            />
+            <TextField label="Login" {...field('login')} disabled={!!editing.existing} required />
+            {!editing.existing && <TextField label="Password" type="new-password" {...field('password')} required />}
+            <TextField label="Email" type="email" {...field('email')} />
+            <TextField label="Key lifetime (seconds)" {...field('keyLifetimeSeconds')} hint="Empty: the service's default" />
           </div>
-          <RolePicker roles={roles} value={draft.roles} onChange={(r) => setDraft({ roles: r })} error={errors.roles} />
-          <GlobalsEditor rows={draft.globals} onChange={(globals) => setDraft({ globals })} error={errors.globals} />
+          <AccessFields roles={roles} value={draft} onChange={setDraft} errors={errors} />
           <label class="check">
             <input type="checkbox" name="active" checked={draft.active} onChange={(e) => setDraft({ active: e.currentTarget.checked })} />
             Active
           </label>
           {errors.active && <p class="field-error">{errors.active}</p>}
-          <div class="actions">
-            <button type="submit">{editing.existing ? 'Save' : 'Create user'}</button>
-            <button type="button" class="secondary" onClick={() => setEditing(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+          <FormActions submit={editing.existing ? 'Save' : 'Create user'} onCancel={() => setEditing(undefined)} />
+        </Form>
       )}
       {resetFor !== undefined && (
-        <form
-          noValidate
+        <Form
           class="panel"
-          aria-label={`Reset password of ${resetFor}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void act(
-              () => api.send('PUT', `/users/${encodeURIComponent(resetFor)}/password`, { password: newPassword }),
-              `Password of "${resetFor}" reset; their tokens are disabled.`,
-            ).then(() => {
-              setResetFor(undefined);
-              setNewPassword('');
-            });
-          }}
+          label={`Reset password of ${resetFor}`}
+          onSubmit={() =>
+            list
+              .run(
+                () => api.send('PUT', `/users/${encodeURIComponent(resetFor)}/password`, { password: newPassword }),
+                `Password of "${resetFor}" reset; their tokens are disabled.`,
+              )
+              .then(() => {
+                setResetFor(undefined);
+                setNewPassword('');
+              })
+          }
         >
           <h2>Reset the password of {resetFor}</h2>
-          <TextField
-            label="New password"
-            name="newPassword"
-            type="password"
-            autocomplete="new-password"
-            value={newPassword}
-            onInput={setNewPassword}
-            required
-          />
-          <div class="actions">
-            <button type="submit">Set password</button>
-            <button type="button" class="secondary" onClick={() => setResetFor(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+          <TextField label="New password" name="newPassword" type="new-password" value={newPassword} onInput={setNewPassword} required />
+          <FormActions submit="Set password" onCancel={() => setResetFor(undefined)} />
+        </Form>
       )}
       <div class="toolbar">
         <label for="user-search">Search</label>
@@ -267,71 +179,49 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
       </div>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Login</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Email</th>
-              <th scope="col">Active</th>
-              <th scope="col">Last login</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((user) => (
-              <tr key={user.login} data-login={user.login}>
-                <td>{user.login}</td>
-                <td>{user.roles.join(', ')}</td>
-                <td>{user.email ?? ''}</td>
-                <td>{user.active ? 'yes' : 'no'}</td>
-                <td>{formatTime(user.lastLoginTs)}</td>
-                <td class="row-actions">
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => {
-                      setErrors({});
-                      setEditing({ existing: user, draft: draftOf(user) });
-                    }}
-                  >
-                    Edit
-                  </button>
-                  <button type="button" class="link" onClick={() => setResetFor(user.login)}>
-                    Reset password
-                  </button>
-                  {user.active && (
-                    <button
-                      type="button"
-                      class="link"
-                      onClick={() =>
-                        void act(
-                          () => api.send('PATCH', `/users/${encodeURIComponent(user.login)}`, { active: false }),
-                          `"${user.login}" deactivated.`,
-                        )
-                      }
-                    >
-                      Deactivate
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    class="link danger"
-                    onClick={() => {
-                      if (confirm(`Delete the user "${user.login}"?`))
-                        void act(() => api.send('DELETE', `/users/${encodeURIComponent(user.login)}`), `"${user.login}" deleted.`);
-                    }}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {found ? <p>{found.length} found</p> : page && <Pager offset={offset} pagesize={PAGE_SIZE} total={page.total} onOffset={setOffset} />}
+      <Table columns={['Login', 'Roles', 'Email', 'Active', 'Last login', 'Actions']}>
+        {rows.map((user) => (
+          <tr key={user.login} data-login={user.login}>
+            <td>{user.login}</td>
+            <td>{user.roles.join(', ')}</td>
+            <td>{user.email ?? ''}</td>
+            <td>{user.active ? 'yes' : 'no'}</td>
+            <td>{formatTime(user.lastLoginTs)}</td>
+            <td class="row-actions">
+              <button type="button" class="link" onClick={() => edit(user)}>
+                Edit
+              </button>
+              <button type="button" class="link" onClick={() => setResetFor(user.login)}>
+                Reset password
+              </button>
+              {user.active && (
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() =>
+                    void list.run(
+                      () => api.send('PATCH', `/users/${encodeURIComponent(user.login)}`, { active: false }),
+                      `"${user.login}" deactivated.`,
+                    )
+                  }
+                >
+                  Deactivate
+                </button>
+              )}
+              <ConfirmButton
+                class="link danger"
+                question={`Delete the user "${user.login}"?`}
+                onConfirmed={() =>
+                  list.run(() => api.send('DELETE', `/users/${encodeURIComponent(user.login)}`), `"${user.login}" deleted.`)
+                }
+              >
+                Delete
+              </ConfirmButton>
+            </td>
+          </tr>
+        ))}
+      </Table>
+      {found ? <p>{found.length} found</p> : <ListPager list={list} />}
     </section>
   );
 }
