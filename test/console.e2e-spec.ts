@@ -286,6 +286,23 @@ const ADAPTERS = ['express', 'fastify'] as const;
       .waitFor();
   });
 
+  step('a data token refused by the API is reported on the Data page and keeps the operator signed in', async () => {
+    await page.goto(`${origin}/admin/data`);
+    await page.locator('table.data-table tbody tr').first().waitFor();
+    const dataKey = await page.evaluate(() => sessionStorage.getItem('tessera.dataToken'));
+    expect(dataKey).toBeTruthy();
+    const disabled = await fetch(`${origin}${API}/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apikey: dataKey, disable: true }),
+    });
+    expect(disabled.status).toBe(200);
+    await page.getByLabel('Filter').fill("name = 'Alpha and Sons'");
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('The data API refused').waitFor();
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  });
+
   step('changes its own password: a wrong current one is shown beside its field', async () => {
     await page.goto(`${origin}/admin/account`);
     const form = page.getByRole('form', { name: 'Change my password' });

@@ -63,6 +63,8 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   const [pasted, setPasted] = useState('');
   const { message, setMessage, fail } = useMessage<Message & { stale?: boolean }>(onUnauthorized);
   const roles = useRoleNames(api, fail);
+  // The data API's refusals concern the data token (expired, disabled, too few rights), never the admin session.
+  const dataFail = (failure: unknown) => setMessage({ kind: 'error', text: `The data API refused: ${failureText(failure)}` });
   const [pickedRoles, setPickedRoles] = useState<string[]>([]);
   const [made, setMade] = useState<string>();
   const [resources, setResources] = useState<ResourceInfo[]>([]);
@@ -121,7 +123,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       const more = last?.['@metadata']?.next_batch !== undefined && last['@metadata'].href === undefined;
       setHasMore(more);
       setRows(more ? answer.slice(0, -1) : answer);
-    }, fail);
+    }, dataFail);
   }, [token, base, resourceName, resources, applied, offset, reload]);
 
   const columnNames = columns.length > 0 ? columns.map((c) => c.name) : Object.keys(rows[0] ?? {}).filter((k) => k !== '@metadata');
@@ -271,7 +273,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       <MessageLine message={message}>
         {' '}
         {message?.stale && (
-          <button type="button" onClick={() => void refreshOpen().catch(fail)}>
+          <button type="button" onClick={() => void refreshOpen().catch(dataFail)}>
             Reload the row
           </button>
         )}
