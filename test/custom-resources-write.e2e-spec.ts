@@ -1,30 +1,20 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { apiAs, apiWithRoles, oneRow, suiteAppAs, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: demoRoles.globals,
-    roles: [
-      ...demoRoles.roles,
-      {
-        name: 'Order clerk',
-        defaultAccess: 'NONE',
-        resources: {
-          customer: { access: ['ALL'] },
-          purchaseorder: { access: ['ALL'] },
-          lineitem: { access: ['ALL'] },
-          product: { access: ['READ'] },
-          purchaseorder_audit: { access: ['READ'] },
-        },
-      },
-    ],
+const project = demoProjectWithRoles([
+  {
+    name: 'Order clerk',
+    defaultAccess: 'NONE',
+    resources: {
+      customer: { access: ['ALL'] },
+      purchaseorder: { access: ['ALL'] },
+      lineitem: { access: ['ALL'] },
+      product: { access: ['READ'] },
+      purchaseorder_audit: { access: ['READ'] },
+    },
   },
-};
+]);
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
 interface Summary {
@@ -44,10 +34,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   let t: TestApp;
   let api: Api;
 
-  suiteApp(target, { project }, async (app) => {
-    t = app;
-    api = await apiAs(t, 'demo');
-  });
+  suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
   const count = async (path: string): Promise<number> =>
     ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href)
@@ -315,7 +302,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('a parent the caller may only read: sent back unchanged it is checked, not written; changed it is 403 / 4030', async () => {
-    const clerk = apiWithKey(t, await createManualToken(t, { roles: ['Order clerk'], label: 'clerk' }));
+    const clerk = await apiWithRoles(t, ['Order clerk']);
     const product = await oneRow<Row>(api, '/product/5');
     const created = await clerk
       .post('/Customers', {
