@@ -29,6 +29,8 @@ const verbs = (body: Summary): string[] =>
     .map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`)
     .sort();
 const encoded = (filter: string): string => encodeURIComponent(filter);
+/** The summary entry of the (first) row of this resource that the write touched. */
+const entryOf = (body: Summary, resource: string): Row => body.txsummary.find((r) => r['@metadata'].resource === resource)!;
 
 describeEachTarget('custom resources: writing documents', (target) => {
   let t: TestApp;
@@ -61,12 +63,12 @@ describeEachTarget('custom resources: writing documents', (target) => {
       .expect(201);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:INSERT', 'lineitem:INSERT', 'lineitem:INSERT', 'purchaseorder:INSERT']);
-    const order = body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const order = entryOf(body, 'purchaseorder');
     // 1 × 10.00 + 2 × 25.00 + 3 × 45.50
     expect(order.amount_total).toBe(196.5);
     const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
     expect(items.every((i) => i.order_number === order.order_number)).toBe(true);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'customer')!.balance).toBe(196.5);
+    expect(entryOf(body, 'customer').balance).toBe(196.5);
     expect(await itemsOf(order.order_number as number)).toHaveLength(3);
   });
 
@@ -115,13 +117,13 @@ describeEachTarget('custom resources: writing documents', (target) => {
       'product:INSERT',
       'purchaseorder:INSERT',
     ]);
-    const gizmo = body.txsummary.find((r) => r['@metadata'].resource === 'product')!;
-    const order = body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const gizmo = entryOf(body, 'product');
+    const order = entryOf(body, 'purchaseorder');
     expect(order.customer_name).toBe('Deep Co');
     const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
     expect(items.map((i) => i.product_number)).toEqual([1, gizmo.product_number, 2]);
     expect(order.amount_total).toBe(2 * 10 + 3.5 + 25);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'customer')!.balance).toBe(48.5);
+    expect(entryOf(body, 'customer').balance).toBe(48.5);
   });
 
   it('a LOOKUP inside a document that finds no row, or two, is 400 / 4000 naming it, and nothing is written', async () => {
@@ -167,7 +169,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
         ],
       })
       .expect(201);
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const order = entryOf(created.body as Summary, 'purchaseorder');
     const n = order.order_number as number;
     const [first, second] = await itemsOf(n);
     const res = await api
@@ -211,16 +213,16 @@ describeEachTarget('custom resources: writing documents', (target) => {
       })
       .expect(200);
     const body = res.body as Summary;
-    const item = body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
+    const item = entryOf(body, 'lineitem');
     expect(item).toMatchObject({ order_number: 2, product_number: 10, '@metadata': { verb: 'INSERT' } });
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
+    expect(entryOf(body, 'purchaseorder')['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
   });
 
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
     const created = await api
       .post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
       .expect(201);
-    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
+    const n = entryOf(created.body as Summary, 'purchaseorder').order_number as number;
     const [item] = await itemsOf(n);
     const res = await api.put(`/OrderEntry/${n}`, {
       '@metadata': { checksum: 'override' },
@@ -241,7 +243,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
         ],
       })
       .expect(201);
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const order = entryOf(created.body as Summary, 'purchaseorder');
     const n = order.order_number as number;
     const current = await oneRow<Row>(api, `/purchaseorder/${n}`);
     const [a, b] = await itemsOf(n);
@@ -256,7 +258,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const res = await api.put(`/OrderEntry/${n}`, document).expect(200);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!.lineitem_id).toBe(b!.lineitem_id);
+    expect(entryOf(body, 'lineitem').lineitem_id).toBe(b!.lineitem_id);
     // The unchanged line item kept its checksum.
     expect((await oneRow<Row>(api, `/lineitem/${String(a!.lineitem_id)}`))['@metadata'].checksum).toBe(a!['@metadata'].checksum);
   });
@@ -275,7 +277,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const created = await api
       .post('/OrderEntry', { customer_name: 'Echo Builders', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
       .expect(201);
-    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
+    const n = entryOf(created.body as Summary, 'purchaseorder').order_number as number;
     const res = await api.delete(`/OrderEntry/${n}?checksum=override`).expect(200);
     expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:DELETE', 'purchaseorder:DELETE']);
     expect((await api.get(`/purchaseorder/${n}`).expect(200)).body).toEqual([]);
@@ -311,8 +313,8 @@ describeEachTarget('custom resources: writing documents', (target) => {
         Orders: [{ Lineitems: [{ qty_ordered: 1, Product: { '@metadata': { action: 'LOOKUP' }, name: product.name } }] }],
       })
       .expect(201);
-    const item = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const item = entryOf(created.body as Summary, 'lineitem');
+    const order = entryOf(created.body as Summary, 'purchaseorder');
     const productObject = {
       '@metadata': { checksum: product['@metadata'].checksum },
       product_number: 5,
