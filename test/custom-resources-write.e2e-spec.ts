@@ -38,6 +38,11 @@ describeEachTarget('custom resources: writing documents', (target) => {
 
   suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
+  /** POSTs an order of this customer with these line items through OrderEntry; its order_number. */
+  const newOrder = async (customer: string, lineitems: Array<{ product_number: number; qty_ordered: number }>): Promise<number> => {
+    const created = await api.post('/OrderEntry', { customer_name: customer, Lineitems: lineitems }).expect(201);
+    return entryOf(created.body as Summary, 'purchaseorder').order_number as number;
+  };
   const count = async (path: string): Promise<number> =>
     ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href)
       .length;
@@ -160,17 +165,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('every action inside a document: UPDATE the order, INSERT, UPDATE and DELETE line items, in one transaction', async () => {
-    const created = await api
-      .post('/OrderEntry', {
-        customer_name: 'Bravo Supply',
-        Lineitems: [
-          { product_number: 1, qty_ordered: 1 },
-          { product_number: 2, qty_ordered: 1 },
-        ],
-      })
-      .expect(201);
-    const order = entryOf(created.body as Summary, 'purchaseorder');
-    const n = order.order_number as number;
+    const n = await newOrder('Bravo Supply', [
+      { product_number: 1, qty_ordered: 1 },
+      { product_number: 2, qty_ordered: 1 },
+    ]);
     const [first, second] = await itemsOf(n);
     const res = await api
       .put(`/OrderEntry/${n}`, {
@@ -219,10 +217,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
-    const created = await api
-      .post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
-      .expect(201);
-    const n = entryOf(created.body as Summary, 'purchaseorder').order_number as number;
+    const n = await newOrder('Charlie Tools', [{ product_number: 1, qty_ordered: 1 }]);
     const [item] = await itemsOf(n);
     const res = await api.put(`/OrderEntry/${n}`, {
       '@metadata': { checksum: 'override' },
@@ -234,17 +229,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('an unchanged object is not written and not listed; only the changed row and what its rules changed are', async () => {
-    const created = await api
-      .post('/OrderEntry', {
-        customer_name: 'Delta Hardware',
-        Lineitems: [
-          { product_number: 1, qty_ordered: 1 },
-          { product_number: 5, qty_ordered: 2 },
-        ],
-      })
-      .expect(201);
-    const order = entryOf(created.body as Summary, 'purchaseorder');
-    const n = order.order_number as number;
+    const n = await newOrder('Delta Hardware', [
+      { product_number: 1, qty_ordered: 1 },
+      { product_number: 5, qty_ordered: 2 },
+    ]);
     const current = await oneRow<Row>(api, `/purchaseorder/${n}`);
     const [a, b] = await itemsOf(n);
     const document = {
@@ -274,10 +262,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('DELETE on a custom resource path deletes the row, its children cascading', async () => {
-    const created = await api
-      .post('/OrderEntry', { customer_name: 'Echo Builders', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
-      .expect(201);
-    const n = entryOf(created.body as Summary, 'purchaseorder').order_number as number;
+    const n = await newOrder('Echo Builders', [{ product_number: 1, qty_ordered: 1 }]);
     const res = await api.delete(`/OrderEntry/${n}?checksum=override`).expect(200);
     expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:DELETE', 'purchaseorder:DELETE']);
     expect((await api.get(`/purchaseorder/${n}`).expect(200)).body).toEqual([]);
