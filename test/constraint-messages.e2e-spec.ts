@@ -1,8 +1,6 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
 import { capturedLog } from './support/captured-log.js';
-import { apiAs, apiWithKey, suiteAppAs, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
+import { apiAs, apiWithRoles, suiteAppAs, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 import { notebookProject } from './fixtures/schema-drift/schema-drift-project.js';
 
@@ -81,30 +79,22 @@ describeEachTarget('database refusals name the kind and the columns', (target) =
 });
 
 /** The demo with two roles that may write what they cannot wholly read. */
-const clerkProject: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    ...demoProject.roles,
-    roles: [
-      ...demoProject.roles.roles,
-      // May add products, but not read their names.
-      {
-        name: 'Product clerk',
-        defaultAccess: 'NONE',
-        resources: { product: { access: ['READ', 'INSERT'], readColumns: ['product_number', 'price'] } },
-      },
-      // May add and read line items, but not read products.
-      { name: 'Line clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ', 'INSERT'] } } },
-      // May add line items, and read nothing.
-      { name: 'Blind clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT'] } } },
-    ],
+const clerkProject = demoProjectWithRoles([
+  // May add products, but not read their names.
+  {
+    name: 'Product clerk',
+    defaultAccess: 'NONE',
+    resources: { product: { access: ['READ', 'INSERT'], readColumns: ['product_number', 'price'] } },
   },
-};
+  // May add and read line items, but not read products.
+  { name: 'Line clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ', 'INSERT'] } } },
+  // May add line items, and read nothing.
+  { name: 'Blind clerk', defaultAccess: 'NONE', resources: { lineitem: { access: ['INSERT'] } } },
+]);
 
 describeEachTarget('database refusals name only what the caller may read', (target) => {
   let t: TestApp;
   let orderNumber: number;
-  const as = async (role: string): Promise<Api> => apiWithKey(t, await createManualToken(t, { roles: [role] }));
 
   suiteApp(target, { project: clerkProject }, async (app) => {
     t = app;
@@ -113,21 +103,25 @@ describeEachTarget('database refusals name only what the caller may read', (targ
   });
 
   it('a unique column the caller cannot read is not named: 409 / 4091 names the table only', async () => {
-    const res = await (await as('Product clerk')).post('/product', { name: 'Hammer', price: 1 });
+    const res = await (await apiWithRoles(t, ['Product clerk'])).post('/product', { name: 'Hammer', price: 1 });
     expect(res.status).toBe(409);
     expect(res.body.errorCode).toBe(4091);
     expect(res.body.errorMessage).toBe('An object with this key already exists: unique: product.');
   });
 
   it('a referenced table the caller cannot read is not named', async () => {
-    const res = await (await as('Line clerk')).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
+    const res = await (
+      await apiWithRoles(t, ['Line clerk'])
+    ).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
     expect(res.status).toBe(422);
     expect(res.body.errorCode).toBe(4221);
     expect(res.body.errorMessage).toBe('The change violates a database constraint: foreign key: lineitem.product_number.');
   });
 
   it('a caller that can read nothing hears no table or column', async () => {
-    const res = await (await as('Blind clerk')).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
+    const res = await (
+      await apiWithRoles(t, ['Blind clerk'])
+    ).post('/lineitem', { order_number: orderNumber, product_number: 987654, qty_ordered: 1 });
     expect(res.status).toBe(422);
     expect(res.body.errorCode).toBe(4221);
     expect(res.body.errorMessage).toBe('The change violates a database constraint (foreign key, not null or check).');

@@ -1,30 +1,20 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { apiAs, apiWithRoles, oneRow, suiteAppAs, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: demoRoles.globals,
-    roles: [
-      ...demoRoles.roles,
-      {
-        name: 'Order clerk',
-        defaultAccess: 'NONE',
-        resources: {
-          customer: { access: ['ALL'] },
-          purchaseorder: { access: ['ALL'] },
-          lineitem: { access: ['ALL'] },
-          product: { access: ['READ'] },
-          purchaseorder_audit: { access: ['READ'] },
-        },
-      },
-    ],
+const project = demoProjectWithRoles([
+  {
+    name: 'Order clerk',
+    defaultAccess: 'NONE',
+    resources: {
+      customer: { access: ['ALL'] },
+      purchaseorder: { access: ['ALL'] },
+      lineitem: { access: ['ALL'] },
+      product: { access: ['READ'] },
+      purchaseorder_audit: { access: ['READ'] },
+    },
   },
-};
+]);
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
 interface Summary {
@@ -39,16 +29,20 @@ const verbs = (body: Summary): string[] =>
     .map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`)
     .sort();
 const encoded = (filter: string): string => encodeURIComponent(filter);
+/** The summary entry of the (first) row of this resource that the write touched. */
+const entryOf = (body: Summary, resource: string): Row => body.txsummary.find((r) => r['@metadata'].resource === resource)!;
 
 describeEachTarget('custom resources: writing documents', (target) => {
   let t: TestApp;
   let api: Api;
 
-  suiteApp(target, { project }, async (app) => {
-    t = app;
-    api = await apiAs(t, 'demo');
-  });
+  suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
+  /** POSTs an order of this customer with these line items through OrderEntry; its order_number. */
+  const newOrder = async (customer: string, lineitems: Array<{ product_number: number; qty_ordered: number }>): Promise<number> => {
+    const created = await api.post('/OrderEntry', { customer_name: customer, Lineitems: lineitems }).expect(201);
+    return entryOf(created.body as Summary, 'purchaseorder').order_number as number;
+  };
   const count = async (path: string): Promise<number> =>
     ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href)
       .length;
@@ -74,12 +68,12 @@ describeEachTarget('custom resources: writing documents', (target) => {
       .expect(201);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:INSERT', 'lineitem:INSERT', 'lineitem:INSERT', 'purchaseorder:INSERT']);
-    const order = body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const order = entryOf(body, 'purchaseorder');
     // 1 × 10.00 + 2 × 25.00 + 3 × 45.50
     expect(order.amount_total).toBe(196.5);
     const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
     expect(items.every((i) => i.order_number === order.order_number)).toBe(true);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'customer')!.balance).toBe(196.5);
+    expect(entryOf(body, 'customer').balance).toBe(196.5);
     expect(await itemsOf(order.order_number as number)).toHaveLength(3);
   });
 
@@ -128,13 +122,13 @@ describeEachTarget('custom resources: writing documents', (target) => {
       'product:INSERT',
       'purchaseorder:INSERT',
     ]);
-    const gizmo = body.txsummary.find((r) => r['@metadata'].resource === 'product')!;
-    const order = body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const gizmo = entryOf(body, 'product');
+    const order = entryOf(body, 'purchaseorder');
     expect(order.customer_name).toBe('Deep Co');
     const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
     expect(items.map((i) => i.product_number)).toEqual([1, gizmo.product_number, 2]);
     expect(order.amount_total).toBe(2 * 10 + 3.5 + 25);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'customer')!.balance).toBe(48.5);
+    expect(entryOf(body, 'customer').balance).toBe(48.5);
   });
 
   it('a LOOKUP inside a document that finds no row, or two, is 400 / 4000 naming it, and nothing is written', async () => {
@@ -171,17 +165,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('every action inside a document: UPDATE the order, INSERT, UPDATE and DELETE line items, in one transaction', async () => {
-    const created = await api
-      .post('/OrderEntry', {
-        customer_name: 'Bravo Supply',
-        Lineitems: [
-          { product_number: 1, qty_ordered: 1 },
-          { product_number: 2, qty_ordered: 1 },
-        ],
-      })
-      .expect(201);
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
-    const n = order.order_number as number;
+    const n = await newOrder('Bravo Supply', [
+      { product_number: 1, qty_ordered: 1 },
+      { product_number: 2, qty_ordered: 1 },
+    ]);
     const [first, second] = await itemsOf(n);
     const res = await api
       .put(`/OrderEntry/${n}`, {
@@ -224,16 +211,13 @@ describeEachTarget('custom resources: writing documents', (target) => {
       })
       .expect(200);
     const body = res.body as Summary;
-    const item = body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
+    const item = entryOf(body, 'lineitem');
     expect(item).toMatchObject({ order_number: 2, product_number: 10, '@metadata': { verb: 'INSERT' } });
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
+    expect(entryOf(body, 'purchaseorder')['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
   });
 
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
-    const created = await api
-      .post('/OrderEntry', { customer_name: 'Charlie Tools', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
-      .expect(201);
-    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
+    const n = await newOrder('Charlie Tools', [{ product_number: 1, qty_ordered: 1 }]);
     const [item] = await itemsOf(n);
     const res = await api.put(`/OrderEntry/${n}`, {
       '@metadata': { checksum: 'override' },
@@ -245,17 +229,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('an unchanged object is not written and not listed; only the changed row and what its rules changed are', async () => {
-    const created = await api
-      .post('/OrderEntry', {
-        customer_name: 'Delta Hardware',
-        Lineitems: [
-          { product_number: 1, qty_ordered: 1 },
-          { product_number: 5, qty_ordered: 2 },
-        ],
-      })
-      .expect(201);
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
-    const n = order.order_number as number;
+    const n = await newOrder('Delta Hardware', [
+      { product_number: 1, qty_ordered: 1 },
+      { product_number: 5, qty_ordered: 2 },
+    ]);
     const current = await oneRow<Row>(api, `/purchaseorder/${n}`);
     const [a, b] = await itemsOf(n);
     const document = {
@@ -269,7 +246,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const res = await api.put(`/OrderEntry/${n}`, document).expect(200);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
-    expect(body.txsummary.find((r) => r['@metadata'].resource === 'lineitem')!.lineitem_id).toBe(b!.lineitem_id);
+    expect(entryOf(body, 'lineitem').lineitem_id).toBe(b!.lineitem_id);
     // The unchanged line item kept its checksum.
     expect((await oneRow<Row>(api, `/lineitem/${String(a!.lineitem_id)}`))['@metadata'].checksum).toBe(a!['@metadata'].checksum);
   });
@@ -285,10 +262,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('DELETE on a custom resource path deletes the row, its children cascading', async () => {
-    const created = await api
-      .post('/OrderEntry', { customer_name: 'Echo Builders', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
-      .expect(201);
-    const n = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number as number;
+    const n = await newOrder('Echo Builders', [{ product_number: 1, qty_ordered: 1 }]);
     const res = await api.delete(`/OrderEntry/${n}?checksum=override`).expect(200);
     expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:DELETE', 'purchaseorder:DELETE']);
     expect((await api.get(`/purchaseorder/${n}`).expect(200)).body).toEqual([]);
@@ -315,7 +289,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   });
 
   it('a parent the caller may only read: sent back unchanged it is checked, not written; changed it is 403 / 4030', async () => {
-    const clerk = apiWithKey(t, await createManualToken(t, { roles: ['Order clerk'], label: 'clerk' }));
+    const clerk = await apiWithRoles(t, ['Order clerk']);
     const product = await oneRow<Row>(api, '/product/5');
     const created = await clerk
       .post('/Customers', {
@@ -324,8 +298,8 @@ describeEachTarget('custom resources: writing documents', (target) => {
         Orders: [{ Lineitems: [{ qty_ordered: 1, Product: { '@metadata': { action: 'LOOKUP' }, name: product.name } }] }],
       })
       .expect(201);
-    const item = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'lineitem')!;
-    const order = (created.body as Summary).txsummary.find((r) => r['@metadata'].resource === 'purchaseorder')!;
+    const item = entryOf(created.body as Summary, 'lineitem');
+    const order = entryOf(created.body as Summary, 'purchaseorder');
     const productObject = {
       '@metadata': { checksum: product['@metadata'].checksum },
       product_number: 5,

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LacCli, tableRows } from './support/lac-cli.js';
-import { startLacService, type LacService } from './support/lac-service.js';
+import { demoApiKey, startLacService, type LacService } from './support/lac-service.js';
 import { testTargets } from './support/test-app.js';
 
 interface Row {
@@ -29,16 +29,6 @@ async function directGet(lac: LacService, apiKey: string, path: string): Promise
   return Array.isArray(body) ? body : [body];
 }
 
-async function directKey(lac: LacService): Promise<string> {
-  const res = await fetch(`${lac.url}/@authentication`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: 'Password1' }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { apikey: string }).apikey;
-}
-
 const ALPHA = 'Alpha and Sons';
 const ALPHA_KEY = encodeURIComponent(ALPHA);
 
@@ -51,7 +41,7 @@ for (const target of testTargets()) {
 
     beforeAll(async () => {
       lac = await startLacService(target);
-      apiKey = await directKey(lac);
+      apiKey = await demoApiKey(lac);
       await cli.login(lac.url);
     }, 180_000);
     afterAll(async () => {

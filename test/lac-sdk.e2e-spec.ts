@@ -10,7 +10,7 @@
  *   with its unchanged derived `balance`); the custom resources in that list: items 1–3.
  */
 import { lacSdk, settled, type LacApi } from './support/lac-sdk.js';
-import { startLacService, type LacService } from './support/lac-service.js';
+import { demoApiKey, startLacService, type LacService } from './support/lac-service.js';
 import { testTargets } from './support/test-app.js';
 
 interface Row {
@@ -29,16 +29,6 @@ interface WriteResult {
 const rowsOf = (answer: unknown): Row[] => (answer as Row[]).filter((row) => row['@metadata'].next_batch === undefined);
 const byName = (name: string) => ({ sysfilter: `equal(name:'${name}')` });
 
-async function apiKeyOf(lac: LacService): Promise<string> {
-  const res = await fetch(`${lac.url}/@authentication`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: 'Password1' }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { apikey: string }).apikey;
-}
-
 const CONNECTIONS = ['user and password', 'an API key'] as const;
 
 for (const target of testTargets()) {
@@ -55,7 +45,7 @@ for (const target of testTargets()) {
       const name = (what: string) => `SDK ${connection === 'an API key' ? 'key' : 'pw'} ${what}`;
 
       beforeAll(async () => {
-        api = connection === 'an API key' ? lacSdk.connect(lac.url, await apiKeyOf(lac)) : lacSdk.connect(lac.url, 'demo', 'Password1');
+        api = connection === 'an API key' ? lacSdk.connect(lac.url, await demoApiKey(lac)) : lacSdk.connect(lac.url, 'demo', 'Password1');
         await settled(api.connection, 'connect');
       });
 

@@ -1,28 +1,18 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { apiAs, apiWithRoles, oneRow, suiteAppAs, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
 
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: demoRoles.globals,
-    roles: [
-      ...demoRoles.roles,
-      { name: 'Product updater', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'UPDATE'] } } },
-      { name: 'Product inserter', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'INSERT'] } } },
-      {
-        name: 'Price-blind updater',
-        defaultAccess: 'NONE',
-        resources: { product: { access: ['READ', 'UPDATE'], readColumns: ['product_number', 'name'], writeColumns: ['name'] } },
-      },
-    ],
+const project = demoProjectWithRoles([
+  { name: 'Product updater', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'UPDATE'] } } },
+  { name: 'Product inserter', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'INSERT'] } } },
+  {
+    name: 'Price-blind updater',
+    defaultAccess: 'NONE',
+    resources: { product: { access: ['READ', 'UPDATE'], readColumns: ['product_number', 'name'], writeColumns: ['name'] } },
   },
-};
+]);
 
 const encoded = (filter: string): string => encodeURIComponent(filter);
 
@@ -30,12 +20,8 @@ describeEachTarget('@metadata.action on table resources', (target) => {
   let t: TestApp;
   let api: Api;
 
-  suiteApp(target, { project }, async (app) => {
-    t = app;
-    api = await apiAs(t, 'demo');
-  });
+  suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
-  const as = async (roles: string[]): Promise<Api> => apiWithKey(t, await createManualToken(t, { roles, label: roles.join('+') }));
   const customers = async (name: string): Promise<Row[]> =>
     (await api.get(`/customer?sysfilter=${encoded(`equal(name:'${name}')`)}`).expect(200)).body as Row[];
   const verbs = (body: { txsummary: Row[] }): string[] => body.txsummary.map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`);
@@ -149,14 +135,14 @@ describeEachTarget('@metadata.action on table resources', (target) => {
   });
 
   it("each action needs its own grant: the verb's access is not enough (403 / 4030)", async () => {
-    const updater = await as(['Product updater']);
+    const updater = await apiWithRoles(t, ['Product updater']);
     const del = await updater.put('/product', { '@metadata': { action: 'DELETE', checksum: 'override' }, product_number: 1 });
     expect(del.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
     const ins = await updater.put('/product', { '@metadata': { action: 'INSERT' }, name: 'Sneaky', price: 1 });
     expect(ins.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
     const merge = await updater.put('/product', { '@metadata': { action: 'MERGE_INSERT' }, name: 'Sneaky', price: 1 });
     expect(merge.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
-    const inserter = await as(['Product inserter']);
+    const inserter = await apiWithRoles(t, ['Product inserter']);
     const upd = await inserter.post('/product', { '@metadata': { action: 'UPDATE', checksum: 'override' }, product_number: 1, price: 1 });
     expect(upd.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
     expect((await oneRow<Row>(api, '/product/1')).price).toBe(10);
@@ -166,7 +152,7 @@ describeEachTarget('@metadata.action on table resources', (target) => {
   });
 
   it('a LOOKUP or round trip by a column the caller cannot read is 400 / 4003 (nothing about it may be inferred)', async () => {
-    const blind = await as(['Price-blind updater']);
+    const blind = await apiWithRoles(t, ['Price-blind updater']);
     const lookup = await blind.put('/product', { '@metadata': { action: 'LOOKUP' }, price: 10 });
     expect(lookup.body).toMatchObject({ statusCode: 400, errorCode: 4003, errorMessage: expect.stringContaining('"price"') });
     const same = await blind.put('/product/1', { '@metadata': { checksum: 'override' }, name: 'Hammer', price: 10 });

@@ -1,8 +1,5 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
+import { apiAs, apiWithRoles, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown>;
@@ -12,31 +9,27 @@ type Row = Record<string, unknown>;
  * roles that hide an order's customer: seeded credit limits are 9000 (Alpha and Sons) and
  * 2000 to 5000 for the others.
  */
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: [...demoRoles.globals, 'own_customer'],
-    roles: [
-      ...demoRoles.roles,
-      { name: 'Big customers', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'credit_limit >= 4500' } } },
-      {
-        name: 'Customer names',
-        defaultAccess: 'NONE',
-        resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] }, purchaseorder: { access: ['READ'] } },
-      },
-      {
-        name: 'One customer',
-        defaultAccess: 'NONE',
-        resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' }, purchaseorder: { access: ['READ'] } },
-      },
-      {
-        name: 'Order totals',
-        defaultAccess: 'NONE',
-        resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number', 'amount_total'] }, customer: { access: ['READ'] } },
-      },
-    ],
-  },
-};
+const project = demoProjectWithRoles(
+  [
+    { name: 'Big customers', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'credit_limit >= 4500' } } },
+    {
+      name: 'Customer names',
+      defaultAccess: 'NONE',
+      resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] }, purchaseorder: { access: ['READ'] } },
+    },
+    {
+      name: 'One customer',
+      defaultAccess: 'NONE',
+      resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' }, purchaseorder: { access: ['READ'] } },
+    },
+    {
+      name: 'Order totals',
+      defaultAccess: 'NONE',
+      resources: { purchaseorder: { access: ['READ'], readColumns: ['order_number', 'amount_total'] }, customer: { access: ['READ'] } },
+    },
+  ],
+  ['own_customer'],
+);
 
 const q = (text: string): string => encodeURIComponent(text);
 
@@ -50,9 +43,6 @@ describeEachTarget('parent paths in filters and orders name only what the caller
     sam = await apiAs(t, 'sam');
     demo = await apiAs(t, 'demo');
   });
-
-  const as = async (roles: string[], globals: Record<string, string> = {}): Promise<Api> =>
-    apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
 
   async function expectUnknownColumn(api: Api, path: string): Promise<string> {
     const res = await api.get(path);
@@ -104,7 +94,7 @@ describeEachTarget('parent paths in filters and orders name only what the caller
   });
 
   it('uses a parent column only where the caller may read it on that parent row (row filters with globals)', async () => {
-    const api = await as(['One customer'], { own_customer: 'Alpha and Sons' });
+    const api = await apiWithRoles(t, ['One customer'], { own_customer: 'Alpha and Sons' });
     const alphas = await ordersOfCustomers("name = 'Alpha and Sons'");
     expect(alphas.length).toBeGreaterThan(0);
     expect(await orderNumbers(api, `filter=${q('customer.credit_limit > 100')}`)).toEqual(alphas);
@@ -121,7 +111,7 @@ describeEachTarget('parent paths in filters and orders name only what the caller
   });
 
   it('does not reveal a column on the parent rows whose granting role hides it (row filters and column lists differ)', async () => {
-    const api = await as(['Big customers', 'Customer names']);
+    const api = await apiWithRoles(t, ['Big customers', 'Customer names']);
     expect(await orderNumbers(api, `filter=${q('customer.credit_limit < 4500')}`)).toEqual([]);
     expect(await orderNumbers(api, `filter=${q('customer.credit_limit >= 4500')}`)).toEqual(
       await ordersOfCustomers('credit_limit >= 4500'),
@@ -136,7 +126,7 @@ describeEachTarget('parent paths in filters and orders name only what the caller
   });
 
   it('refuses a path through a relation column the caller cannot read on the row', async () => {
-    const api = await as(['Order totals']);
+    const api = await apiWithRoles(t, ['Order totals']);
     await expectUnknownColumn(api, `/purchaseorder?filter=${q("customer.name = 'Alpha and Sons'")}`);
     await expectUnknownColumn(api, `/purchaseorder?order=${q('customer.balance')}`);
     await api.get(`/purchaseorder?filter=${q('amount_total > 0')}`).expect(200);

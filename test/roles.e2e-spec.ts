@@ -1,8 +1,6 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
-import { adminHeader, createManualToken } from './support/auth.js';
+import { apiAs, apiWithRoles, oneRow, type Api } from './support/api.js';
+import { adminHeader } from './support/auth.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string } };
@@ -10,30 +8,26 @@ type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: st
 type Order = Row & { order_number: number };
 
 /** The demo roles plus small ones that each grant one thing, for the per-verb and union checks. */
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: [...demoRoles.globals, 'region'],
-    roles: [
-      ...demoRoles.roles,
-      { name: 'Product reader', defaultAccess: 'NONE', resources: { product: { access: ['READ'] } } },
-      { name: 'Product inserter', defaultAccess: 'NONE', resources: { product: { access: ['INSERT'] } } },
-      { name: 'Product updater', defaultAccess: 'NONE', resources: { product: { access: ['UPDATE'] } } },
-      { name: 'Product deleter', defaultAccess: 'NONE', resources: { product: { access: ['DELETE'] } } },
-      {
-        name: 'Cheap products',
-        defaultAccess: 'NONE',
-        resources: { product: { access: ['READ'], rowFilter: 'price < 20', readColumns: ['product_number', 'name'] } },
-      },
-      {
-        name: 'Dear products',
-        defaultAccess: 'NONE',
-        resources: { product: { access: ['READ'], rowFilter: 'price >= 20', readColumns: ['product_number', 'price'] } },
-      },
-      { name: 'Meta only', defaultAccess: 'NONE', metaAccess: true },
-    ],
-  },
-};
+const project = demoProjectWithRoles(
+  [
+    { name: 'Product reader', defaultAccess: 'NONE', resources: { product: { access: ['READ'] } } },
+    { name: 'Product inserter', defaultAccess: 'NONE', resources: { product: { access: ['INSERT'] } } },
+    { name: 'Product updater', defaultAccess: 'NONE', resources: { product: { access: ['UPDATE'] } } },
+    { name: 'Product deleter', defaultAccess: 'NONE', resources: { product: { access: ['DELETE'] } } },
+    {
+      name: 'Cheap products',
+      defaultAccess: 'NONE',
+      resources: { product: { access: ['READ'], rowFilter: 'price < 20', readColumns: ['product_number', 'name'] } },
+    },
+    {
+      name: 'Dear products',
+      defaultAccess: 'NONE',
+      resources: { product: { access: ['READ'], rowFilter: 'price >= 20', readColumns: ['product_number', 'price'] } },
+    },
+    { name: 'Meta only', defaultAccess: 'NONE', metaAccess: true },
+  ],
+  ['region'],
+);
 
 describeEachTarget('roles and permissions', (target) => {
   let t: TestApp;
@@ -42,22 +36,19 @@ describeEachTarget('roles and permissions', (target) => {
   let sam: Api;
   let pat: Api;
 
-  const as = async (roles: string[], globals: Record<string, string | number> = {}): Promise<Api> =>
-    apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
-
   suiteApp(target, { project }, async (app) => {
     t = app;
     full = await apiAs(t, 'demo');
     readonly = await apiAs(t, 'readonly');
     sam = await apiAs(t, 'sam');
-    pat = await as(['Sales rep'], { employee_id: 2 });
+    pat = await apiWithRoles(t, ['Sales rep'], { employee_id: 2 });
   });
 
   const one = (api: Api, path: string): Promise<Row> => oneRow<Row>(api, path);
 
   describe('access levels per verb', () => {
     it('READ alone: reads, and 403 / 4030 on insert, update and delete', async () => {
-      const api = await as(['Product reader']);
+      const api = await apiWithRoles(t, ['Product reader']);
       await api.get('/product/1').expect(200);
       for (const res of [
         await api.post('/product', { name: 'Nope', price: 1 }),
@@ -70,7 +61,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it('INSERT alone: inserts; reads and other writes are 403', async () => {
-      const api = await as(['Product inserter']);
+      const api = await apiWithRoles(t, ['Product inserter']);
       const res = await api.post('/product', { name: 'Inserted only', price: 3 }).expect(201);
       expect(res.body.txsummary).toEqual([]); // it may not read what it wrote
       expect((await api.get('/product')).status).toBe(403);
@@ -78,7 +69,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it('UPDATE alone: updates; reads, inserts and deletes are 403', async () => {
-      const api = await as(['Product updater']);
+      const api = await apiWithRoles(t, ['Product updater']);
       await api.put('/product/9', { '@metadata': { checksum: 'override' }, price: 7.5 }).expect(200);
       expect((await api.get('/product/9')).status).toBe(403);
       expect((await api.delete('/product/9?checksum=override')).status).toBe(403);
@@ -88,14 +79,14 @@ describeEachTarget('roles and permissions', (target) => {
     it('DELETE alone: deletes; reads and updates are 403', async () => {
       const created = await full.post('/product', { name: 'To be deleted', price: 1 }).expect(201);
       const id = created.body.txsummary[0].product_number as number;
-      const api = await as(['Product deleter']);
+      const api = await apiWithRoles(t, ['Product deleter']);
       expect((await api.get(`/product/${id}`)).status).toBe(403);
       await api.delete(`/product/${id}?checksum=override`).expect(200);
       expect((await full.get(`/product/${id}`).expect(200)).body).toEqual([]);
     });
 
     it('no access at all: 403 / 4030 on every verb, and on the meta endpoints', async () => {
-      const api = await as(['Product reader']);
+      const api = await apiWithRoles(t, ['Product reader']);
       for (const res of [
         await api.get('/customer'),
         await api.get('/customer/Alpha%20and%20Sons'),
@@ -182,7 +173,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it('a token without the global its role filter needs sees no rows', async () => {
-      const api = await as(['Sales rep']);
+      const api = await apiWithRoles(t, ['Sales rep']);
       expect((await api.get('/purchaseorder').expect(200)).body).toEqual([]);
     });
   });
@@ -207,7 +198,7 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it('the union of two roles that each grant half: rows of both, columns per row', async () => {
-      const api = await as(['Cheap products', 'Dear products']);
+      const api = await apiWithRoles(t, ['Cheap products', 'Dear products']);
       const res = await api.get('/product?pagesize=100').expect(200);
       const rows = res.body as Row[];
       const all = (await full.get('/product?pagesize=100').expect(200)).body as Row[];
@@ -217,7 +208,7 @@ describeEachTarget('roles and permissions', (target) => {
         if (price < 20) expect(Object.keys(row).sort()).toEqual(['@metadata', 'name', 'product_number']);
         else expect(Object.keys(row).sort()).toEqual(['@metadata', 'price', 'product_number']);
       }
-      const cheapOnly = await as(['Cheap products']);
+      const cheapOnly = await apiWithRoles(t, ['Cheap products']);
       const cheap = (await cheapOnly.get('/product?pagesize=100').expect(200)).body as Row[];
       expect(cheap.length).toBeLessThan(rows.length);
       expect(cheap.every((r) => !('price' in r))).toBe(true);

@@ -1,26 +1,16 @@
-import type { ProjectDefinition } from '../src/project-definition.js';
 import { ResourceRegistry } from '../src/data/resource-registry.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { apiWithRoles, oneRow, suiteAppAs, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
+import { describeEachTarget, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
 interface Summary {
   txsummary: Row[];
 }
 
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: demoRoles.globals,
-    roles: [
-      ...demoRoles.roles,
-      { name: 'Price editor', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'UPDATE'], writeColumns: ['price'] } } },
-    ],
-  },
-};
+const project = demoProjectWithRoles([
+  { name: 'Price editor', defaultAccess: 'NONE', resources: { product: { access: ['READ', 'UPDATE'], writeColumns: ['price'] } } },
+]);
 
 /** Every row's checksum, by href: what a round trip must leave as it was. */
 const checksums = (rows: Row[]): Record<string, string> =>
@@ -30,10 +20,7 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
   let t: TestApp;
   let api: Api;
 
-  suiteApp(target, { project }, async (app) => {
-    t = app;
-    api = await apiAs(t, 'demo');
-  });
+  suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
   it('every table resource: a page PUT back whole, unchanged, is 200 with only no-op updates and changes no row', async () => {
     const names = t.app.get(ResourceRegistry).resources.map((r) => r.name);
@@ -116,7 +103,7 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
   });
 
   it('a role that may write some columns: unchanged others are accepted, a changed one is 400 / 4003', async () => {
-    const editor = apiWithKey(t, await createManualToken(t, { roles: ['Price editor'], label: 'price editor' }));
+    const editor = await apiWithRoles(t, ['Price editor']);
     const product = await oneRow<Row>(editor, '/product/3');
     const res = await editor.put('/product/3', { ...product, price: 316 }).expect(200);
     expect((res.body as Summary).txsummary[0]).toMatchObject({ price: 316, name: product.name });

@@ -1,8 +1,6 @@
 import type { ProjectDefinition } from '../src/project-definition.js';
-import { demoProject } from '../src/demo/project.js';
-import { demoRoles } from '../src/demo/roles.js';
-import { apiAs, apiWithKey, type Api } from './support/api.js';
-import { createManualToken } from './support/auth.js';
+import { apiAs, apiWithRoles, type Api } from './support/api.js';
+import { demoProjectWithRoles } from './support/demo-project.js';
 import { teamsProject } from './fixtures/teams/teams-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
@@ -11,33 +9,29 @@ type Row = Record<string, unknown>;
 type LineItem = Row & { lineitem_id: number };
 
 /** The demo roles plus writers who cannot read customers, or only some, and one whose line items are filtered on their own columns. */
-const project: ProjectDefinition = {
-  ...demoProject,
-  roles: {
-    globals: [...demoRoles.globals, 'own_customer'],
-    roles: [
-      ...demoRoles.roles,
-      {
-        name: 'Order clerk',
-        defaultAccess: 'NONE',
-        resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } },
-      },
-      {
-        name: 'Own customer reader',
-        defaultAccess: 'NONE',
-        resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } },
-      },
-      {
-        name: 'Small items',
-        defaultAccess: 'NONE',
-        resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } },
-      },
-      { name: 'Debtors', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
-      { name: 'Item remover', defaultAccess: 'NONE', resources: { lineitem: { access: ['DELETE'] } } },
-      { name: 'Tiny item reader', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ'], rowFilter: 'qty_ordered < 3' } } },
-    ],
-  },
-};
+const project = demoProjectWithRoles(
+  [
+    {
+      name: 'Order clerk',
+      defaultAccess: 'NONE',
+      resources: { purchaseorder: { access: ['ALL'] }, lineitem: { access: ['ALL'] }, product: { access: ['READ'] } },
+    },
+    {
+      name: 'Own customer reader',
+      defaultAccess: 'NONE',
+      resources: { customer: { access: ['READ'], rowFilter: 'name = @{own_customer}' } },
+    },
+    {
+      name: 'Small items',
+      defaultAccess: 'NONE',
+      resources: { lineitem: { access: ['INSERT', 'UPDATE'], rowFilter: 'qty_ordered < 10' } },
+    },
+    { name: 'Debtors', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
+    { name: 'Item remover', defaultAccess: 'NONE', resources: { lineitem: { access: ['DELETE'] } } },
+    { name: 'Tiny item reader', defaultAccess: 'NONE', resources: { lineitem: { access: ['READ'], rowFilter: 'qty_ordered < 3' } } },
+  ],
+  ['own_customer'],
+);
 
 const q = (text: string): string => encodeURIComponent(text);
 const MISSING_ORDER = 987654;
@@ -62,8 +56,6 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number as number;
   });
 
-  const as = async (roles: string[], globals: Record<string, string> = {}): Promise<Api> =>
-    apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
   const bigItem = (order: number): Row => ({ order_number: order, product_number: 3, qty_ordered: 100 });
   const lineItemCount = async (): Promise<number> => ((await demo.get('/lineitem?pagesize=5000').expect(200)).body as Row[]).length;
 
@@ -93,18 +85,18 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     });
 
     it('hide every placeholder, and the key, of a row the caller cannot read at all', async () => {
-      const clerk = await as(['Order clerk']);
+      const clerk = await apiWithRoles(t, ['Order clerk']);
       const res = await clerk.post('/lineitem', bigItem(samsAlphaOrder));
       expectError(res, 422, 4220);
       expect(res.body.errorMessage).toBe("Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)");
     });
 
     it('show the values of a row only where a role admitting that row shows them (row filters with globals)', async () => {
-      const reader = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Alpha and Sons' });
+      const reader = await apiWithRoles(t, ['Order clerk', 'Own customer reader'], { own_customer: 'Alpha and Sons' });
       expect((await reader.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toMatch(
         /^Customer Alpha and Sons's balance [\d.]+ exceeds their credit limit 9000$/,
       );
-      const other = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
+      const other = await apiWithRoles(t, ['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await other.post('/lineitem', bigItem(samsAlphaOrder))).body.errorMessage).toBe(
         "Customer (hidden)'s balance (hidden) exceeds their credit limit (hidden)",
       );
@@ -134,7 +126,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     }
 
     it('shows a row only with the columns of the grants whose row filters admit it', async () => {
-      const rep = await as(['Sales rep', 'Own customer reader'], { employee_id: '1', own_customer: 'Alpha and Sons' });
+      const rep = await apiWithRoles(t, ['Sales rep', 'Own customer reader'], { employee_id: '1', own_customer: 'Alpha and Sons' });
       const order = await rep.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201);
       const orderNumber = summary(order)[0]!.order_number as number;
       const res = await rep.post('/lineitem', { order_number: orderNumber, product_number: 1, qty_ordered: 1 }).expect(201);
@@ -149,7 +141,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     });
 
     it('judges a row on the values the write commits, not those it had before', async () => {
-      const debtors = await as(['Sales rep', 'Debtors'], { employee_id: '1' });
+      const debtors = await apiWithRoles(t, ['Sales rep', 'Debtors'], { employee_id: '1' });
       const alpha = ((await demo.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body as Row[])[0]!;
       expect(Number(alpha.balance)).toBeLessThan(5000);
       expect((await debtors.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body[0]).not.toHaveProperty('credit_limit');
@@ -161,7 +153,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
     });
 
     it('leaves out a row no READ grant admits, as for a resource the caller cannot read', async () => {
-      const clerk = await as(['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
+      const clerk = await apiWithRoles(t, ['Order clerk', 'Own customer reader'], { own_customer: 'Bravo Supply' });
       expect((await clerk.get(`/customer/${q('Alpha and Sons')}`).expect(200)).body).toEqual([]);
       const res = await clerk.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: 1 }).expect(201);
       expect(
@@ -177,7 +169,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
         summary(await demo.post('/lineitem', { order_number: samsAlphaOrder, product_number: 1, qty_ordered: qty }).expect(201)).find(
           (r) => meta(r).resource === 'lineitem',
         )!.lineitem_id as number;
-      const remover = await as(['Item remover', 'Tiny item reader']);
+      const remover = await apiWithRoles(t, ['Item remover', 'Tiny item reader']);
       const tiny = await demoItem(2);
       const shown = summary(await remover.delete(`/lineitem/${tiny}?checksum=override`).expect(200));
       expect(shown.map((r) => [meta(r).resource, meta(r).verb])).toEqual([['lineitem', 'DELETE']]);
@@ -193,7 +185,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
       expect(Number(committed.balance)).toBeLessThan(5000);
       const order = summary(await demo.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1 }).expect(201))[0]!
         .order_number as number;
-      const debtors = await as(['Sales rep', 'Debtors'], { employee_id: '1' });
+      const debtors = await apiWithRoles(t, ['Sales rep', 'Debtors'], { employee_id: '1' });
       expect((await debtors.get(`/customer/${q('Bravo Supply')}`).expect(200)).body[0]).not.toHaveProperty('credit_limit');
       // The item would raise Bravo's balance past 5000 (inside Debtors) and past its credit limit.
       const res = await debtors.post('/lineitem', { order_number: order, product_number: 3, qty_ordered: 20 });
@@ -261,7 +253,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
 
     it('keeps 422 / 4221 for a missing parent when the row would be inside a granting filter', async () => {
       expectError(await demo.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 422, 4221);
-      const small = await as(['Small items']);
+      const small = await apiWithRoles(t, ['Small items']);
       expectError(await small.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 1 }), 422, 4221);
       expectError(await small.post('/lineitem', { order_number: MISSING_ORDER, product_number: 1, qty_ordered: 50 }), 403, 4030);
       expectError(await small.post('/lineitem', { order_number: patsOrder, product_number: 1, qty_ordered: 50 }), 403, 4030);
@@ -299,7 +291,7 @@ describeEachTarget('commit constraint messages hide what the caller cannot read'
   });
 
   const overfill = async (roles: string[]): Promise<string> => {
-    const api = apiWithKey(t, await createManualToken(t, { roles, label: roles.join('+') }));
+    const api = await apiWithRoles(t, roles);
     const res = await api.post('/member', { team_id: teamId, age: 22, active: true });
     expect({ status: res.status, errorCode: res.body.errorCode }).toEqual({ status: 422, errorCode: 4220 });
     return res.body.errorMessage as string;

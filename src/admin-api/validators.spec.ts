@@ -1,19 +1,9 @@
 import 'reflect-metadata';
-import { IsInt, IsString, validate } from 'class-validator';
-import { OptionalField } from './validators.js';
-
-class Body {
-  @OptionalField()
-  @IsString()
-  label?: string;
-
-  @OptionalField({ nullable: true })
-  @IsInt()
-  count?: number | null;
-}
+import { validate } from 'class-validator';
+import { OptionalFieldsDto } from '../../test/support/optional-fields-dto.js';
 
 async function problems(plain: Record<string, unknown>): Promise<Record<string, string[]>> {
-  const errors = await validate(Object.assign(new Body(), plain));
+  const errors = await validate(Object.assign(new OptionalFieldsDto(), plain));
   return Object.fromEntries(errors.map((error) => [error.property, Object.values(error.constraints ?? {})]));
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { isValidHost } from './host-header.js';
-import { redactUrl } from './url-redaction.js';
+import { deleteAuthParams, redactUrl } from './url-redaction.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -132,6 +132,24 @@ export function apiBaseUrl(request: unknown, settings: OriginSettings): string {
   const { account, project, version } = (request as { params: Record<string, string> }).params;
   const segments = [account, project, version].map((segment) => encodeURIComponent(segment ?? ''));
   return `${requestOrigin(rawRequestOf(request), settings)}/rest/${segments.join('/')}`;
+}
+
+/**
+ * The request's absolute URL without any parameter that may carry an auth key (however spelled): what
+ * next_batch links are built from. The path is appended to the origin, not resolved against it, so
+ * PUBLIC_URL's path prefix stays.
+ */
+export function requestUrlWithoutAuth(request: unknown, settings: OriginSettings): URL {
+  const raw = rawRequestOf(request);
+  const url = new URL(`${requestOrigin(raw, settings)}${raw.url ?? '/'}`);
+  deleteAuthParams(url.searchParams);
+  return url;
+}
+
+/** A `next_batch` link: `url` (a request's URL, see requestUrlWithoutAuth; changed in place) with `offset` set. */
+export function nextBatchLink(url: URL, offset: number): string {
+  url.searchParams.set('offset', String(offset));
+  return url.toString();
 }
 
 /**

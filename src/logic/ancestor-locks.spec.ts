@@ -1,32 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
+import { columnOf, resourceOf } from '../../test/support/resource-shapes.js';
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { RowStore } from '../data/row-store.js';
 import { ancestorPaths, lockAncestors, type RowSource } from './ancestor-locks.js';
 import type { RuleBank } from './rule-bank.js';
 
-const column = (name: string, kind: 'integer' | 'string'): ResourceColumn => ({
-  name,
-  propertyName: name,
-  kind,
-  nullable: false,
-  generated: false,
-  hasDefault: false,
-  primary: false,
-  unique: false,
-});
+const column = (name: string, kind: 'integer' | 'string'): ResourceColumn => columnOf(name, kind, false, { nullable: false });
 
+/** A resource keyed on its first column. */
 function resource(name: string, key: ResourceColumn, others: ResourceColumn[], parents: ParentRelation[] = []): Resource {
-  const columns = [{ ...key, primary: true }, ...others];
-  return {
-    name,
-    tableName: name,
-    target: name,
-    columns,
-    columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: [columns[0]!],
-    parents,
-    children: [],
-  };
+  return resourceOf(name, [{ ...key, primary: true }, ...others], parents);
 }
 
 const customer = resource('customer', column('name', 'string'), [column('balance', 'integer')]);

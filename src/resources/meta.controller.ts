@@ -2,8 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Public } from '../common/public.decorator.js';
-import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
-import { deleteAuthParams } from '../common/url-redaction.js';
+import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
@@ -103,11 +102,7 @@ export class MetaController {
 
   /** The same request with the next offset, without any `auth` parameter (as the resources' next_batch links). */
   private nextBatch(req: unknown, offset: number): string {
-    const raw = rawRequestOf(req);
-    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
-    deleteAuthParams(url.searchParams);
-    url.searchParams.set('offset', String(offset));
-    return url.toString();
+    return nextBatchLink(requestUrlWithoutAuth(req, this.config.http), offset);
   }
 
   private allTables(base: string): Array<Record<string, unknown>> {

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../common/api-settings.js';
-import { apiBaseUrl, rawRequestOf, requestOrigin } from '../common/request-context.js';
-import { deleteAuthParams } from '../common/url-redaction.js';
+import { apiBaseUrl, nextBatchLink, rawRequestOf, requestUrlWithoutAuth } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { CallerAccess } from '../security/caller-access.decorator.js';
@@ -279,25 +278,15 @@ export class ResourcesController {
    */
   private customReadRequest(req: unknown, query: Query, endpoint: 'list' | 'get'): CustomReadRequest {
     const { nometa } = acceptQueryParameters(query, endpoint, ANY_SUB_RESOURCE);
-    const raw = rawRequestOf(req);
-    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
-    deleteAuthParams(url.searchParams);
-    return { baseUrl: apiBaseUrl(req, this.config.http), url, query, nometa };
+    return { baseUrl: apiBaseUrl(req, this.config.http), url: requestUrlWithoutAuth(req, this.config.http), query, nometa };
   }
 
   private serializer(req: unknown): ResourceSerializer {
     return new ResourceSerializer(apiBaseUrl(req, this.config.http), this.checksums);
   }
 
-  /**
-   * The same request with the next offset; an `auth` key in the URL (however spelled) is not copied into it. The
-   * path is appended to the origin, not resolved against it, so PUBLIC_URL's path prefix stays.
-   */
+  /** The same request with the next offset; an `auth` key in the URL (however spelled) is not copied into it. */
   private nextBatch(req: unknown, offset: number): string {
-    const raw = rawRequestOf(req);
-    const url = new URL(`${requestOrigin(raw, this.config.http)}${raw.url ?? '/'}`);
-    deleteAuthParams(url.searchParams);
-    url.searchParams.set('offset', String(offset));
-    return url.toString();
+    return nextBatchLink(requestUrlWithoutAuth(req, this.config.http), offset);
   }
 }

@@ -1,5 +1,5 @@
 import type { Test } from 'supertest';
-import { authHeader, loginAs } from './auth.js';
+import { authHeader, createManualToken, loginAs, type ManualTokenOptions } from './auth.js';
 import { suiteApp, type TestApp, type TestAppOptions, type TestTarget } from './test-app.js';
 
 /** A client of one test app that sends one user's token on every call. */
@@ -39,6 +39,11 @@ export function apiWithKey(t: TestApp, apikey: string): Api {
     put: (path, body) => withAuth(t.http().put(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
     delete: (path) => withAuth(t.http().delete(`${t.base}${path}`)),
   };
+}
+
+/** A client that sends a fresh manual token of these roles (labelled with their names) on every call. */
+export async function apiWithRoles(t: TestApp, roles: string[], globals?: ManualTokenOptions['globals']): Promise<Api> {
+  return apiWithKey(t, await createManualToken(t, { roles, globals, label: roles.join('+') }));
 }
 
 /**

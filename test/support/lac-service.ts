@@ -40,3 +40,14 @@ export async function startLacService(target: TestTarget): Promise<LacService> {
     },
   };
 }
+
+/** Logs in as the demo user (password `Password1`) the way the LAC clients do, and returns the key it answers. */
+export async function demoApiKey(lac: LacService): Promise<string> {
+  const res = await fetch(`${lac.url}/@authentication`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'demo', password: 'Password1' }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { apikey: string }).apikey;
+}

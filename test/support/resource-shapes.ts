@@ -2,10 +2,11 @@ import type { Resource, ResourceColumn } from '../../src/data/resource-registry.
 
 /**
  * Hand-made resources for unit specs that need shapes no entity has (for real entities, use
- * `registryOf` in ./registry.ts). A column is nullable unless it is a key column.
+ * `registryOf` in ./registry.ts). A column is nullable unless it is a key column; `extra` sets
+ * anything else (`generated`, `length`, `nullable` …).
  */
-export function columnOf(name: string, kind: ResourceColumn['kind'], primary = false): ResourceColumn {
-  return { name, propertyName: name, kind, nullable: !primary, generated: false, hasDefault: false, primary, unique: false };
+export function columnOf(name: string, kind: ResourceColumn['kind'], primary = false, extra: Partial<ResourceColumn> = {}): ResourceColumn {
+  return { name, propertyName: name, kind, nullable: !primary, generated: false, hasDefault: false, primary, unique: false, ...extra };
 }
 
 /** A resource over these columns (its key: the columns marked primary) with these parent relations. */

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { IsRoleNames, OptionalField } from '../../admin-api/validators.js';
+import { OptionalFieldsDto } from '../../../test/support/optional-fields-dto.js';
+import { IsRoleNames } from '../../admin-api/validators.js';
 import { dtoSchema } from './dto-schema.js';
 
 class ParentDto {
@@ -28,20 +29,6 @@ class ChildDto extends ParentDto {
   @IsOptional()
   @IsEmail()
   email?: string;
-}
-
-class OptionalFieldsDto {
-  @OptionalField()
-  @IsString()
-  label?: string;
-
-  @OptionalField({ nullable: true })
-  @IsInt()
-  count?: number | null;
-
-  @OptionalField()
-  @IsIn(['a', 'b'])
-  kind?: 'a' | 'b';
 }
 
 class UnmappedDto {

@@ -21,6 +21,25 @@ export interface DtoProperty {
   schema: JsonObject;
 }
 
+/** Checks that say only the JSON type. */
+const TYPE_OF = new Map([
+  ['isString', 'string'],
+  ['isInt', 'integer'],
+  ['isNumber', 'number'],
+  ['isBoolean', 'boolean'],
+  ['isArray', 'array'],
+]);
+
+/** Checks whose one argument is a JSON Schema bound, and that bound's keyword. */
+const BOUND_OF = new Map([
+  ['arrayMaxSize', 'maxItems'],
+  ['arrayMinSize', 'minItems'],
+  ['minLength', 'minLength'],
+  ['maxLength', 'maxLength'],
+  ['min', 'minimum'],
+  ['max', 'maximum'],
+]);
+
 /**
  * What one class-validator check says in JSON Schema, set on `target` (the property's schema, or
  * its items' for `each` checks). False for a check this does not know: the property's schema
@@ -29,40 +48,18 @@ export interface DtoProperty {
 function applyCheck(check: ValidationMetadata, target: JsonObject, patterns: string[]): boolean {
   // Checks without arguments (isString) have no constraints at all, whatever class-validator's type says.
   const first = (check.constraints as unknown[] | undefined)?.[0];
-  switch (check.name) {
-    case 'isString':
-      target.type = 'string';
-      return true;
-    case 'isInt':
-      target.type = 'integer';
-      return true;
-    case 'isNumber':
-      target.type = 'number';
-      return true;
-    case 'isBoolean':
-      target.type = 'boolean';
-      return true;
-    case 'isArray':
-      target.type = 'array';
-      return true;
-    case 'arrayMaxSize':
-      target.maxItems = first;
-      return true;
-    case 'arrayMinSize':
-      target.minItems = first;
-      return true;
-    case 'minLength':
-      target.minLength = first;
-      return true;
-    case 'maxLength':
-      target.maxLength = first;
-      return true;
-    case 'min':
-      target.minimum = first;
-      return true;
-    case 'max':
-      target.maximum = first;
-      return true;
+  const name = check.name ?? '';
+  const type = TYPE_OF.get(name);
+  if (type !== undefined) {
+    target.type = type;
+    return true;
+  }
+  const bound = BOUND_OF.get(name);
+  if (bound !== undefined) {
+    target[bound] = first;
+    return true;
+  }
+  switch (name) {
     case 'isIn':
       target.enum = [...(first as unknown[])];
       return true;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
 import { ApiSettings } from '../../common/api-settings.js';
 import { ErrorCode } from '../../common/error-codes.js';
+import { nextBatchLink } from '../../common/request-context.js';
 import { RowChecksum } from '../../data/checksum.js';
 import { keySegment, parseKeySegment } from '../../data/primary-key.js';
 import { ResourceRegistry } from '../../data/resource-registry.js';
@@ -95,9 +96,7 @@ export class CustomResourceReads {
     const page = rows.slice(0, query.pageSize);
     const out: unknown[] = await this.document(level, access, page, query, request);
     if (rows.length > query.pageSize) {
-      const next = new URL(request.url);
-      next.searchParams.set('offset', String(query.root.offset + query.pageSize));
-      out.push({ '@metadata': { next_batch: next.toString() } });
+      out.push({ '@metadata': { next_batch: nextBatchLink(new URL(request.url), query.root.offset + query.pageSize) } });
     }
     return out;
   }
@@ -284,7 +283,6 @@ export class CustomResourceReads {
       }
     }
     url.searchParams.set('parent', keySegment(sub.link!.owner.table, owner.row));
-    url.searchParams.set('offset', String(query.pageSize));
-    return url.toString();
+    return nextBatchLink(url, query.pageSize);
   }
 }

@@ -1,6 +1,6 @@
 import { RegistryColumnResolver } from '../../data/column-resolver.js';
 import type { FilterNode, OrderTerm } from '../../data/query/ast.js';
-import { positionalParams } from '../../data/query/compile-context.js';
+import { positionalParams, type ColumnResolver, type CompileContext } from '../../data/query/compile-context.js';
 import { parseFilter } from '../../data/query/filter-parser.js';
 import { tokenize } from '../../data/query/lexer.js';
 import { parseOrder } from '../../data/query/order-parser.js';
@@ -232,7 +232,7 @@ class LevelBuilder {
     for (const [name, text] of Object.entries(definition.userFilters ?? {})) {
       try {
         const filter = parseUserFilter(name, text);
-        compileFilter(filter.tree, { columns: this.attributeResolver(root), params: positionalParams(), dialect: this.dialect });
+        compileFilter(filter.tree, this.checkContext(this.attributeResolver(root)));
         out.set(name, filter);
       } catch (error) {
         this.problems.push(`${where}, userFilter "${name}": ${(error as Error).message}`);
@@ -247,13 +247,18 @@ class LevelBuilder {
       try {
         if (!ATTRIBUTE.test(name)) throw new Error('a name is letters, digits and _');
         const terms = parseOrder(text);
-        compileOrder(terms, { columns: this.attributeResolver(root), params: positionalParams(), dialect: this.dialect });
+        compileOrder(terms, this.checkContext(this.attributeResolver(root)));
         out.set(name, terms);
       } catch (error) {
         this.problems.push(`${where}, userOrder "${name}": ${(error as Error).message}`);
       }
     }
     return out;
+  }
+
+  /** What a definition's filter or order is compiled against to check it (the SQL is thrown away). */
+  private checkContext(columns: ColumnResolver): CompileContext {
+    return { columns, params: positionalParams(), dialect: this.dialect };
   }
 
   private attributeResolver(level: ResourceLevel): AttributeColumnResolver {
@@ -317,11 +322,7 @@ class LevelBuilder {
       if (tokenize(text, 'filter').some((t) => t.type === 'global'))
         throw new Error('a fixed filter may not use @{globals}; use a role row filter');
       const tree = parseFilter(text);
-      compileFilter(tree, {
-        columns: new RegistryColumnResolver(table, this.tables, this.dialect),
-        params: positionalParams(),
-        dialect: this.dialect,
-      });
+      compileFilter(tree, this.checkContext(new RegistryColumnResolver(table, this.tables, this.dialect)));
       return tree;
     } catch (error) {
       this.problems.push(`${where}: filter: ${(error as Error).message}`);
@@ -333,11 +334,7 @@ class LevelBuilder {
     if (text === undefined) return [];
     try {
       const terms = parseOrder(text);
-      compileOrder(terms, {
-        columns: new RegistryColumnResolver(table, this.tables, this.dialect),
-        params: positionalParams(),
-        dialect: this.dialect,
-      });
+      compileOrder(terms, this.checkContext(new RegistryColumnResolver(table, this.tables, this.dialect)));
       return terms;
     } catch (error) {
       this.problems.push(`${where}: order: ${(error as Error).message}`);

@@ -12,19 +12,13 @@ export function describeTableResource(
   resource: Resource,
   apiVersion: string,
 ): Record<string, unknown> {
-  return {
-    '@metadata': { href: `${baseUrl}/${encodeURIComponent(resource.name)}` },
+  return describeResource(baseUrl, registry, apiVersion, {
     name: resource.name,
-    resource_type: 'TableBased',
-    prefix: registry.prefix,
-    entity: resource.tableName,
-    apiVersion,
-    is_collection: true,
+    type: 'TableBased',
+    table: resource,
     description: `The ${resource.tableName} table.`,
     prefixedName: `${registry.prefix}:${resource.tableName}`,
-    table: resource.tableName,
-    primaryKey: resource.primaryKey.map((c) => c.name),
-  };
+  });
 }
 
 /**
@@ -37,17 +31,36 @@ export function describeCustomResource(
   resource: CustomResource,
   apiVersion: string,
 ): Record<string, unknown> {
-  const table = resource.root.table;
-  return {
-    '@metadata': { href: `${baseUrl}/${encodeURIComponent(resource.name)}` },
+  return describeResource(baseUrl, registry, apiVersion, {
     name: resource.name,
-    resource_type: 'Custom',
+    type: 'Custom',
+    table: resource.root.table,
+    description: resource.description ?? null,
+  });
+}
+
+/** What sets one `@resources` entry apart; `table` is its (top level's) table. */
+interface EntryOf {
+  name: string;
+  type: 'TableBased' | 'Custom';
+  table: Resource;
+  description: string | null;
+  /** Table resources only. */
+  prefixedName?: string;
+}
+
+function describeResource(baseUrl: string, registry: ResourceRegistry, apiVersion: string, entry: EntryOf): Record<string, unknown> {
+  return {
+    '@metadata': { href: `${baseUrl}/${encodeURIComponent(entry.name)}` },
+    name: entry.name,
+    resource_type: entry.type,
     prefix: registry.prefix,
-    entity: table.tableName,
+    entity: entry.table.tableName,
     apiVersion,
     is_collection: true,
-    description: resource.description ?? null,
-    table: table.tableName,
-    primaryKey: table.primaryKey.map((c) => c.name),
+    description: entry.description,
+    ...(entry.prefixedName === undefined ? {} : { prefixedName: entry.prefixedName }),
+    table: entry.table.tableName,
+    primaryKey: entry.table.primaryKey.map((c) => c.name),
   };
 }

@@ -3,7 +3,7 @@ import type { CustomResource, ResourceLevel } from '../custom/custom-resource-re
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { asPatch } from './resource-paths.js';
-import { columnSchema, keyParameter } from './resource-schemas.js';
+import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
 /**
  * The `@docs` part of the project's custom resources (nested documents): one schema per level, named by its
@@ -26,20 +26,6 @@ export interface CustomDocs {
 
 function levelsOf(level: ResourceLevel): ResourceLevel[] {
   return [level, ...level.subLevels.flatMap(levelsOf)];
-}
-
-/** Component names per level path; characters OpenAPI refuses become `_`, a taken name gets a numbered suffix. */
-function componentNames(levels: readonly ResourceLevel[], taken: Iterable<string>): Map<ResourceLevel, string> {
-  const used = new Set(taken);
-  const names = new Map<ResourceLevel, string>();
-  for (const level of levels) {
-    const base = level.path.replace(/[^A-Za-z0-9._-]/g, '_');
-    let name = base;
-    for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
-    used.add(name);
-    names.set(level, name);
-  }
-  return names;
 }
 
 function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, derived: ReadonlySet<string>): JsonObject {
@@ -122,7 +108,7 @@ const WRITE_NOTE =
 
 export function customResourceDocs(source: CustomDocsSource, taken: Iterable<string>): CustomDocs {
   const levels = source.resources.flatMap((r) => levelsOf(r.root));
-  const names = componentNames(levels, taken);
+  const names = componentNamesOf(levels, (level) => level.path, taken);
   const schemas: Record<string, JsonObject> = {};
   const parameters: Record<string, JsonObject> = {};
   const paths: Record<string, JsonObject> = {};

@@ -1,28 +1,17 @@
 import { ErrorCode } from '../../common/error-codes.js';
-import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
+import { columnOf, resourceOf } from '../../../test/support/resource-shapes.js';
+import type { ResourceColumn } from '../../data/resource-registry.js';
 import { OpenApiDocs, buildOpenApiDocument, type OpenApiSource } from './openapi-document.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the suite walks a generated JSON document; assertions check its shape
 type Json = Record<string, any>;
 
+/** Columns here are NOT NULL unless they say otherwise. */
 function column(name: string, kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {
-  return { name, propertyName: name, kind, nullable: false, generated: false, hasDefault: false, primary: false, unique: false, ...extra };
+  return columnOf(name, kind, extra.primary, { nullable: false, ...extra });
 }
 
-function resource(name: string, columns: ResourceColumn[]): Resource {
-  return {
-    name,
-    tableName: name,
-    target: name,
-    columns,
-    columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: columns.filter((c) => c.primary),
-    parents: [],
-    children: [],
-  };
-}
-
-const order = resource('order', [
+const order = resourceOf('order', [
   column('id', 'integer', { primary: true, generated: true }),
   column('customer', 'string', { length: 30 }),
   column('total', 'decimal', { precision: 19, scale: 4, hasDefault: true }),
@@ -31,7 +20,7 @@ const order = resource('order', [
   column('noted_at', 'datetime', { nullable: true }),
   column('memo', 'string', { nullable: true }),
 ]);
-const slot = resource('slot', [
+const slot = resourceOf('slot', [
   column('warehouse', 'string', { primary: true, length: 40 }),
   column('number', 'integer', { primary: true }),
   column('label', 'string', { length: 60, nullable: true }),
@@ -177,8 +166,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives resources safe component names that do not collide with its own', () => {
-    const odd = resource('odd name', [column('id', 'integer', { primary: true })]);
-    const clash = resource('Error', [column('id', 'integer', { primary: true })]);
+    const odd = resourceOf('odd name', [column('id', 'integer', { primary: true })]);
+    const clash = resourceOf('Error', [column('id', 'integer', { primary: true })]);
     const named = buildOpenApiDocument(source({ resources: [odd, clash] }), 'v1') as Json;
     expect(named.components.schemas.odd_name).toBeDefined();
     expect(named.paths['/odd%20name/{key}'].parameters).toEqual([{ $ref: '#/components/parameters/key.odd_name' }]);

@@ -62,6 +62,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
   const shared = sharedResourceSchemas(source.resources.map((r) => r.name));
   const names = componentNamesOf(
     source.resources,
+    (r) => r.name,
     [...Object.keys(system), ...Object.keys(shared), 'Error'].flatMap((n) => [n, `${n}.new`]),
   );
   const options = {

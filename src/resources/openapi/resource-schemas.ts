@@ -4,19 +4,19 @@ import { integerRange } from '../../data/value-codec.js';
 import { ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 /**
- * Component names per resource. OpenAPI allows only `A-Z a-z 0-9 . _ -` in them, so other
- * characters become `_`; a name already taken (by another resource or a system schema such
- * as `Error`) gets a numbered suffix.
+ * Component names per resource or custom resource level, after `nameOf` of each. OpenAPI allows only
+ * `A-Z a-z 0-9 . _ -` in them, so other characters become `_`; a name already taken (by another
+ * resource, a level or a system schema such as `Error`) gets a numbered suffix.
  */
-export function componentNamesOf(resources: readonly Resource[], taken: Iterable<string>): Map<Resource, string> {
+export function componentNamesOf<T>(items: readonly T[], nameOf: (item: T) => string, taken: Iterable<string>): Map<T, string> {
   const used = new Set(taken);
-  const names = new Map<Resource, string>();
-  for (const resource of resources) {
-    const base = resource.name.replace(/[^A-Za-z0-9._-]/g, '_');
+  const names = new Map<T, string>();
+  for (const item of items) {
+    const base = nameOf(item).replace(/[^A-Za-z0-9._-]/g, '_');
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);
-    names.set(resource, name);
+    names.set(item, name);
   }
   return names;
 }

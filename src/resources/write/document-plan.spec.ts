@@ -1,33 +1,16 @@
-import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
+import { columnOf, resourceOf } from '../../../test/support/resource-shapes.js';
 import { DocumentPlanner } from './document-plan.js';
 import { tableLevel, type WriteLevel } from './write-level.js';
 
-function column(name: string, kind: ResourceColumn['kind'], extra: Partial<ResourceColumn> = {}): ResourceColumn {
-  return { name, propertyName: name, kind, nullable: true, generated: false, hasDefault: false, primary: false, unique: false, ...extra };
-}
-
-function resource(name: string, columns: ResourceColumn[]): Resource {
-  return {
-    name,
-    tableName: name,
-    target: name,
-    columns,
-    columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: columns.filter((c) => c.primary),
-    parents: [],
-    children: [],
-  };
-}
-
-const order = resource('purchaseorder', [
-  column('order_number', 'integer', { primary: true, generated: true }),
-  column('paid', 'boolean'),
-  column('total', 'decimal', { precision: 10, scale: 2 }),
+const order = resourceOf('purchaseorder', [
+  columnOf('order_number', 'integer', true, { generated: true }),
+  columnOf('paid', 'boolean'),
+  columnOf('total', 'decimal', false, { precision: 10, scale: 2 }),
 ]);
-const item = resource('lineitem', [
-  column('lineitem_id', 'integer', { primary: true, generated: true }),
-  column('order_number', 'integer'),
-  column('qty', 'integer'),
+const item = resourceOf('lineitem', [
+  columnOf('lineitem_id', 'integer', true, { generated: true }),
+  columnOf('order_number', 'integer'),
+  columnOf('qty', 'integer'),
 ]);
 const relation = { name: 'purchaseorder', parent: 'purchaseorder', columns: [{ child: 'order_number', parent: 'order_number' }] };
 const document: WriteLevel = {

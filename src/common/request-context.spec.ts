@@ -1,0 +1,28 @@
+import type { IncomingMessage } from 'node:http';
+import { nextBatchLink, requestUrlWithoutAuth } from './request-context.js';
+
+function request(url: string): IncomingMessage {
+  return { url, headers: { host: 'api.test:8080' }, socket: {} } as unknown as IncomingMessage;
+}
+
+describe('requestUrlWithoutAuth', () => {
+  it('names the request origin and leaves out every auth parameter, however spelled', () => {
+    const url = requestUrlWithoutAuth(request('/rest/default/demo/v1/customers?AUTH=k1&pagesize=2&auth=k2'), { trustProxy: false });
+    expect(url.toString()).toBe('http://api.test:8080/rest/default/demo/v1/customers?pagesize=2');
+  });
+
+  it("keeps PUBLIC_URL's path prefix (the path is appended, not resolved)", () => {
+    const url = requestUrlWithoutAuth(request('/rest/default/demo/v1/customers'), {
+      trustProxy: false,
+      publicUrl: 'https://example.com/api',
+    });
+    expect(url.toString()).toBe('https://example.com/api/rest/default/demo/v1/customers');
+  });
+});
+
+describe('nextBatchLink', () => {
+  it('sets offset, replacing one the request had', () => {
+    const url = new URL('http://h/rest/default/demo/v1/customers?offset=2&pagesize=2');
+    expect(nextBatchLink(url, 4)).toBe('http://h/rest/default/demo/v1/customers?offset=4&pagesize=2');
+  });
+});
