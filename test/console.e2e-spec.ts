@@ -289,7 +289,7 @@ const ADAPTERS = ['express', 'fastify'] as const;
   step('a data token refused by the API is reported on the Data page and keeps the operator signed in', async () => {
     await page.goto(`${origin}/admin/data`);
     await page.locator('table.data-table tbody tr').first().waitFor();
-    const dataKey = await page.evaluate(() => sessionStorage.getItem('tessera.dataToken'));
+    const dataKey = await page.evaluate<string | null>("sessionStorage.getItem('tessera.dataToken')");
     expect(dataKey).toBeTruthy();
     const disabled = await fetch(`${origin}${API}/@authentication`, {
       method: 'POST',

@@ -68,11 +68,45 @@ export function checksum(t: Table, row: RawRow): string {
   return checksums.of(t.resource, row);
 }
 
-/** An API object: `@metadata` first, decimals rendered as JSON numbers. */
+/** A `@metadata.links` entry of the demo's relations, in LAC's shape, as Tessera writes it. */
+function link(rel: 'parent' | 'children', table: string, role: string, href: string): Record<string, string> {
+  return { href, rel, role, type: `urn:caliveapicreator:demo:main:${table}` };
+}
+
+/** A sysfilter string literal in a link: quotes doubled, then URL-encoded. */
+function textLiteral(value: string): string {
+  return encodeURIComponent(`'${value.replaceAll("'", "''")}'`);
+}
+
+/**
+ * The links of the objects the benchmark's GETs answer (customer read with Full access, purchaseorder read
+ * by a Sales rep, who may read customer and lineitem but not employee): what Tessera's ObjectLinks gives them.
+ */
+function linksOf(t: Table, row: RawRow, base: string): Array<Record<string, string>> {
+  if (t === CUSTOMER)
+    return [
+      link(
+        'children',
+        'purchaseorder',
+        'purchaseorder',
+        `${base}/purchaseorder?sysfilter=equal(customer_name:${textLiteral(String(row.name))})`,
+      ),
+    ];
+  if (t === PURCHASEORDER)
+    return [
+      link('parent', 'customer', 'customer', `${base}/customer/${encodeURIComponent(String(row.customer_name))}`),
+      link('children', 'lineitem', 'lineitem', `${base}/lineitem?sysfilter=equal(order_number:${String(row.order_number)})`),
+    ];
+  return [];
+}
+
+/** An API object: `@metadata` first (with its links when it is not a txsummary entry), decimals rendered as JSON numbers. */
 export function toObject(t: Table, row: RawRow, base: string, verb?: string): Record<string, unknown> {
   const href = `${base}/${t.name}/${encodeURIComponent(String(row[t.key]))}`;
   const out: Record<string, unknown> = {
-    '@metadata': verb ? { href, resource: t.name, verb, checksum: checksum(t, row) } : { href, checksum: checksum(t, row) },
+    '@metadata': verb
+      ? { href, resource: t.name, verb, checksum: checksum(t, row) }
+      : { href, checksum: checksum(t, row), links: linksOf(t, row, base) },
   };
   for (const { name } of t.resource.columns) {
     const value = row[name] ?? null;

@@ -43,6 +43,11 @@ export function keySegment(resource: Resource, row: CanonicalRow): string {
   return resource.primaryKey.map((c) => encodeKeyPart(String(row[c.name]))).join('~');
 }
 
+/** The same segment from the key's values, in key-column order (a parent's key taken from a child's foreign key). */
+export function keySegmentOf(values: readonly unknown[]): string {
+  return values.length === 1 ? encodeKeyPart(String(values[0])) : values.map((v) => encodeKeyPart(String(v))).join('~');
+}
+
 function encodeKeyPart(part: string): string {
   if (part === '.' || part === '..') return part === '.' ? '%2E' : '%2E%2E';
   return encodeURIComponent(part).replaceAll('~', '%7E');

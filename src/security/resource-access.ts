@@ -37,6 +37,11 @@ export class ResourceAccess {
   private constructor(
     readonly resource: Resource,
     readonly grants: readonly Grant[],
+    /**
+     * The caller's role names, as one text: two accesses with the same text have the same grants on every
+     * resource (roles are fixed at boot), so what depends on grants alone may be kept per text.
+     */
+    readonly rolesKey: string,
     private readonly globals: Record<string, GlobalValue>,
     /** How to build the same principal's access to another resource (a parent named in a path). */
     private readonly accessOf: (other: Resource) => ResourceAccess,
@@ -44,7 +49,8 @@ export class ResourceAccess {
 
   static of(bank: RoleBank, principal: Principal, resource: Resource): ResourceAccess {
     const grants: Grant[] = [];
-    for (const name of new Set(principal.roleNames)) {
+    const names = new Set(principal.roleNames);
+    for (const name of names) {
       const role = bank.get(name);
       if (!role) continue; // a token may outlive a role; an unknown role grants nothing
       const grant =
@@ -52,15 +58,23 @@ export class ResourceAccess {
         (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
       if (grant && grant.operations.size > 0) grants.push(grant);
     }
-    return new ResourceAccess(resource, grants, { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier }, (other) =>
-      ResourceAccess.of(bank, principal, other),
+    return new ResourceAccess(
+      resource,
+      grants,
+      [...names].join('\n'),
+      { ...principal.globals, [USER_IDENTIFIER_GLOBAL]: principal.userIdentifier },
+      (other) => ResourceAccess.of(bank, principal, other),
     );
   }
 
   /** Full rights, for work done by the system (rules) rather than a caller. */
   static system(resource: Resource): ResourceAccess {
-    return new ResourceAccess(resource, [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }], {}, (other) =>
-      ResourceAccess.system(other),
+    return new ResourceAccess(
+      resource,
+      [{ role: '(system)', operations: new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']) }],
+      '(system)',
+      {},
+      (other) => ResourceAccess.system(other),
     );
   }
 

@@ -4,10 +4,17 @@ import { ResourceRegistry, type Resource } from '../../data/resource-registry.js
 import type { ResourceAccess } from '../../security/resource-access.js';
 import { ObjectLinks } from './object-links.js';
 
-/** Plans the `@metadata.links` of a request's objects (once per request, not per object). */
+/** How many plans are kept; the base URL comes from the request's Host, so the number of keys is capped. */
+const MAX_PLANS = 512;
+
+/**
+ * Plans the `@metadata.links` of a request's objects. A plan depends only on the table, the caller's role
+ * names (roles are fixed at boot) and the base URL, so it is made once per such triple and kept.
+ */
 @Injectable()
 export class ObjectLinkPlanner {
   private readonly typeBase: string;
+  private readonly plans = new Map<string, ObjectLinks>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -24,6 +31,13 @@ export class ObjectLinkPlanner {
    * carries a value the document leaves out.
    */
   plan(access: ResourceAccess, baseUrl: string, table: Resource = access.resource): ObjectLinks {
-    return ObjectLinks.plan(table, access.to(table), this.registry, baseUrl, this.typeBase);
+    const key = `${table.name}\u0000${access.rolesKey}\u0000${baseUrl}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = ObjectLinks.plan(table, access.to(table), this.registry, baseUrl, this.typeBase);
+      if (this.plans.size >= MAX_PLANS) this.plans.clear();
+      this.plans.set(key, plan);
+    }
+    return plan;
   }
 }

@@ -1,4 +1,4 @@
-import { keySegment } from '../../data/primary-key.js';
+import { keySegmentOf } from '../../data/primary-key.js';
 import type { Resource, ResourceColumn, ResourceRegistry } from '../../data/resource-registry.js';
 import type { CanonicalRow, CanonicalValue } from '../../data/value-codec.js';
 import type { ResourceAccess } from '../../security/resource-access.js';
@@ -23,8 +23,10 @@ interface Template {
   own: readonly ResourceColumn[];
   /** The linked table's matching columns. */
   other: readonly string[];
+  /** `<other column>:` URL-encoded, pair by pair, for a collection link's sysfilter. */
+  otherPrefixes: readonly string[];
   /** `<base>/<table>/`: the link is the linked object's URL (its key is `own`'s values); undefined: a filtered collection. */
-  objectUrl?: { prefix: string; target: Resource };
+  objectUrl?: { prefix: string };
   /** `<base>/<table>?sysfilter=equal(`: the link is the linked table's rows whose `other` columns hold `own`'s values. */
   collectionUrl?: string;
 }
@@ -75,7 +77,8 @@ export class ObjectLinks {
         type: typeOf(parent.tableName),
         own,
         other,
-        ...(byKey ? { objectUrl: { prefix: `${table}/`, target: parent } } : { collectionUrl: `${table}?sysfilter=equal(` }),
+        otherPrefixes: other.map((name) => `${encodeURIComponent(name)}:`),
+        ...(byKey ? { objectUrl: { prefix: `${table}/` } } : { collectionUrl: `${table}?sysfilter=equal(` }),
       });
     }
     for (const relation of resource.children) {
@@ -90,6 +93,7 @@ export class ObjectLinks {
         type: typeOf(child.tableName),
         own: via.columns.map((pair) => resource.columnsByName.get(pair.parent)!),
         other,
+        otherPrefixes: other.map((name) => `${encodeURIComponent(name)}:`),
         collectionUrl: `${baseUrl}/${encodeURIComponent(child.name)}?sysfilter=equal(`,
       });
     }
@@ -124,15 +128,11 @@ export class ObjectLinks {
       if (!visible && !this.keyColumns.has(column.name)) return undefined;
       values.push(value);
     }
-    if (template.objectUrl) {
-      const { prefix, target } = template.objectUrl;
-      const key: CanonicalRow = {};
-      target.primaryKey.forEach((c, i) => (key[c.name] = values[i]!));
-      return prefix + keySegment(target, key);
+    if (template.objectUrl) return template.objectUrl.prefix + keySegmentOf(values);
+    let pairs = '';
+    for (let i = 0; i < values.length; i++) {
+      pairs += `${i === 0 ? '' : ','}${template.otherPrefixes[i]!}${encodeURIComponent(literal(template.own[i]!, values[i]!))}`;
     }
-    const pairs = template.own.map(
-      (column, i) => `${encodeURIComponent(template.other[i]!)}:${encodeURIComponent(literal(column, values[i]!))}`,
-    );
-    return `${template.collectionUrl!}${pairs.join(',')})`;
+    return `${template.collectionUrl!}${pairs})`;
   }
 }
