@@ -147,7 +147,7 @@ export class DocumentWriter {
     const access = this.access.to(resource);
     const recordUnchanged = this.options.recordUnchanged;
     if (!access.can('UPDATE')) {
-      this.refuseUnreadable(level, sent);
+      await this.refuseUnreadable(level, sent, key);
       const refuse = (): Error => forbidden(resource, 'UPDATE');
       return this.tx.update(resource, key, {}, checksum, { readOnly: true, fixed: { ...sent, ...filled }, refuse, recordUnchanged });
     }
@@ -160,7 +160,7 @@ export class DocumentWriter {
       const writable = !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
       (writable ? changes : fixed)[name] = value;
     }
-    this.refuseUnreadable(level, fixed);
+    await this.refuseUnreadable(level, fixed, key);
     Object.assign(changes, filled);
     return this.tx.update(resource, key, changes, checksum, { fixed, refuse: (columns) => notWritable(level, columns), recordUnchanged });
   }
@@ -169,7 +169,7 @@ export class DocumentWriter {
   private async lookup(level: WriteLevel, criteria: CanonicalRow): Promise<CanonicalRow> {
     const resource = level.resource;
     this.require(resource, 'READ');
-    this.refuseUnreadable(level, criteria);
+    await this.refuseUnreadable(level, criteria);
     const names = Object.keys(criteria);
     if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
     const store = this.tx.store;
@@ -179,8 +179,14 @@ export class DocumentWriter {
       const column = `${store.q('t')}.${store.q(name)}`;
       return value === null ? `${column} IS NULL` : `${column} = ${store.compared(resource.columnsByName.get(name)!, value, params)}`;
     });
-    const rowFilter = this.access.to(resource).rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
+    const access = this.access.to(resource);
+    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
     if (rowFilter) where.push(rowFilter);
+    // A column some rows hide matches only in the rows that show it: elsewhere a guess of it must find nothing either way.
+    for (const name of names) {
+      const grants = access.columnGrants(name, false);
+      if (grants) where.push(access.grantsPredicate(grants, roleFilterSql(resource, this.registry, store.dialect, params)));
+    }
     const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
     const shown = names.map((n) => aliasOf(level, n)).join(', ');
     if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
@@ -221,11 +227,32 @@ export class DocumentWriter {
     );
   }
 
-  /** Values compared with stored ones must be of columns the caller may read: nothing about the others may be inferred. */
-  private refuseUnreadable(level: WriteLevel, values: CanonicalRow): void {
-    const readable = this.access.to(level.resource).readable();
-    if (readable === undefined) return;
-    const unreadable = Object.keys(values).filter((name) => !readable.has(name));
+  /**
+   * Values compared with stored ones must be of columns the caller may read: nothing about the
+   * others may be inferred. Where a column shows only in the rows some row-filtered grants admit,
+   * it counts as readable in the row with this key only when one of them admits it (a LOOKUP,
+   * without a key, matches such a column only in those rows).
+   */
+  private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues): Promise<void> {
+    const resource = level.resource;
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    const names = Object.keys(values);
+    const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
+    const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
+    if (byRow.length > 0) {
+      const dialect = this.tx.store.dialect;
+      const shown = await this.tx.store.test(
+        resource,
+        key!,
+        byRow.map(
+          (name) => (params) =>
+            access.grantsPredicate(access.columnGrants(name, false)!, roleFilterSql(resource, this.registry, dialect, params)),
+        ),
+      );
+      // A missing row: the write's own locked read answers 404.
+      if (shown) unreadable.push(...byRow.filter((_, i) => !shown[i]));
+    }
     if (unreadable.length > 0) throw notWritable(level, unreadable);
   }
 
