@@ -2,7 +2,7 @@ import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
-import { paramsFor } from '../../data/row-store.js';
+import { paramsFor, type Params } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
 import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
@@ -100,7 +100,7 @@ export class DocumentWriter {
       case 'MERGE_INSERT': {
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, false);
         // Not locked here: the update locks the row itself, after its ancestors (the engine's lock order).
-        const existing = key && (await this.tx.store.findByKey(level.resource, key, false));
+        const existing = key && (await this.tx.store.findByKey(level.resource, key, false)) && (await this.mayKnow(level.resource, key));
         if (key && existing) return this.update(level, sent, filled, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE);
         this.mergeInserted = true;
         return this.insert(level, sent, filled);
@@ -254,6 +254,21 @@ export class DocumentWriter {
       if (shown) unreadable.push(...byRow.filter((_, i) => !shown[i]));
     }
     if (unreadable.length > 0) throw notWritable(level, unreadable);
+  }
+
+  /**
+   * Whether the caller may know the row with this key exists: some READ or UPDATE grant admits it.
+   * A MERGE_INSERT treats any other row as absent (an insert then, answered as for a new key),
+   * so that updating it (404) does not tell it from a key that is free.
+   */
+  private async mayKnow(resource: Resource, key: KeyValues): Promise<boolean> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow('READ') || access.coversEveryRow('UPDATE')) return true;
+    const dialect = this.tx.store.dialect;
+    const predicate = (operation: Operation) => (params: Params) =>
+      access.rowPredicate(operation, roleFilterSql(resource, this.registry, dialect, params)) ?? '(1=1)';
+    const admitted = await this.tx.store.test(resource, key, [predicate('READ'), predicate('UPDATE')]);
+    return admitted !== undefined && admitted.some(Boolean);
   }
 
   private checksumOf(object: PlannedObject, ifMatch: string | undefined): string {
