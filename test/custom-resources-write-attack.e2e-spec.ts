@@ -4,6 +4,7 @@ import { demoResources } from '../src/demo/resources.js';
 import { demoRoles } from '../src/demo/roles.js';
 import { API_HOST, apiAs, apiWithKey, oneRow, type Api } from './support/api.js';
 import { authHeader, createManualToken, loginAs } from './support/auth.js';
+import { killerOf } from './support/connection-killer.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
@@ -24,6 +25,16 @@ const project: ProjectDefinition = {
       { name: 'Debt collector', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
       { name: 'Name reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] } } },
       // Writes orders and line items, may not read customers at all.
+      // May change a line item's quantity only: not move it to another order.
+      {
+        name: 'Qty editor',
+        defaultAccess: 'NONE',
+        resources: {
+          purchaseorder: { access: ['READ', 'UPDATE'] },
+          lineitem: { access: ['READ', 'UPDATE'], writeColumns: ['qty_ordered'] },
+          product: { access: ['READ'] },
+        },
+      },
       {
         name: 'Order clerk',
         defaultAccess: 'NONE',
@@ -197,6 +208,49 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
     });
   });
 
+  describe('columns the caller may not write stay unwritten', () => {
+    it("a child's foreign key filled from its parent in an UPDATE is a change like any other: not writable, 4003, nothing moved", async () => {
+      const editor = await as(['Qty editor']);
+      const orders = (await demo.get(`/purchaseorder?pagesize=2&filter=${q('salesrep_id = 1')}`).expect(200)).body as Row[];
+      const [from, to] = orders.map((o) => o.order_number as number);
+      const item = (await itemsOf(from!))[0]!;
+      const res = await editor.put(`/OrderEntry/${to}`, {
+        '@metadata': { checksum: 'override' },
+        Lineitems: [{ '@metadata': { href: item['@metadata'].href, checksum: 'override' }, qty_ordered: item.qty_ordered }],
+      });
+      expect(answer(res)).toMatchObject({ status: 400, errorCode: 4003 });
+      expect((await oneRow<Row>(demo, `/lineitem/${item.lineitem_id}`)).order_number).toBe(from);
+      // Under its own order the same object is a round trip: accepted.
+      await editor
+        .put(`/OrderEntry/${from}`, {
+          '@metadata': { checksum: 'override' },
+          Lineitems: [{ '@metadata': { href: item['@metadata'].href, checksum: 'override' }, qty_ordered: item.qty_ordered }],
+        })
+        .expect(200);
+    });
+
+    it('a DELETE action on a parent object is refused and rolled back: the parent row stays', async () => {
+      const product = (await demo.post('/product', { name: 'Doomed', price: 1 }).expect(201)).body.txsummary[0] as Row;
+      const item = (await itemsOf(samsOrder))[0]!;
+      const res = await demo.put(`/Customers.Orders.Lineitems/${item.lineitem_id}`, {
+        '@metadata': { checksum: 'override' },
+        Product: { '@metadata': { action: 'DELETE', checksum: 'override' }, product_number: product.product_number },
+      });
+      expect(answer(res)).toMatchObject({ status: 400, errorCode: 4000 });
+      await oneRow(demo, `/product/${product.product_number}`);
+    });
+
+    it('two INSERTs of the same key in one document: the second fails and the first is rolled back', async () => {
+      const res = await demo.post('/customer', [
+        { name: 'Twice Co', credit_limit: 1 },
+        { name: 'Twice Co', credit_limit: 2 },
+      ]);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect((await demo.get(`/customer/${q('Twice Co')}`).expect(200)).body).toEqual([]);
+    });
+  });
+
   describe('columns the caller cannot read cannot be probed', () => {
     /** A PUT of an order document whose Customer parent object carries a guess of a customer column. */
     const customerGuess = (api: Api, order: number, customer: Record<string, unknown>): Promise<Res> =>
@@ -355,6 +409,46 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
   });
 
   describe('concurrency', () => {
+    it('connections killed while documents are written: each document is written whole or not at all', async () => {
+      if (target.database === 'sqlite') return;
+      await demo.post('/customer', { name: 'Killed Co', credit_limit: 10000000 }).expect(201);
+      const killer = await killerOf(t, target.database);
+      const outcomes: Record<string, number> = {};
+      let killed = 0;
+      try {
+        for (let round = 0; round < 3; round++) {
+          const writes = Array.from({ length: 12 }, (_, i) =>
+            demo
+              .post('/OrderEntry', {
+                customer_name: 'Killed Co',
+                notes: 'killed document',
+                Lineitems: Array.from({ length: 5 }, (_, j) => ({ product_number: 1 + ((i + j) % 4), qty_ordered: 1 })),
+              })
+              .then((r: Res) => `${r.status}/${(r.body.errorCode as number | undefined) ?? ''}`),
+          );
+          const done = new AbortController();
+          const storm = (async () => {
+            while (!done.signal.aborted) {
+              killed += await killer.killOthers().catch(() => 0);
+              await new Promise((resolve) => setTimeout(resolve, 10));
+            }
+          })();
+          for (const outcome of await Promise.all(writes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+          done.abort();
+          await storm;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      } finally {
+        await killer.end();
+      }
+      expect(killed).toBeGreaterThan(0);
+      expect(Object.keys(outcomes).filter((o) => o !== '201/' && o !== '503/5030')).toEqual([]);
+      const orders = (await demo.get(`/purchaseorder?pagesize=1000&filter=${q("customer_name = 'Killed Co'")}`).expect(200)).body as Row[];
+      expect(orders).toHaveLength(outcomes['201/'] ?? 0);
+      for (const order of orders) expect(await itemsOf(order.order_number as number)).toHaveLength(5);
+      expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+    }, 60_000);
+
     it('two nested POSTs at once on the same customer keep its balance the sum of its unpaid orders', async () => {
       await demo.post('/customer', { name: 'Race Co', credit_limit: 1000000 }).expect(201);
       const post = (): Promise<Res> =>

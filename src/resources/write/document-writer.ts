@@ -155,13 +155,17 @@ export class DocumentWriter {
     const granted = access.writable('UPDATE');
     const changes: CanonicalRow = {};
     const fixed: CanonicalRow = {};
-    for (const [name, value] of Object.entries(sent)) {
+    const writable = (name: string): boolean => {
       const column = resource.columnsByName.get(name)!;
-      const writable = !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
-      (writable ? changes : fixed)[name] = value;
-    }
+      return !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
+    };
+    for (const [name, value] of Object.entries(sent)) (writable(name) ? changes : fixed)[name] = value;
     await this.refuseUnreadable(level, fixed, key);
-    Object.assign(changes, filled);
+    // A foreign key filled from the parent object moves the row when it differs: a change like any other.
+    for (const [name, value] of Object.entries(filled)) {
+      delete fixed[name];
+      (writable(name) ? changes : fixed)[name] = value;
+    }
     return this.tx.update(resource, key, changes, checksum, { fixed, refuse: (columns) => notWritable(level, columns), recordUnchanged });
   }
 
