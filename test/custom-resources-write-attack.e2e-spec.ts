@@ -35,6 +35,16 @@ const project: ProjectDefinition = {
           product: { access: ['READ'] },
         },
       },
+      // May add line items with their product and quantity: not choose their order.
+      {
+        name: 'Item adder',
+        defaultAccess: 'NONE',
+        resources: {
+          purchaseorder: { access: ['READ', 'UPDATE'] },
+          lineitem: { access: ['READ', 'INSERT'], writeColumns: ['product_number', 'qty_ordered'] },
+          product: { access: ['READ'] },
+        },
+      },
       {
         name: 'Order clerk',
         defaultAccess: 'NONE',
@@ -227,6 +237,18 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
           Lineitems: [{ '@metadata': { href: item['@metadata'].href, checksum: 'override' }, qty_ordered: item.qty_ordered }],
         })
         .expect(200);
+    });
+
+    it("an INSERT under a parent object sets the child's foreign key: refused (4003) when the caller may not write it", async () => {
+      const adder = await as(['Item adder']);
+      const before = (await itemsOf(samsOrder)).length;
+      const res = await adder.put(`/OrderEntry/${samsOrder}`, {
+        '@metadata': { checksum: 'override' },
+        Lineitems: [{ '@metadata': { action: 'INSERT' }, product_number: 1, qty_ordered: 1 }],
+      });
+      expect(answer(res)).toMatchObject({ status: 400, errorCode: 4003 });
+      expect(res.body.errorMessage).toContain('order_number');
+      expect((await itemsOf(samsOrder)).length).toBe(before);
     });
 
     it('a DELETE action on a parent object is refused and rolled back: the parent row stays', async () => {

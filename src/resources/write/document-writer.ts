@@ -113,7 +113,8 @@ export class DocumentWriter {
     this.require(resource, 'INSERT');
     const derived = this.derived(resource);
     const granted = this.access.to(resource).writable('INSERT');
-    const refused = Object.keys(sent).filter(
+    // A foreign key filled from a parent object is set by this insert like a value sent.
+    const refused = Object.keys({ ...sent, ...filled }).filter(
       (name) => derived.has(name) || resource.columnsByName.get(name)!.generated || (granted !== undefined && !granted.has(name)),
     );
     if (refused.length > 0) throw notWritable(level, refused);
