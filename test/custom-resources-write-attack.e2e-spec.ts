@@ -23,6 +23,11 @@ const project: ProjectDefinition = {
       ...demoRoles.roles,
       // Every column of the customers who owe a lot; only name and balance of the others.
       { name: 'Debt collector', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], rowFilter: 'balance >= 5000' } } },
+      {
+        name: 'Big names',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ'], readColumns: ['name'], rowFilter: 'credit_limit >= 9000' } },
+      },
       { name: 'Name reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] } } },
       // Writes orders and line items, may not read customers at all.
       // May change a line item's quantity only: not move it to another order.
@@ -302,6 +307,18 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       // Where the row shows it (a big debtor), the guess is the caller's to check.
       const alpha = await oneRow<Row>(both, `/customer/${q('Alpha and Sons')}`);
       if ((alpha.balance as number) >= 5000) expect(alpha).toHaveProperty('credit_limit');
+    });
+
+    it('a row hidden altogether answers as a missing one, whatever columns the object carries', async () => {
+      await demo.post('/customer', { name: 'Probe Hidden', credit_limit: 1234 }).expect(201);
+      const few = await as(['Debt collector', 'Big names', 'Order clerk']);
+      await few.get(`/customer/${q('Probe Hidden')}`).expect(200, []);
+      const put = (name: string): Promise<Res> =>
+        customerGuess(few, samsOrder, { '@metadata': { checksum: 'override' }, name, credit_limit: 1 });
+      expect(answer(await put('Probe Hidden'), 'Probe Hidden')).toEqual(answer(await put('Probe Nobody'), 'Probe Nobody'));
+      const lookup = (name: string): Promise<Res> =>
+        customerGuess(few, samsOrder, { '@metadata': { action: 'LOOKUP' }, name, credit_limit: 1234 });
+      expect(answer(await lookup('Probe Hidden'), 'Probe Hidden')).toEqual(answer(await lookup('Probe Nobody'), 'Probe Nobody'));
     });
 
     it('a readable but read-only column may be guessed: equal is accepted, changed is refused (it is readable anyway)', async () => {

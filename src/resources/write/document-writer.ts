@@ -5,7 +5,7 @@ import type { Resource, ResourceRegistry } from '../../data/resource-registry.js
 import { paramsFor, type Params } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
-import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
+import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
 import { missingRequired } from '../request-body.js';
 import type { RuleLog } from '../../logic/rule-log.js';
@@ -161,7 +161,7 @@ export class DocumentWriter {
       return !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
     };
     for (const [name, value] of Object.entries(sent)) (writable(name) ? changes : fixed)[name] = value;
-    await this.refuseUnreadable(level, fixed, key);
+    await this.refuseUnreadable(level, fixed, key, 'UPDATE');
     // A foreign key filled from the parent object moves the row when it differs: a change like any other.
     for (const [name, value] of Object.entries(filled)) {
       delete fixed[name];
@@ -236,9 +236,10 @@ export class DocumentWriter {
    * Values compared with stored ones must be of columns the caller may read: nothing about the
    * others may be inferred. Where a column shows only in the rows some row-filtered grants admit,
    * it counts as readable in the row with this key only when one of them admits it (a LOOKUP,
-   * without a key, matches such a column only in those rows).
+   * without a key, matches such a column only in those rows). A row the caller may neither read
+   * nor `change` is left to the write's own check, which answers 404 as for a missing one.
    */
-  private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues): Promise<void> {
+  private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues, change?: 'UPDATE'): Promise<void> {
     const resource = level.resource;
     const access = this.access.to(resource);
     const readable = access.readable();
@@ -247,16 +248,14 @@ export class DocumentWriter {
     const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
     if (byRow.length > 0) {
       const dialect = this.tx.store.dialect;
-      const shown = await this.tx.store.test(
-        resource,
-        key!,
-        byRow.map(
-          (name) => (params) =>
-            access.grantsPredicate(access.columnGrants(name, false)!, roleFilterSql(resource, this.registry, dialect, params)),
-        ),
-      );
-      // A missing row: the write's own locked read answers 404.
-      if (shown) unreadable.push(...byRow.filter((_, i) => !shown[i]));
+      const sql = (params: Params): SqlContext => roleFilterSql(resource, this.registry, dialect, params);
+      const operations: Operation[] = change ? ['READ', change] : ['READ'];
+      const tested = await this.tx.store.test(resource, key!, [
+        ...operations.map((operation) => (params: Params) => access.rowPredicate(operation, sql(params)) ?? '(1=1)'),
+        ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, sql(params))),
+      ]);
+      const known = tested?.slice(0, operations.length).some(Boolean);
+      if (known) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
     }
     if (unreadable.length > 0) throw notWritable(level, unreadable);
   }
