@@ -28,6 +28,17 @@ const project: ProjectDefinition = {
         defaultAccess: 'NONE',
         resources: { customer: { access: ['READ'], readColumns: ['name'], rowFilter: 'credit_limit >= 9000' } },
       },
+      // Reads big debtors only, and may set any customer's credit limit (blind on the others).
+      {
+        name: 'Limit setter',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['READ', 'UPDATE'], rowFilter: 'balance >= 5000', writeColumns: ['credit_limit'] } },
+      },
+      {
+        name: 'Limit setter everywhere',
+        defaultAccess: 'NONE',
+        resources: { customer: { access: ['UPDATE'], writeColumns: ['credit_limit'] } },
+      },
       { name: 'Name reader', defaultAccess: 'NONE', resources: { customer: { access: ['READ'], readColumns: ['name', 'balance'] } } },
       // Writes orders and line items, may not read customers at all.
       // May change a line item's quantity only: not move it to another order.
@@ -319,6 +330,15 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       const lookup = (name: string): Promise<Res> =>
         customerGuess(few, samsOrder, { '@metadata': { action: 'LOOKUP' }, name, credit_limit: 1234 });
       expect(answer(await lookup('Probe Hidden'), 'Probe Hidden')).toEqual(answer(await lookup('Probe Nobody'), 'Probe Nobody'));
+    });
+
+    it('a row the caller may update but not read: no value sent back is compared with it', async () => {
+      await demo.post('/customer', { name: 'Probe Blind', credit_limit: 777 }).expect(201);
+      const blind = await as(['Limit setter', 'Limit setter everywhere']);
+      await blind.get(`/customer/${q('Probe Blind')}`).expect(200, []);
+      const put = (balance: number): Promise<Res> =>
+        blind.put(`/customer/${q('Probe Blind')}`, { '@metadata': { checksum: 'override' }, balance, credit_limit: 777 });
+      expect(answer(await put(0))).toEqual(answer(await put(1)));
     });
 
     it('a readable but read-only column may be guessed: equal is accepted, changed is refused (it is readable anyway)', async () => {

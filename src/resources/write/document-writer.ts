@@ -233,11 +233,13 @@ export class DocumentWriter {
   }
 
   /**
-   * Values compared with stored ones must be of columns the caller may read: nothing about the
-   * others may be inferred. Where a column shows only in the rows some row-filtered grants admit,
-   * it counts as readable in the row with this key only when one of them admits it (a LOOKUP,
-   * without a key, matches such a column only in those rows). A row the caller may neither read
-   * nor `change` is left to the write's own check, which answers 404 as for a missing one.
+   * Values compared with stored ones must be of columns the caller may read in that row: nothing
+   * about the others may be inferred. Where a column shows only in the rows some row-filtered
+   * grants admit, it counts as readable in the row with this key only when one of them admits it
+   * (a LOOKUP, without a key, matches such a column only in those rows); in a row no READ grant
+   * admits (one the caller may only `change`), no column is readable. A row the caller may
+   * neither read nor change is left to the write's own check, which answers 404 as for a
+   * missing one.
    */
   private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues, change?: 'UPDATE'): Promise<void> {
     const resource = level.resource;
@@ -246,7 +248,8 @@ export class DocumentWriter {
     const names = Object.keys(values);
     const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
     const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
-    if (byRow.length > 0) {
+    const rowDecides = key !== undefined && names.length > unreadable.length && !access.coversEveryRow('READ');
+    if (byRow.length > 0 || rowDecides) {
       const dialect = this.tx.store.dialect;
       const sql = (params: Params): SqlContext => roleFilterSql(resource, this.registry, dialect, params);
       const operations: Operation[] = change ? ['READ', change] : ['READ'];
@@ -254,8 +257,9 @@ export class DocumentWriter {
         ...operations.map((operation) => (params: Params) => access.rowPredicate(operation, sql(params)) ?? '(1=1)'),
         ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, sql(params))),
       ]);
-      const known = tested?.slice(0, operations.length).some(Boolean);
-      if (known) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
+      const [visible, changeable] = tested ?? [];
+      if (visible) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
+      else if (changeable) unreadable.splice(0, unreadable.length, ...names);
     }
     if (unreadable.length > 0) throw notWritable(level, unreadable);
   }
