@@ -446,6 +446,13 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       expect(items.map((i) => [i.product_number, i.qty_ordered])).toEqual([[1, 1]]);
     });
 
+    it('a Sales rep sends back the order document he read, whole: accepted, nothing written', async () => {
+      const [doc] = (await sam.get(`/Customers.Orders/${samsOrder}`).expect(200)).body as Row[];
+      expect((doc!.Lineitems as Row[]).length).toBeGreaterThan(0);
+      const res = await sam.put(`/Customers.Orders/${samsOrder}`, doc).expect(200);
+      expect(res.body.txsummary).toEqual([]);
+    });
+
     it('PATCH is PUT: a round trip of the document read, with a DELETE action, checks the DELETE grant', async () => {
       const patch = async (user: string, path: string, body: unknown): Promise<Res> => {
         const [name, value] = authHeader(await loginAs(t, user, 'Password1'));
@@ -468,6 +475,22 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
   });
 
   describe('concurrency', () => {
+    it('two nested documents at once that MERGE_INSERT the same new customer: one customer, both orders, exact balance', async () => {
+      const post = (): Promise<Res> =>
+        demo.post('/Customers', {
+          '@metadata': { action: 'MERGE_INSERT' },
+          name: 'Nested Race',
+          credit_limit: 100000,
+          Orders: [{ Lineitems: [{ product_number: 2, qty_ordered: 2 }] }],
+        });
+      const results = await Promise.all([post(), post(), post()]);
+      expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+      const orders = (await demo.get(`/purchaseorder?filter=${q("customer_name = 'Nested Race'")}`).expect(200)).body as Row[];
+      expect(orders).toHaveLength(3);
+      expect((await customer('Nested Race')).balance).toBe(150);
+      expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+    });
+
     it('connections killed while documents are written: each document is written whole or not at all', async () => {
       if (target.database === 'sqlite') return;
       await demo.post('/customer', { name: 'Killed Co', credit_limit: 10000000 }).expect(201);
