@@ -144,6 +144,15 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       expect((await itemsOf(samsOrder)).length).toBe(before);
     });
 
+    it('an href whose text changes length when lower-cased still names the row it names (not a neighbour)', async () => {
+      await demo.post('/customer', [{ name: 'Xed Target' }, { name: 'ed Target' }].map((c) => ({ ...c, credit_limit: 1 }))).expect(201);
+      const href = `http://tessera.test/\u0130/rest/customer/${q('Xed Target')}`;
+      const res = await demo.put('/customer', { '@metadata': { action: 'DELETE', checksum: 'override', href } });
+      expect(res.status).toBe(200);
+      expect((await demo.get(`/customer/${q('Xed Target')}`).expect(200)).body).toEqual([]);
+      await oneRow(demo, `/customer/${q('ed Target')}`);
+    });
+
     it('refuses an unknown action and an action of the wrong case-insensitive spelling only when unknown', async () => {
       const res = await demo.put('/customer', { '@metadata': { action: 'UPSERT', checksum: 'override' }, name: 'Alpha and Sons' });
       expect(answer(res)).toMatchObject({ status: 400, errorCode: 4000 });

@@ -215,11 +215,14 @@ export class DocumentWriter {
     const resource = level.resource;
     if (keySegment !== undefined) return parseKeySegment(resource, keySegment);
     if (href !== undefined) {
-      const path = href.replace(/[?#].*$/, '').toLowerCase();
+      const path = href.replace(/[?#].*$/, '');
+      // ASCII case only: a full toLowerCase may change the text's length ("İ" becomes two code
+      // units), and the key would then be cut from the wrong place (a neighbour's key).
+      const folded = asciiLowerCase(path);
       for (const name of new Set([level.path, resource.name])) {
-        const marker = `/${name.toLowerCase()}/`;
-        const at = path.lastIndexOf(marker);
-        if (at >= 0) return parseKeySegment(resource, href.replace(/[?#].*$/, '').slice(at + marker.length));
+        const marker = `/${asciiLowerCase(name)}/`;
+        const at = folded.lastIndexOf(marker);
+        if (at >= 0) return parseKeySegment(resource, path.slice(at + marker.length));
       }
       throw new ApiError(ErrorCode.BAD_REQUEST, `@metadata.href does not name a ${level.path}.`);
     }
@@ -315,6 +318,10 @@ export class DocumentWriter {
       );
     }
   }
+}
+
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function aliasOf(level: WriteLevel, column: string): string {
