@@ -70,7 +70,13 @@ const project: ProjectDefinition = {
   },
 };
 
-type Row = Record<string, unknown> & { '@metadata': { href: string; checksum: string; resource?: string; verb?: string } };
+type Row = Record<string, unknown> & {
+  '@metadata': { href: string; checksum: string; resource?: string; verb?: string };
+  /** Keys of the rows these tests read (line items, orders, products). */
+  lineitem_id: number;
+  order_number: number;
+  product_number: number;
+};
 interface Res {
   status: number;
   body: Record<string, unknown>;
@@ -79,7 +85,7 @@ interface Res {
 const q = (text: string): string => encodeURIComponent(text);
 /** What a client can tell apart: status, error code and message (the values it sent itself left out). */
 const answer = (res: Res, ...sent: Array<string | number>): unknown => {
-  let message = String(res.body.errorMessage ?? '');
+  let message = typeof res.body.errorMessage === 'string' ? res.body.errorMessage : '';
   for (const value of sent) message = message.split(String(value)).join('<sent>');
   return { status: res.status, errorCode: res.body.errorCode, message };
 };
@@ -96,8 +102,8 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
     demo = await apiAs(t, 'demo');
     sam = await apiAs(t, 'sam');
     samsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 1 and paid = false')}`).expect(200)).body as Row[])[0]!
-      .order_number as number;
-    patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number as number;
+      .order_number;
+    patsOrder = ((await demo.get(`/purchaseorder?filter=${q('salesrep_id = 2')}`).expect(200)).body as Row[])[0]!.order_number;
   });
 
   const as = async (roles: string[]): Promise<Api> =>
@@ -145,7 +151,12 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
     });
 
     it('an href whose text changes length when lower-cased still names the row it names (not a neighbour)', async () => {
-      await demo.post('/customer', [{ name: 'Xed Target' }, { name: 'ed Target' }].map((c) => ({ ...c, credit_limit: 1 }))).expect(201);
+      await demo
+        .post(
+          '/customer',
+          [{ name: 'Xed Target' }, { name: 'ed Target' }].map((c) => ({ ...c, credit_limit: 1 })),
+        )
+        .expect(201);
       const href = `http://tessera.test/\u0130/rest/customer/${q('Xed Target')}`;
       const res = await demo.put('/customer', { '@metadata': { action: 'DELETE', checksum: 'override', href } });
       expect(res.status).toBe(200);
@@ -196,7 +207,7 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
           { '@metadata': { href: 'http://tessera.test/rest/default/demo/v1/lineitem/987654', checksum: 'override' }, qty_ordered: 1 },
         ],
       });
-      expect(answer(res, patsItem.lineitem_id as number)).toEqual(answer(missing, 987654));
+      expect(answer(res, patsItem.lineitem_id)).toEqual(answer(missing, 987654));
       expect(res.status).toBe(404);
       expect((await itemsOf(patsOrder)).map((i) => i.lineitem_id)).toContain(patsItem.lineitem_id);
     });
@@ -247,7 +258,7 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
     it("a child's foreign key filled from its parent in an UPDATE is a change like any other: not writable, 4003, nothing moved", async () => {
       const editor = await as(['Qty editor']);
       const orders = (await demo.get(`/purchaseorder?pagesize=2&filter=${q('salesrep_id = 1')}`).expect(200)).body as Row[];
-      const [from, to] = orders.map((o) => o.order_number as number);
+      const [from, to] = orders.map((o) => o.order_number);
       const item = (await itemsOf(from!))[0]!;
       const res = await editor.put(`/OrderEntry/${to}`, {
         '@metadata': { checksum: 'override' },
@@ -402,7 +413,7 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
         })
         .expect(201);
       const order = (created.body.txsummary as Row[]).find((r) => r['@metadata'].resource === 'purchaseorder')!;
-      const [a, b, c] = await itemsOf(order.order_number as number);
+      const [a, b, c] = await itemsOf(order.order_number);
       await demo
         .put(`/OrderEntry/${order.order_number}`, {
           '@metadata': { checksum: 'override' },
@@ -451,7 +462,7 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
         })
         .expect(201);
       const order = (res.body.txsummary as Row[]).find((r) => r['@metadata'].resource === 'purchaseorder')!;
-      const items = await itemsOf(order.order_number as number);
+      const items = await itemsOf(order.order_number);
       expect(items.map((i) => [i.product_number, i.qty_ordered])).toEqual([[1, 1]]);
     });
 
@@ -536,7 +547,7 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       expect(Object.keys(outcomes).filter((o) => o !== '201/' && o !== '503/5030')).toEqual([]);
       const orders = (await demo.get(`/purchaseorder?pagesize=1000&filter=${q("customer_name = 'Killed Co'")}`).expect(200)).body as Row[];
       expect(orders).toHaveLength(outcomes['201/'] ?? 0);
-      for (const order of orders) expect(await itemsOf(order.order_number as number)).toHaveLength(5);
+      for (const order of orders) expect(await itemsOf(order.order_number)).toHaveLength(5);
       expect(await demoRuleViolations(t.dataSource)).toEqual([]);
     }, 60_000);
 

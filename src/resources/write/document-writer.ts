@@ -163,10 +163,7 @@ export class DocumentWriter {
     for (const [name, value] of Object.entries(sent)) (writable(name) ? changes : fixed)[name] = value;
     await this.refuseUnreadable(level, fixed, key, 'UPDATE');
     // A foreign key filled from the parent object moves the row when it differs: a change like any other.
-    for (const [name, value] of Object.entries(filled)) {
-      delete fixed[name];
-      (writable(name) ? changes : fixed)[name] = value;
-    }
+    for (const [name, value] of Object.entries(filled)) (writable(name) ? changes : fixed)[name] = value;
     return this.tx.update(resource, key, changes, checksum, { fixed, refuse: (columns) => notWritable(level, columns), recordUnchanged });
   }
 
