@@ -164,6 +164,19 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       await oneRow(demo, `/customer/${q('ed Target')}`);
     });
 
+    it('answers 400 for bodies that are not objects, and for a LOOKUP with nothing to match', async () => {
+      for (const body of [[1], [null], 'text', 7, [[{ name: 'x' }]]]) {
+        expect(answer(await demo.put('/customer', body))).toMatchObject({ status: 400 });
+        expect(answer(await demo.post('/Customers', body))).toMatchObject({ status: 400 });
+      }
+      const res = await demo.post('/Customers.Orders.Lineitems', { qty_ordered: 1, Product: { '@metadata': { action: 'LOOKUP' } } });
+      expect(answer(res)).toMatchObject({ status: 400, errorCode: 4000 });
+      for (const product of [[], 'Hammer', 5]) {
+        const wrong = await demo.post('/Customers.Orders.Lineitems', { order_number: samsOrder, qty_ordered: 1, Product: product });
+        expect(answer(wrong)).toMatchObject({ status: 400, errorCode: 4000 });
+      }
+    });
+
     it('refuses an unknown action and an action of the wrong case-insensitive spelling only when unknown', async () => {
       const res = await demo.put('/customer', { '@metadata': { action: 'UPSERT', checksum: 'override' }, name: 'Alpha and Sons' });
       expect(answer(res)).toMatchObject({ status: 400, errorCode: 4000 });
@@ -508,6 +521,34 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       const orders = (await demo.get(`/purchaseorder?filter=${q("customer_name = 'Nested Race'")}`).expect(200)).body as Row[];
       expect(orders).toHaveLength(3);
       expect((await customer('Nested Race')).balance).toBe(150);
+      expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+    });
+
+    it('documents changing the same two orders in opposite orders, at once: all answer 200 and the sums stay exact', async () => {
+      await demo.post('/customer', { name: 'Cross Co', credit_limit: 1000000 }).expect(201);
+      const orders: Array<{ order: number; item: Row }> = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await demo
+          .post('/OrderEntry', { customer_name: 'Cross Co', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
+          .expect(201);
+        const order = (res.body.txsummary as Row[]).find((r) => r['@metadata'].resource === 'purchaseorder')!.order_number;
+        orders.push({ order, item: (await itemsOf(order))[0]! });
+      }
+      const put = (qty: number, reversed: boolean): Promise<Res> => {
+        const Orders = orders.map(({ order, item }) => ({
+          '@metadata': { checksum: 'override' },
+          order_number: order,
+          Lineitems: [{ '@metadata': { checksum: 'override' }, lineitem_id: item.lineitem_id, qty_ordered: qty }],
+        }));
+        return demo.put(`/Customers/${q('Cross Co')}`, {
+          '@metadata': { checksum: 'override' },
+          Orders: reversed ? Orders.reverse() : Orders,
+        });
+      };
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => put(i + 1, i % 2 === 1)));
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+      const [first, second] = await Promise.all(orders.map(({ item }) => oneRow<Row>(demo, `/lineitem/${item.lineitem_id}`)));
+      expect((await customer('Cross Co')).balance).toBe(10 * ((first!.qty_ordered as number) + (second!.qty_ordered as number)));
       expect(await demoRuleViolations(t.dataSource)).toEqual([]);
     });
 
