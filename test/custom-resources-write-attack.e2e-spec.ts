@@ -306,6 +306,20 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       expect((await itemsOf(samsOrder)).length).toBe(before);
     });
 
+    it("a nested object's action needs its own grant on its table: DELETE and INSERT of line items without them are 403", async () => {
+      const editor = await as(['Qty editor']);
+      const item = (await itemsOf(samsOrder))[0]!;
+      const nested = (object: Record<string, unknown>): Promise<Res> =>
+        editor.put(`/OrderEntry/${samsOrder}`, { '@metadata': { checksum: 'override' }, Lineitems: [object] });
+      const del = await nested({ '@metadata': { action: 'DELETE', href: item['@metadata'].href, checksum: 'override' } });
+      expect(answer(del)).toMatchObject({ status: 403, errorCode: 4030 });
+      const ins = await nested({ '@metadata': { action: 'INSERT' }, product_number: 1, qty_ordered: 1 });
+      expect(answer(ins)).toMatchObject({ status: 403, errorCode: 4030 });
+      const merge = await nested({ '@metadata': { action: 'MERGE_INSERT' }, product_number: 1, qty_ordered: 1 });
+      expect(answer(merge)).toMatchObject({ status: 403, errorCode: 4030 });
+      await oneRow(demo, `/lineitem/${item.lineitem_id}`);
+    });
+
     it('a DELETE action on a parent object is refused and rolled back: the parent row stays', async () => {
       const product = (await demo.post('/product', { name: 'Doomed', price: 1 }).expect(201)).body.txsummary[0] as Row;
       const item = (await itemsOf(samsOrder))[0]!;
