@@ -2,10 +2,10 @@ import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
-import { paramsFor } from '../../data/row-store.js';
+import { paramsFor, type Params } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
-import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
+import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
 import { missingRequired } from '../request-body.js';
 import type { RuleLog } from '../../logic/rule-log.js';
@@ -100,7 +100,7 @@ export class DocumentWriter {
       case 'MERGE_INSERT': {
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, false);
         // Not locked here: the update locks the row itself, after its ancestors (the engine's lock order).
-        const existing = key && (await this.tx.store.findByKey(level.resource, key, false));
+        const existing = key && (await this.tx.store.findByKey(level.resource, key, false)) && (await this.mayKnow(level.resource, key));
         if (key && existing) return this.update(level, sent, filled, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE);
         this.mergeInserted = true;
         return this.insert(level, sent, filled);
@@ -113,7 +113,8 @@ export class DocumentWriter {
     this.require(resource, 'INSERT');
     const derived = this.derived(resource);
     const granted = this.access.to(resource).writable('INSERT');
-    const refused = Object.keys(sent).filter(
+    // A foreign key filled from a parent object is set by this insert like a value sent.
+    const refused = Object.keys({ ...sent, ...filled }).filter(
       (name) => derived.has(name) || resource.columnsByName.get(name)!.generated || (granted !== undefined && !granted.has(name)),
     );
     if (refused.length > 0) throw notWritable(level, refused);
@@ -147,7 +148,7 @@ export class DocumentWriter {
     const access = this.access.to(resource);
     const recordUnchanged = this.options.recordUnchanged;
     if (!access.can('UPDATE')) {
-      this.refuseUnreadable(level, sent);
+      await this.refuseUnreadable(level, sent, key);
       const refuse = (): Error => forbidden(resource, 'UPDATE');
       return this.tx.update(resource, key, {}, checksum, { readOnly: true, fixed: { ...sent, ...filled }, refuse, recordUnchanged });
     }
@@ -155,13 +156,14 @@ export class DocumentWriter {
     const granted = access.writable('UPDATE');
     const changes: CanonicalRow = {};
     const fixed: CanonicalRow = {};
-    for (const [name, value] of Object.entries(sent)) {
+    const writable = (name: string): boolean => {
       const column = resource.columnsByName.get(name)!;
-      const writable = !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
-      (writable ? changes : fixed)[name] = value;
-    }
-    this.refuseUnreadable(level, fixed);
-    Object.assign(changes, filled);
+      return !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
+    };
+    for (const [name, value] of Object.entries(sent)) (writable(name) ? changes : fixed)[name] = value;
+    await this.refuseUnreadable(level, fixed, key, 'UPDATE');
+    // A foreign key filled from the parent object moves the row when it differs: a change like any other.
+    for (const [name, value] of Object.entries(filled)) (writable(name) ? changes : fixed)[name] = value;
     return this.tx.update(resource, key, changes, checksum, { fixed, refuse: (columns) => notWritable(level, columns), recordUnchanged });
   }
 
@@ -169,7 +171,7 @@ export class DocumentWriter {
   private async lookup(level: WriteLevel, criteria: CanonicalRow): Promise<CanonicalRow> {
     const resource = level.resource;
     this.require(resource, 'READ');
-    this.refuseUnreadable(level, criteria);
+    await this.refuseUnreadable(level, criteria);
     const names = Object.keys(criteria);
     if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
     const store = this.tx.store;
@@ -179,8 +181,14 @@ export class DocumentWriter {
       const column = `${store.q('t')}.${store.q(name)}`;
       return value === null ? `${column} IS NULL` : `${column} = ${store.compared(resource.columnsByName.get(name)!, value, params)}`;
     });
-    const rowFilter = this.access.to(resource).rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
+    const access = this.access.to(resource);
+    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
     if (rowFilter) where.push(rowFilter);
+    // A column some rows hide matches only in the rows that show it: elsewhere a guess of it must find nothing either way.
+    for (const name of names) {
+      const grants = access.columnGrants(name, false);
+      if (grants) where.push(access.grantsPredicate(grants, roleFilterSql(resource, this.registry, store.dialect, params)));
+    }
     const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
     const shown = names.map((n) => aliasOf(level, n)).join(', ');
     if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
@@ -204,11 +212,14 @@ export class DocumentWriter {
     const resource = level.resource;
     if (keySegment !== undefined) return parseKeySegment(resource, keySegment);
     if (href !== undefined) {
-      const path = href.replace(/[?#].*$/, '').toLowerCase();
+      const path = href.replace(/[?#].*$/, '');
+      // ASCII case only: a full toLowerCase may change the text's length ("İ" becomes two code
+      // units), and the key would then be cut from the wrong place (a neighbour's key).
+      const folded = asciiLowerCase(path);
       for (const name of new Set([level.path, resource.name])) {
-        const marker = `/${name.toLowerCase()}/`;
-        const at = path.lastIndexOf(marker);
-        if (at >= 0) return parseKeySegment(resource, href.replace(/[?#].*$/, '').slice(at + marker.length));
+        const marker = `/${asciiLowerCase(name)}/`;
+        const at = folded.lastIndexOf(marker);
+        if (at >= 0) return parseKeySegment(resource, path.slice(at + marker.length));
       }
       throw new ApiError(ErrorCode.BAD_REQUEST, `@metadata.href does not name a ${level.path}.`);
     }
@@ -221,12 +232,51 @@ export class DocumentWriter {
     );
   }
 
-  /** Values compared with stored ones must be of columns the caller may read: nothing about the others may be inferred. */
-  private refuseUnreadable(level: WriteLevel, values: CanonicalRow): void {
-    const readable = this.access.to(level.resource).readable();
-    if (readable === undefined) return;
-    const unreadable = Object.keys(values).filter((name) => !readable.has(name));
+  /**
+   * Values compared with stored ones must be of columns the caller may read in that row: nothing
+   * about the others may be inferred. Where a column shows only in the rows some row-filtered
+   * grants admit, it counts as readable in the row with this key only when one of them admits it
+   * (a LOOKUP, without a key, matches such a column only in those rows); in a row no READ grant
+   * admits (one the caller may only `change`), no column is readable. A row the caller may
+   * neither read nor change is left to the write's own check, which answers 404 as for a
+   * missing one.
+   */
+  private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues, change?: 'UPDATE'): Promise<void> {
+    const resource = level.resource;
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    const names = Object.keys(values);
+    const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
+    const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
+    const rowDecides = key !== undefined && names.length > unreadable.length && !access.coversEveryRow('READ');
+    if (byRow.length > 0 || rowDecides) {
+      const dialect = this.tx.store.dialect;
+      const sql = (params: Params): SqlContext => roleFilterSql(resource, this.registry, dialect, params);
+      const operations: Operation[] = change ? ['READ', change] : ['READ'];
+      const tested = await this.tx.store.test(resource, key!, [
+        ...operations.map((operation) => (params: Params) => access.rowPredicate(operation, sql(params)) ?? '(1=1)'),
+        ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, sql(params))),
+      ]);
+      const [visible, changeable] = tested ?? [];
+      if (visible) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
+      else if (changeable) unreadable.splice(0, unreadable.length, ...names);
+    }
     if (unreadable.length > 0) throw notWritable(level, unreadable);
+  }
+
+  /**
+   * Whether the caller may know the row with this key exists: some READ or UPDATE grant admits it.
+   * A MERGE_INSERT treats any other row as absent (an insert then, answered as for a new key),
+   * so that updating it (404) does not tell it from a key that is free.
+   */
+  private async mayKnow(resource: Resource, key: KeyValues): Promise<boolean> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow('READ') || access.coversEveryRow('UPDATE')) return true;
+    const dialect = this.tx.store.dialect;
+    const predicate = (operation: Operation) => (params: Params) =>
+      access.rowPredicate(operation, roleFilterSql(resource, this.registry, dialect, params)) ?? '(1=1)';
+    const admitted = await this.tx.store.test(resource, key, [predicate('READ'), predicate('UPDATE')]);
+    return admitted !== undefined && admitted.some(Boolean);
   }
 
   private checksumOf(object: PlannedObject, ifMatch: string | undefined): string {
@@ -265,6 +315,10 @@ export class DocumentWriter {
       );
     }
   }
+}
+
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function aliasOf(level: WriteLevel, column: string): string {
