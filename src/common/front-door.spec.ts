@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { IncomingMessage } from 'node:http';
-import { clientErrorAnswer, earlyRefusal, requestLineTooLong } from './front-door.js';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { clientErrorAnswer, drainConnections, earlyRefusal, installFrontDoor, requestLineTooLong } from './front-door.js';
+import { recordSecurityHeaders } from './security-headers.js';
 
 const settings = { maxUrlBytes: 100, trustProxy: false, corsOrigins: [] };
 
@@ -87,5 +90,30 @@ describe('clientErrorAnswer', () => {
     ]) {
       expect(clientErrorAnswer(error(code), 100).toBody()).toEqual({ statusCode: 400, errorCode: 4000, errorMessage: expect.any(String) });
     }
+  });
+});
+
+describe('drainConnections', () => {
+  it('closes the connection after an answer that was queued behind another when the drain began', async () => {
+    const server = createServer();
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url !== '/slow') return void res.end('fast');
+      // The signal is handled now, while the first answer is still finishing: this one waits in the queue.
+      drainConnections(server);
+      setTimeout(() => res.end('slow'), 20);
+    });
+    installFrontDoor(server, { settings, logger: pino({ level: 'silent' }), securityHeaders: recordSecurityHeaders() });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    // Pipelined, in one packet: the second request is read before the first answer has finished.
+    socket.write('GET /fast HTTP/1.1\r\nHost: t\r\n\r\nGET /slow HTTP/1.1\r\nHost: t\r\n\r\n');
+    await closed;
+    const answers = received.split('HTTP/1.1 ').slice(1);
+    expect(answers).toHaveLength(2);
+    expect(answers[1]).toMatch(/connection: close/i);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 });

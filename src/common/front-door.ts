@@ -98,6 +98,10 @@ const LINGER_MS = 2000;
 const answered = new WeakSet<Socket>();
 const drains = new WeakMap<Server, () => void>();
 
+/** The answer to a connection's latest request, which draining must reach even while it waits its turn. */
+const LATEST_RESPONSE = Symbol('latestResponse');
+type TrackedSocket = Socket & { [LATEST_RESPONSE]?: ServerResponse };
+
 function answerClientError(error: ParserError, socket: Socket, parts: FrontDoorParts): void {
   if (answered.has(socket)) return;
   answered.add(socket);
@@ -144,6 +148,7 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   let draining = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (draining) res.shouldKeepAlive = false;
+    (req.socket as TrackedSocket)[LATEST_RESPONSE] = res;
     const verdict = cors.admit(req, res);
     const refusal = earlyRefusal(req, settings) ?? (verdict === 'refused-preflight' ? preflightRefusal() : undefined);
     if (refusal) {
@@ -181,8 +186,10 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
     draining = true;
     // An answer still being prepared closes its connection when sent, instead of leaving
     // the connection open for a next request the server will not wait for.
+    // The connection's latest answer, not the one it is writing (`_httpMessage`): a request read
+    // while the previous answer was still finishing waits in a queue, out of `_httpMessage`'s reach.
     for (const socket of sockets) {
-      const response = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+      const response = (socket as TrackedSocket)[LATEST_RESPONSE];
       if (response && !response.headersSent) response.shouldKeepAlive = false;
     }
     server.closeIdleConnections();
