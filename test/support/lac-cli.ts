@@ -25,7 +25,9 @@ export class LacCli {
   /** `lac <args…>`; a CLI still running after `limitMs` is killed and the run fails. */
   run(args: string[], limitMs = 30_000): Promise<LacRun> {
     const path = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
-    const child = spawn(process.execPath, [CLI, ...args], {
+    // --no-deprecation: on Node 22 the 2015-era CLI's util._extend prints a DeprecationWarning on stderr, which the
+    // suites read as the CLI's own output.
+    const child = spawn(process.execPath, ['--no-deprecation', CLI, ...args], {
       cwd: this.home,
       env: { HOME: this.home, PATH: path },
       stdio: ['ignore', 'pipe', 'pipe'],
