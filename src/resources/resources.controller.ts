@@ -167,9 +167,9 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    const options = acceptQueryParameters(query, 'insert');
-    const log = this.resources.ruleLogFor(options.rulesummary);
-    return this.result(req, 201, await this.resources.insert(access, body, log, this.levelOf(req)), options, log);
+    return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
+      this.resources.insert(access, body, log, this.levelOf(req)),
+    );
   }
 
   @Put(':resource')
@@ -181,14 +181,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const options = acceptQueryParameters(query, 'update');
-    const log = this.resources.ruleLogFor(options.rulesummary);
-    return this.result(
-      req,
-      200,
-      await this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
-      options,
-      log,
+    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+      this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
     );
   }
 
@@ -215,9 +209,9 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    const options = acceptQueryParameters(query, 'update');
-    const log = this.resources.ruleLogFor(options.rulesummary);
-    return this.result(req, 200, await this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)), options, log);
+    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+      this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
+    );
   }
 
   /** LAC answers PATCH as PUT. */
@@ -245,15 +239,22 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    const log = this.resources.ruleLogFor(options.rulesummary);
-    return this.result(req, 200, await this.resources.delete(access, pk, given, log), options, log);
+    return this.write(req, 200, options, (log) => this.resources.delete(access, pk, given, log));
   }
 
   /**
-   * The write result. Rules run with the system's rights; the service has already left out the
-   * rows the caller could not GET and says which columns a GET would show of the others.
+   * Runs a write (with a rule log when `rulesummary=true`) and answers its result. Rules run with
+   * the system's rights; the service has already left out the rows the caller could not GET and
+   * says which columns a GET would show of the others.
    */
-  private result(req: unknown, statusCode: number, entries: VisibleEntry[], options: ResponseOptions, ruleLog?: RuleLog): WriteResult {
+  private async write(
+    req: unknown,
+    statusCode: number,
+    options: ResponseOptions,
+    run: (ruleLog: RuleLog | undefined) => Promise<VisibleEntry[]>,
+  ): Promise<WriteResult> {
+    const ruleLog = this.resources.ruleLogFor(options.rulesummary);
+    const entries = await run(ruleLog);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
     if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable));
