@@ -394,10 +394,9 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
       expect(answer(await put(0))).toEqual(answer(await put(1)));
     });
 
-    // Not fixed (see the report): a write-only column's value can be tested without changing it, since
-    // the row's checksum covers it: set a guess, then name the row with the checksum read before (stale
-    // only if the guess changed it), then fail, so that nothing is kept.
-    it.failing('a write-only column cannot be tested without being changed', async () => {
+    // The row's checksum covers a write-only column: set a guess, then name the row again with the
+    // checksum read before (were it stale only if the guess changed it), then fail, so that nothing is kept.
+    it('a write-only column cannot be tested without being changed', async () => {
       await demo.post('/customer', { name: 'Probe Write Only', credit_limit: 555 }).expect(201);
       const blind = await as(['Blind limit setter']);
       const read = await oneRow<Row>(blind, `/customer/${q('Probe Write Only')}`);
@@ -408,6 +407,78 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
           { '@metadata': { checksum: 'override' }, name: 'Probe Nobody At All' },
         ]);
       expect(answer(await probe(555))).toEqual(answer(await probe(1)));
+    });
+
+    // Issue 32: a hidden credit limit bracketed by a binary search, nothing saved. The first order fits
+    // or breaks the customer's credit limit (the caller reads the balance, not the limit); a later
+    // object of the same body is refused whatever the first did. Every refusal an object earns by
+    // itself is decided before any rule runs, so every probe answers alike.
+    describe("a later refusal does not wait for an earlier object's rules", () => {
+      const customerOf = async (order: number): Promise<string> =>
+        (await oneRow<Row & { customer_name: string }>(demo, `/purchaseorder/${order}`)).customer_name;
+      const samsOrders = async (): Promise<number> =>
+        ((await demo.get(`/purchaseorder?pagesize=1000&filter=${q('salesrep_id = 1')}`).expect(200)).body as Row[]).length;
+      const ownOrder = (customerName: string, qty: number): Record<string, unknown> => ({
+        customer_name: customerName,
+        salesrep_id: 1,
+        Lineitems: [{ product_number: 1, qty_ordered: qty }],
+      });
+      // Far below and far above any demo credit limit, and the steps of a search in between.
+      const quantities = [1, 1_000_000, 3, 300, 30_000];
+
+      const probeAll = async (later: () => Promise<Record<string, unknown>>): Promise<unknown[]> => {
+        const customerName = await customerOf(samsOrder);
+        const before = await samsOrders();
+        const answers: unknown[] = [];
+        for (const qty of quantities) {
+          const res = await sam.post('/OrderEntry', [ownOrder(customerName, qty), await later()]);
+          answers.push(answer(res, qty));
+        }
+        expect(await samsOrders()).toBe(before);
+        expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+        return answers;
+      };
+
+      it('an order for another rep after an order that fits or breaks the limit: 403 every time', async () => {
+        const other = await customerOf(patsOrder);
+        const answers = await probeAll(async () => ({
+          customer_name: other,
+          salesrep_id: 2,
+          Lineitems: [{ product_number: 1, qty_ordered: 1 }],
+        }));
+        expect(answers[0]).toMatchObject({ status: 403, errorCode: 4030 });
+        expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+      });
+
+      it('a stale checksum after an order that fits or breaks the limit: 409 every time', async () => {
+        const stale = (await oneRow<Row>(sam, `/purchaseorder/${samsOrder}`))['@metadata'].checksum;
+        await demo
+          .put(`/purchaseorder/${samsOrder}`, { '@metadata': { checksum: 'override' }, notes: `changed ${Date.now()}` })
+          .expect(200);
+        const answers = await probeAll(async () => ({
+          '@metadata': { action: 'UPDATE', checksum: stale },
+          order_number: samsOrder,
+          notes: 'mine',
+        }));
+        expect(answers[0]).toMatchObject({ status: 409, errorCode: 4090 });
+        expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+      });
+
+      it('a column it may not write, and a LOOKUP that finds nothing, after an order that fits or breaks the limit: alike', async () => {
+        for (const later of [
+          async () => ({ '@metadata': { action: 'UPDATE', checksum: 'override' }, order_number: samsOrder, amount_total: 1 }),
+          async () => ({
+            customer_name: await customerOf(samsOrder),
+            salesrep_id: 1,
+            Lineitems: [{ '@metadata': { action: 'LOOKUP' }, product_number: 999_999 }],
+          }),
+        ]) {
+          const answers = await probeAll(later);
+          expect(answers[0]).toMatchObject({ status: expect.any(Number) as number });
+          expect((answers[0] as { status: number }).status).toBeGreaterThanOrEqual(400);
+          expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+        }
+      });
     });
 
     it('a readable but read-only column may be guessed: equal is accepted, changed is refused (it is readable anyway)', async () => {

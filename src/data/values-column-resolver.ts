@@ -7,6 +7,9 @@ import { quoteIdentifier } from './sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
 import { toDatabase, type CanonicalRow } from './value-codec.js';
 
+/** Whether a column's value is not settled yet: of the row itself, or (`viaParent`) of the parent row a filter reads. */
+export type Unsettled = (resource: Resource, column: string, viaParent: boolean) => boolean;
+
 /**
  * Resolves a resource's columns to the values of one row that is not (or not yet, or no
  * longer) in the table, bound as parameters: a role's row filter then compiles to a condition
@@ -14,7 +17,8 @@ import { toDatabase, type CanonicalRow } from './value-codec.js';
  * the values point to. A column the row does not hold is NULL when the database has nothing to
  * put there (a nullable column without a default: what the insert stores); one the database
  * fills (a default, a generated key) resolves to NULL and sets `incomplete`: the condition's
- * answer is then not the row's.
+ * answer is then not the row's. So does a column `unsettled` names (one the write's rules will
+ * still set, or a parent row's that the same request changes first).
  */
 export class ValuesColumnResolver implements ColumnResolver {
   incomplete = false;
@@ -24,6 +28,7 @@ export class ValuesColumnResolver implements ColumnResolver {
     private readonly registry: ResourceRegistry,
     private readonly dialect: Dialect,
     private readonly row: CanonicalRow,
+    private readonly unsettled?: Unsettled,
   ) {}
 
   resolve(path: ColumnPath): ResolvedColumn | undefined {
@@ -39,6 +44,10 @@ export class ValuesColumnResolver implements ColumnResolver {
     if (!relation || !parent || !column) return undefined;
     const q = (name: string): string => quoteIdentifier(this.dialect, name);
     const p = parentAlias('t');
+    if (this.unsettled?.(parent, column.name, true)) {
+      this.incomplete = true;
+      return { sql: 'NULL', kind: column.kind, maxLength: column.length, render: () => 'NULL' };
+    }
     return {
       sql: 'NULL',
       kind: column.kind,
@@ -51,6 +60,10 @@ export class ValuesColumnResolver implements ColumnResolver {
   }
 
   private value(column: ResourceColumn, params: ParameterSink): string {
+    if (this.unsettled?.(this.resource, column.name, false)) {
+      this.incomplete = true;
+      return 'NULL';
+    }
     if (!(column.name in this.row)) {
       if (column.generated || column.hasDefault) this.incomplete = true;
       return 'NULL';

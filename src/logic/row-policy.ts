@@ -3,6 +3,7 @@ import type { Resource } from '../data/resource-registry.js';
 import type { RowChange } from '../data/row-change.js';
 import type { RowStore } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
+import type { Unsettled } from '../data/values-column-resolver.js';
 import type { ConstraintViolation } from '../database/constraint-violations.js';
 import type { ConstraintFailure } from './constraint-failure.js';
 
@@ -19,8 +20,12 @@ export interface RowPolicy<Shown = RowChange> {
   mayChange(store: RowStore, resource: Resource, key: KeyValues, verb: 'UPDATE' | 'DELETE'): Promise<void>;
   /** Before a client's object is compared with a row it may only read (a round trip): a row the caller cannot see is 404. */
   maySee(store: RowStore, resource: Resource, key: KeyValues): Promise<void>;
-  /** A client's row with the values it is about to be written with, before its statement (and before the database's foreign keys can answer). */
-  mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE'): Promise<void>;
+  /**
+   * A client's row with the values it is about to be written with, before its statement (and
+   * before the database's foreign keys can answer). Columns `unsettled` names are not known yet
+   * (rules or an earlier object of the request will set them): a filter that reads one is left to `mayKeep`.
+   */
+  mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE', unsettled?: Unsettled): Promise<void>;
   /** The client's row as written, once its rules have run (database defaults and later rule changes included). */
   mayKeep(store: RowStore, resource: Resource, key: KeyValues, verb: 'INSERT' | 'UPDATE'): Promise<void>;
   /** The transaction summary as the caller may see it: judged last, inside the transaction, on the values being committed. */

@@ -5,6 +5,7 @@ import { keyOf, rowIdentity, type KeyValues } from '../data/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { RowLock, RowStore } from '../data/row-store.js';
 import { sameValue, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
+import type { Unsettled } from '../data/values-column-resolver.js';
 import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
@@ -156,6 +157,42 @@ export class WriteTransaction implements RuleContext {
     throw refuse
       ? refuse(changed)
       : new ApiError(ErrorCode.UNKNOWN_COLUMN, `Not a writable column of ${resource.name}: ${changed.map((n) => `"${n}"`).join(', ')}.`);
+  }
+
+  /**
+   * Before any rule of the request runs: may the caller update (or delete, or only read, for a
+   * round trip) the row with this key, is its checksum current, and are the values it sends for
+   * columns it may not write (`fixed`) the stored ones? The same questions, in the same order,
+   * as `update` and `delete` ask, on the row as stored, without a lock (the write asks again
+   * under its lock). Returns the stored row.
+   */
+  async admit(
+    resource: Resource,
+    key: KeyValues,
+    checksum: string,
+    verb: 'UPDATE' | 'DELETE' | 'READ',
+    options: Pick<UpdateOptions, 'fixed' | 'refuse'> = {},
+  ): Promise<CanonicalRow> {
+    if (verb === 'READ') await this.policy.maySee(this.store, resource, key);
+    else await this.policy.mayChange(this.store, resource, key, verb);
+    const row = await this.store.findByKey(resource, key, false);
+    if (!row) throw notFound(resource);
+    this.checkChecksum(resource, row, checksum);
+    this.refuseChanged(resource, row, options.fixed, options.refuse);
+    return row;
+  }
+
+  /**
+   * Before any rule of the request runs: may the caller's row be written with these values (see
+   * `RowPolicy.mayWrite`)? What the rules derive, and what `unsettled` names (a parent object's
+   * key the database has not generated yet, a parent row an earlier object changes), are not
+   * known yet: a filter reading them is left to the write. A row an early event may still
+   * change is left to the write altogether.
+   */
+  async admitValues(resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE', unsettled: Unsettled): Promise<void> {
+    if (this.bank.for(resource).early.some((e) => e.on.includes(verb))) return;
+    const derivedOrUnsettled: Unsettled = (r, column, viaParent) => this.bank.for(r).derived.has(column) || unsettled(r, column, viaParent);
+    await this.policy.mayWrite(this.store, resource, row, verb, derivedOrUnsettled);
   }
 
   /** A client's delete: locks the row, checks the checksum, deletes it with its cascading children. */
@@ -333,14 +370,13 @@ export class WriteTransaction implements RuleContext {
 
   private async lockAndCheck(resource: Resource, key: KeyValues, checksum: string, lock: RowLock): Promise<CanonicalRow> {
     const row = await this.lockRow(resource, key, lock);
-    if (!row) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
-    if (checksum !== CHECKSUM_OVERRIDE && checksum !== this.checksums.of(resource, row)) {
-      throw new ApiError(
-        ErrorCode.CHECKSUM_MISMATCH,
-        `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`,
-      );
-    }
+    if (!row) throw notFound(resource);
+    this.checkChecksum(resource, row, checksum);
     return row;
+  }
+
+  private checkChecksum(resource: Resource, row: CanonicalRow, checksum: string): void {
+    if (checksum !== CHECKSUM_OVERRIDE && checksum !== this.checksums.of(resource, row)) throw staleChecksum(resource);
   }
 
   /** Records rules that ran on a written row (its constraints, which all passed). */
@@ -353,6 +389,18 @@ export class WriteTransaction implements RuleContext {
   private guard(depth: number): void {
     if (depth > MAX_DEPTH) throw new Error(`rules cascaded more than ${MAX_DEPTH} levels deep; check the rules for a loop`);
   }
+}
+
+/** 409 / 4090: the checksum sent is not the row's. */
+export function staleChecksum(resource: Resource): ApiError {
+  return new ApiError(
+    ErrorCode.CHECKSUM_MISMATCH,
+    `The ${resource.name} was changed by someone else; read it again and retry with its current checksum.`,
+  );
+}
+
+function notFound(resource: Resource): ApiError {
+  return new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${resource.name} with that key.`);
 }
 
 /** The parents an updated row has now, and those it moves to when the change re-parents it. */

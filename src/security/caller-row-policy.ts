@@ -5,7 +5,7 @@ import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { RowChange } from '../data/row-change.js';
 import { RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
-import { ValuesColumnResolver } from '../data/values-column-resolver.js';
+import { ValuesColumnResolver, type Unsettled } from '../data/values-column-resolver.js';
 import type { ConstraintViolation } from '../database/constraint-violations.js';
 import type { Database } from '../database/database.js';
 import type { ConstraintFailure } from '../logic/constraint-failure.js';
@@ -58,11 +58,11 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
    * otherwise answer 422 for a missing parent only, telling which parents exist). A filter on
    * a column the database fills cannot be judged yet: `mayKeep` decides then.
    */
-  async mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE'): Promise<void> {
+  async mayWrite(store: RowStore, resource: Resource, row: CanonicalRow, verb: 'INSERT' | 'UPDATE', unsettled?: Unsettled): Promise<void> {
     const access = this.access.to(resource);
     if (access.coversEveryRow(verb)) return;
     const dialect = this.database.dialect;
-    const values = new ValuesColumnResolver(resource, this.registry, dialect, row);
+    const values = new ValuesColumnResolver(resource, this.registry, dialect, row, unsettled);
     const [inside] = await store.testValues([(params) => access.rowPredicate(verb, { columns: values, params, dialect }) ?? '(1=1)']);
     if (inside || values.incomplete) return;
     throw refusal(resource, verb);

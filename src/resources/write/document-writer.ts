@@ -4,12 +4,15 @@ import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.j
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import { paramsFor, type Params } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
-import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
+import type { Unsettled } from '../../data/values-column-resolver.js';
+import { CHECKSUM_OVERRIDE, staleChecksum, type WriteTransaction } from '../../logic/write-transaction.js';
 import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
 import { missingRequired } from '../request-body.js';
 import type { RuleLog } from '../../logic/rule-log.js';
 import type { PlannedObject } from './document-plan.js';
+import { EarlierWrites } from './earlier-writes.js';
+import type { WriteAction } from './write-action.js';
 import type { WriteLevel } from './write-level.js';
 
 export interface WriteOptions {
@@ -23,7 +26,27 @@ export interface WriteOptions {
   ruleLog?: RuleLog;
 }
 
-type Parented = { relation: WriteLevel['children'][number]['relation']; row: CanonicalRow } | undefined;
+type Relation = WriteLevel['children'][number]['relation'];
+type Parented = { relation: Relation; row: CanonicalRow } | undefined;
+
+/** One object's turn in a walk of the body (see `walk`): what it is, and what its parents fill in. */
+type Step = (turn: {
+  object: PlannedObject;
+  filled: CanonicalRow;
+  unknown: ReadonlySet<string>;
+  keySegment?: string;
+  ifMatch?: string;
+}) => Promise<CanonicalRow | undefined>;
+
+/** An update as the writer will send it to the engine (see `updatePlan`). */
+interface UpdatePlan {
+  readOnly: boolean;
+  changes: CanonicalRow;
+  fixed: CanonicalRow;
+  refuse: (columns: string[]) => Error;
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * Carries out a planned body inside one write transaction: each object's action (INSERT,
@@ -35,6 +58,8 @@ type Parented = { relation: WriteLevel['children'][number]['relation']; row: Can
 export class DocumentWriter {
   /** Whether a MERGE_INSERT of this attempt inserted: a duplicate key then means a concurrent insert of the same key. */
   mergeInserted = false;
+  /** The writes of the objects admitted so far (see `admit`). */
+  private readonly earlier = new EarlierWrites();
 
   constructor(
     private readonly tx: WriteTransaction,
@@ -45,54 +70,60 @@ export class DocumentWriter {
   ) {}
 
   async writeAll(objects: readonly PlannedObject[]): Promise<void> {
-    await this.lockAncestorsUpFront(objects);
     const one = objects.length === 1;
-    for (const object of objects) {
-      await this.write(object, undefined, one ? this.options.keySegment : undefined, one ? this.options.ifMatch : undefined);
+    const keySegment = one ? this.options.keySegment : undefined;
+    const ifMatch = one ? this.options.ifMatch : undefined;
+    if (!one || objects[0]!.children.length > 0 || objects[0]!.parents.length > 0) {
+      for (const object of objects) await this.walk(object, undefined, this.admit, keySegment, ifMatch);
     }
+    await this.lockAncestorsUpFront(objects);
+    for (const object of objects) await this.walk(object, undefined, this.act, keySegment, ifMatch);
   }
 
-  private async write(object: PlannedObject, parent: Parented, keySegment?: string, ifMatch?: string): Promise<CanonicalRow | undefined> {
+  /**
+   * Visits an object as it is written: its parent objects first (their rows fill its foreign
+   * keys), then the object, then its children (their foreign keys filled from its row). A
+   * column filled from a row that does not hold it yet (a key the database will generate) is
+   * `unknown`. Answers the object's row, undefined when it is deleted.
+   */
+  private async walk(
+    object: PlannedObject,
+    parent: Parented,
+    step: Step,
+    keySegment?: string,
+    ifMatch?: string,
+  ): Promise<CanonicalRow | undefined> {
     const { level } = object;
     const filled: CanonicalRow = {};
+    const unknown = new Set<string>();
     for (const { link, object: parentObject } of object.parents) {
-      const parentRow = await this.write(parentObject, undefined);
+      const parentRow = await this.walk(parentObject, undefined, step);
       if (!parentRow) throw new ApiError(ErrorCode.BAD_REQUEST, `The parent "${link.name}" of ${level.path} cannot be deleted here.`);
-      for (const pair of link.relation.columns) filled[pair.child] = parentRow[pair.parent] ?? null;
+      fill(filled, unknown, link.relation, parentRow);
     }
-    if (parent) for (const pair of parent.relation.columns) filled[pair.child] = parent.row[pair.parent] ?? null;
-    const row = await this.act(object, filled, keySegment, ifMatch);
+    if (parent) fill(filled, unknown, parent.relation, parent.row);
+    const row = await step({ object, filled, unknown, keySegment, ifMatch });
     if (!row) return undefined;
     for (const { link, objects } of object.children) {
-      for (const child of objects) await this.write(child, { relation: link.relation, row });
+      for (const child of objects) await this.walk(child, { relation: link.relation, row }, step);
     }
     return row;
   }
 
-  private async act(object: PlannedObject, filled: CanonicalRow, keySegment?: string, ifMatch?: string): Promise<CanonicalRow | undefined> {
+  private readonly act: Step = async ({ object, filled, keySegment, ifMatch }) => {
     const { level, metadata, sent } = object;
     switch (object.action) {
       case 'INSERT':
-        return this.insert(level, sent, filled);
-      case 'UPDATE':
-        return this.update(
-          level,
-          sent,
-          filled,
-          this.keyOf(level, sent, filled, metadata.href, keySegment, true)!,
-          this.checksumOf(object, ifMatch),
-        );
+        return this.tx.insert(level.resource, this.insertable(level, sent, filled));
+      case 'UPDATE': {
+        const key = this.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
+        const checksum = this.checksumOf(object, ifMatch);
+        return this.update(level, key, checksum, await this.updatePlan(level, sent, filled, key));
+      }
       case 'DELETE': {
         this.require(level.resource, 'DELETE');
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
-        const checksum = metadata.checksum ?? ifMatch;
-        if (!checksum) {
-          throw new ApiError(
-            ErrorCode.CHECKSUM_REQUIRED,
-            `A delete needs the object's current checksum in @metadata.checksum (or "${CHECKSUM_OVERRIDE}").`,
-          );
-        }
-        await this.tx.delete(level.resource, key, checksum);
+        await this.tx.delete(level.resource, key, this.deleteChecksumOf(object, ifMatch));
         return undefined;
       }
       case 'LOOKUP':
@@ -100,45 +131,166 @@ export class DocumentWriter {
       case 'MERGE_INSERT': {
         const key = this.keyOf(level, sent, filled, metadata.href, keySegment, false);
         // Not locked here: the update locks the row itself, after its ancestors (the engine's lock order).
-        const existing = key && (await this.tx.store.findByKey(level.resource, key, false)) && (await this.mayKnow(level.resource, key));
-        if (key && existing) return this.update(level, sent, filled, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE);
+        if (key && (await this.exists(level.resource, key))) {
+          const checksum = metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE;
+          return this.update(level, key, checksum, await this.updatePlan(level, sent, filled, key));
+        }
         this.mergeInserted = true;
-        return this.insert(level, sent, filled);
+        return this.tx.insert(level.resource, this.insertable(level, sent, filled));
       }
     }
+  };
+
+  /**
+   * Admission: every refusal an object of a document earns by itself (its grant, its row
+   * filters before and after, its writable and readable columns, its checksum, a LOOKUP that
+   * finds no row) is decided for all of them before the first is written, and so before any
+   * rule runs. Otherwise a later object's refusal would answer only when the rules of the
+   * earlier ones passed, and tell what those rules read (a credit limit the caller cannot see).
+   * Rows are judged as committed before the request; nothing is written or locked, and the
+   * write asks every question again. Left to the write is only what the request itself
+   * settles first: a value rules derive, a parent's generated key, a row an earlier object of
+   * the body writes (its key named again, a LOOKUP it could match, a parent a filter reads).
+   * Answers the object's row as far as it is known.
+   */
+  private readonly admit: Step = async ({ object, filled, unknown, keySegment, ifMatch }) => {
+    const { level, metadata, sent } = object;
+    const resource = level.resource;
+    const keyKnown = !resource.primaryKey.some((c) => unknown.has(c.name)) || keySegment !== undefined || metadata.href !== undefined;
+    const keyed = (required: boolean): KeyValues | undefined =>
+      keyKnown ? this.keyOf(level, sent, filled, metadata.href, keySegment, required) : undefined;
+    switch (object.action) {
+      case 'INSERT':
+        return this.admitInsert(level, sent, filled, unknown);
+      case 'UPDATE': {
+        const key = keyed(true);
+        const checksum = this.checksumOf(object, ifMatch);
+        return key ? this.admitUpdate(level, sent, filled, unknown, key, checksum) : known(sent, filled, unknown);
+      }
+      case 'DELETE': {
+        this.require(resource, 'DELETE');
+        const key = keyed(true);
+        const checksum = this.deleteChecksumOf(object, ifMatch);
+        if (key && !this.namedAgain(resource, key, checksum)) await this.tx.admit(resource, key, checksum, 'DELETE');
+        this.earlier.add(resource, 'DELETE', key, {});
+        return undefined;
+      }
+      case 'LOOKUP': {
+        const criteria = known(sent, filled, unknown);
+        if (this.earlier.mayMatch(resource, criteria)) return criteria;
+        if (unknown.size === 0) return this.lookup(level, criteria);
+        // Some criteria come from a parent not written yet: no match on the others is no match at all.
+        if (Object.keys(criteria).length > 0) await this.lookup(level, criteria, false);
+        return criteria;
+      }
+      case 'MERGE_INSERT': {
+        const key = keyed(false);
+        if (key && (this.earlier.writes(resource, key) || (await this.exists(resource, key)))) {
+          return this.admitUpdate(level, sent, filled, unknown, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE, 'MERGE_INSERT');
+        }
+        return this.admitInsert(level, sent, filled, unknown);
+      }
+    }
+  };
+
+  private async admitInsert(
+    level: WriteLevel,
+    sent: CanonicalRow,
+    filled: CanonicalRow,
+    unknown: ReadonlySet<string>,
+  ): Promise<CanonicalRow> {
+    const resource = level.resource;
+    const values = this.insertable(level, sent, filled, unknown);
+    await this.tx.admitValues(resource, values, 'INSERT', this.unsettled(resource, unknown));
+    const key = resource.primaryKey.every((c) => c.name in values) ? keyOf(resource, values) : undefined;
+    this.earlier.add(resource, 'INSERT', key, values);
+    return values;
   }
 
-  private async insert(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow): Promise<CanonicalRow> {
+  private async admitUpdate(
+    level: WriteLevel,
+    sent: CanonicalRow,
+    filled: CanonicalRow,
+    unknown: ReadonlySet<string>,
+    key: KeyValues,
+    checksum: string,
+    action: WriteAction = 'UPDATE',
+  ): Promise<CanonicalRow> {
+    const resource = level.resource;
+    const plan = await this.updatePlan(level, sent, filled, key);
+    if (this.namedAgain(resource, key, checksum)) {
+      this.earlier.add(resource, action, key, plan.changes);
+      return { ...sent, ...plan.changes };
+    }
+    const stored = await this.tx.admit(resource, key, checksum, plan.readOnly ? 'READ' : 'UPDATE', plan);
+    const row = { ...stored, ...plan.changes };
+    const changed = Object.keys(plan.changes).some(
+      (name) => !sameValue(resource.columnsByName.get(name)!.kind, plan.changes[name], stored[name]),
+    );
+    if (changed) await this.tx.admitValues(resource, row, 'UPDATE', this.unsettled(resource, unknown));
+    // Whether a value the caller cannot read changes is not for the next objects to tell.
+    this.earlier.add(resource, action, key, plan.changes, changed || !this.readable(resource, Object.keys(plan.changes)));
+    return row;
+  }
+
+  /** Whether the caller may read these columns in every row it may read. */
+  private readable(resource: Resource, columns: readonly string[]): boolean {
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    return columns.every((name) => (readable === undefined || readable.has(name)) && !access.columnGrants(name, false));
+  }
+
+  /**
+   * Whether an earlier object of the body writes this row. Its checksum then says nothing of
+   * the row as this object finds it, so only "override" is accepted (409 otherwise), whatever
+   * the earlier object changed: a stale answer only when it changed something would tell a
+   * value the caller may write but not read.
+   */
+  private namedAgain(resource: Resource, key: KeyValues, checksum: string): boolean {
+    if (!this.earlier.writes(resource, key)) return false;
+    if (checksum !== CHECKSUM_OVERRIDE) throw staleChecksum(resource);
+    return true;
+  }
+
+  /** Columns of an object's row, or of the parent rows its filters read, that the request settles before the object is written. */
+  private unsettled(resource: Resource, unknown: ReadonlySet<string>): Unsettled {
+    return (table, column, viaParent) => (viaParent ? this.earlier.wrote(table) : table === resource && unknown.has(column));
+  }
+
+  /**
+   * The values of an insert: sent ones, and foreign keys filled from a parent object (set by
+   * the insert like values sent, so checked like them; `unknown` ones are filled later).
+   */
+  private insertable(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
     const resource = level.resource;
     this.require(resource, 'INSERT');
     const derived = this.derived(resource);
     const granted = this.access.to(resource).writable('INSERT');
-    // A foreign key filled from a parent object is set by this insert like a value sent.
-    const refused = Object.keys({ ...sent, ...filled }).filter(
+    const refused = [...new Set([...Object.keys(sent), ...Object.keys(filled), ...unknown])].filter(
       (name) => derived.has(name) || resource.columnsByName.get(name)!.generated || (granted !== undefined && !granted.has(name)),
     );
     if (refused.length > 0) throw notWritable(level, refused);
-    const values = { ...sent, ...filled };
-    const missing = missingRequired(resource, values);
+    const values = known(sent, filled, unknown);
+    const missing = missingRequired(resource, values).filter((name) => !unknown.has(name));
     if (missing.length > 0) {
       throw new ApiError(ErrorCode.BAD_REQUEST, `Missing required column(s) of ${resource.name}: ${missing.join(', ')}.`);
     }
-    return this.tx.insert(resource, values);
+    return values;
+  }
+
+  private update(level: WriteLevel, key: KeyValues, checksum: string, plan: UpdatePlan): Promise<CanonicalRow> {
+    const options = { fixed: plan.fixed, refuse: plan.refuse, recordUnchanged: this.options.recordUnchanged, readOnly: plan.readOnly };
+    return this.tx.update(level.resource, key, plan.changes, checksum, options);
   }
 
   /**
-   * An update; values sent for columns the caller may not write (derived, generated, the key,
-   * outside its grant's columns: a round trip of what it read) must equal the stored ones,
-   * compared on the row the checksum check reads. Without any UPDATE grant on the table the
-   * object must be unchanged altogether (403 otherwise); its checksum is checked all the same.
+   * How an update treats what was sent. Values for columns the caller may not write (derived,
+   * generated, the key, outside its grant's columns: a round trip of what it read) must equal
+   * the stored ones, compared on the row the checksum check reads. Without any UPDATE grant on
+   * the table the object must be unchanged altogether (403 otherwise); its checksum is checked
+   * all the same.
    */
-  private async update(
-    level: WriteLevel,
-    sent: CanonicalRow,
-    filled: CanonicalRow,
-    key: KeyValues,
-    checksum: string,
-  ): Promise<CanonicalRow> {
+  private async updatePlan(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
     const resource = level.resource;
     resource.primaryKey.forEach((column, i) => {
       if (column.name in sent && !sameValue(column.kind, sent[column.name], key[i])) {
@@ -146,11 +298,9 @@ export class DocumentWriter {
       }
     });
     const access = this.access.to(resource);
-    const recordUnchanged = this.options.recordUnchanged;
     if (!access.can('UPDATE')) {
       await this.refuseUnreadable(level, sent, key);
-      const refuse = (): Error => forbidden(resource, 'UPDATE');
-      return this.tx.update(resource, key, {}, checksum, { readOnly: true, fixed: { ...sent, ...filled }, refuse, recordUnchanged });
+      return { readOnly: true, changes: {}, fixed: { ...sent, ...filled }, refuse: () => forbidden(resource, 'UPDATE') };
     }
     const derived = this.derived(resource);
     const granted = access.writable('UPDATE');
@@ -164,11 +314,14 @@ export class DocumentWriter {
     await this.refuseUnreadable(level, fixed, key, 'UPDATE');
     // A foreign key filled from the parent object moves the row when it differs: a change like any other.
     for (const [name, value] of Object.entries(filled)) (writable(name) ? changes : fixed)[name] = value;
-    return this.tx.update(resource, key, changes, checksum, { fixed, refuse: (columns) => notWritable(level, columns), recordUnchanged });
+    return { readOnly: false, changes, fixed, refuse: (columns) => notWritable(level, columns) };
   }
 
-  /** The one row the caller may read whose columns equal the values given; 0 or several: 400 / 4000. Changes nothing. */
-  private async lookup(level: WriteLevel, criteria: CanonicalRow): Promise<CanonicalRow> {
+  /**
+   * The one row the caller may read whose columns equal the values given; 0 or several (unless
+   * `onlyOne` is false): 400 / 4000. Changes nothing.
+   */
+  private async lookup(level: WriteLevel, criteria: CanonicalRow, onlyOne = true): Promise<CanonicalRow> {
     const resource = level.resource;
     this.require(resource, 'READ');
     await this.refuseUnreadable(level, criteria);
@@ -192,7 +345,8 @@ export class DocumentWriter {
     const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
     const shown = names.map((n) => aliasOf(level, n)).join(', ');
     if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
-    if (found.length > 1) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
+    if (found.length > 1 && onlyOne)
+      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
     return found[0]!.row;
   }
 
@@ -279,6 +433,22 @@ export class DocumentWriter {
     return admitted !== undefined && admitted.some(Boolean);
   }
 
+  /** Whether a row with this key exists that the caller may know of (see `mayKnow`): a MERGE_INSERT then updates it. */
+  private async exists(resource: Resource, key: KeyValues): Promise<boolean> {
+    return (await this.tx.store.findByKey(resource, key, false)) !== undefined && (await this.mayKnow(resource, key));
+  }
+
+  private deleteChecksumOf(object: PlannedObject, ifMatch: string | undefined): string {
+    const checksum = object.metadata.checksum ?? ifMatch;
+    if (!checksum) {
+      throw new ApiError(
+        ErrorCode.CHECKSUM_REQUIRED,
+        `A delete needs the object's current checksum in @metadata.checksum (or "${CHECKSUM_OVERRIDE}").`,
+      );
+    }
+    return checksum;
+  }
+
   private checksumOf(object: PlannedObject, ifMatch: string | undefined): string {
     const checksum = object.metadata.checksum ?? ifMatch;
     if (!checksum) {
@@ -315,6 +485,21 @@ export class DocumentWriter {
       );
     }
   }
+}
+
+/** Fills the foreign key of `relation` from the row it points to; a column that row does not hold yet is unknown. */
+function fill(filled: CanonicalRow, unknown: Set<string>, relation: Relation, row: CanonicalRow): void {
+  for (const pair of relation.columns) {
+    if (pair.parent in row) filled[pair.child] = row[pair.parent] ?? null;
+    else unknown.add(pair.child);
+  }
+}
+
+/** The values an object will be written with, as far as they are known: sent ones, overridden by filled ones. */
+function known(sent: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string>): CanonicalRow {
+  const values = { ...sent, ...filled };
+  if (unknown.size === 0) return values;
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !unknown.has(name)));
 }
 
 function asciiLowerCase(text: string): string {
