@@ -1,0 +1,257 @@
+import { ApiError } from '../../common/api-error.js';
+import { ErrorCode } from '../../common/error-codes.js';
+import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
+import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
+import { paramsFor, type Params } from '../../data/row-store.js';
+import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
+import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
+import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
+import type { Operation } from '../../security/role-definition.js';
+import { missingRequired } from '../request-body.js';
+import type { PlannedObject } from './document-plan.js';
+import { known } from './document-walk.js';
+import type { WriteLevel } from './write-level.js';
+
+/** An update as the writer will send it to the engine (see `updatePlan`). */
+export interface UpdatePlan {
+  readOnly: boolean;
+  changes: CanonicalRow;
+  fixed: CanonicalRow;
+  refuse: (columns: string[]) => Error;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * What an object of a body may do and what it means, asked the same way when it is admitted
+ * and when it is written (see `DocumentAdmission`, `DocumentWriter`): its grant, its key, its
+ * checksum, the values of an insert, the plan of an update, a LOOKUP's row. Each action needs
+ * the caller's grant for it on the object's table (403 / 4030).
+ */
+export class ObjectChecks {
+  constructor(
+    private readonly tx: WriteTransaction,
+    private readonly access: ResourceAccess,
+    private readonly registry: ResourceRegistry,
+    private readonly derived: (resource: Resource) => ReadonlySet<string>,
+  ) {}
+
+  /**
+   * The values of an insert: sent ones, and foreign keys filled from a parent object (set by
+   * the insert like values sent, so checked like them; `unknown` ones are filled later).
+   */
+  insertable(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
+    const resource = level.resource;
+    this.require(resource, 'INSERT');
+    const derived = this.derived(resource);
+    const granted = this.access.to(resource).writable('INSERT');
+    const refused = [...new Set([...Object.keys(sent), ...Object.keys(filled), ...unknown])].filter(
+      (name) => derived.has(name) || resource.columnsByName.get(name)!.generated || (granted !== undefined && !granted.has(name)),
+    );
+    if (refused.length > 0) throw notWritable(level, refused);
+    const values = known(sent, filled, unknown);
+    const missing = missingRequired(resource, values).filter((name) => !unknown.has(name));
+    if (missing.length > 0) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, `Missing required column(s) of ${resource.name}: ${missing.join(', ')}.`);
+    }
+    return values;
+  }
+
+  /**
+   * How an update treats what was sent. Values for columns the caller may not write (derived,
+   * generated, the key, outside its grant's columns: a round trip of what it read) must equal
+   * the stored ones, compared on the row the checksum check reads. Without any UPDATE grant on
+   * the table the object must be unchanged altogether (403 otherwise); its checksum is checked
+   * all the same.
+   */
+  async updatePlan(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
+    const resource = level.resource;
+    resource.primaryKey.forEach((column, i) => {
+      if (column.name in sent && !sameValue(column.kind, sent[column.name], key[i])) {
+        throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
+      }
+    });
+    const access = this.access.to(resource);
+    if (!access.can('UPDATE')) {
+      await this.refuseUnreadable(level, sent, key);
+      return { readOnly: true, changes: {}, fixed: { ...sent, ...filled }, refuse: () => forbidden(resource, 'UPDATE') };
+    }
+    const derived = this.derived(resource);
+    const granted = access.writable('UPDATE');
+    const changes: CanonicalRow = {};
+    const fixed: CanonicalRow = {};
+    const writable = (name: string): boolean => {
+      const column = resource.columnsByName.get(name)!;
+      return !derived.has(name) && !column.primary && !column.generated && (granted === undefined || granted.has(name));
+    };
+    for (const [name, value] of Object.entries(sent)) (writable(name) ? changes : fixed)[name] = value;
+    await this.refuseUnreadable(level, fixed, key, 'UPDATE');
+    // A foreign key filled from the parent object moves the row when it differs: a change like any other.
+    for (const [name, value] of Object.entries(filled)) (writable(name) ? changes : fixed)[name] = value;
+    return { readOnly: false, changes, fixed, refuse: (columns) => notWritable(level, columns) };
+  }
+
+  /**
+   * The one row the caller may read whose columns equal the values given; 0 or several (unless
+   * `onlyOne` is false): 400 / 4000. Changes nothing.
+   */
+  async lookup(level: WriteLevel, criteria: CanonicalRow, onlyOne = true): Promise<CanonicalRow> {
+    const resource = level.resource;
+    this.require(resource, 'READ');
+    await this.refuseUnreadable(level, criteria);
+    const names = Object.keys(criteria);
+    if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
+    const store = this.tx.store;
+    const params = paramsFor(store.dialect);
+    const where = names.map((name) => {
+      const value = criteria[name] ?? null;
+      const column = `${store.q('t')}.${store.q(name)}`;
+      return value === null ? `${column} IS NULL` : `${column} = ${store.compared(resource.columnsByName.get(name)!, value, params)}`;
+    });
+    const access = this.access.to(resource);
+    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
+    if (rowFilter) where.push(rowFilter);
+    // A column some rows hide matches only in the rows that show it: elsewhere a guess of it must find nothing either way.
+    for (const name of names) {
+      const grants = access.columnGrants(name, false);
+      if (grants) where.push(access.grantsPredicate(grants, roleFilterSql(resource, this.registry, store.dialect, params)));
+    }
+    const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
+    const shown = names.map((n) => aliasOf(level, n)).join(', ');
+    if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
+    if (found.length > 1 && onlyOne)
+      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
+    return found[0]!.row;
+  }
+
+  /**
+   * The key of the object: the URL's, its href's (the level's path or the table's name followed by
+   * the key), or its key columns (sent, or filled from its parent). Undefined when none is complete
+   * and `required` is false.
+   */
+  keyOf(
+    level: WriteLevel,
+    sent: CanonicalRow,
+    filled: CanonicalRow,
+    href: string | undefined,
+    keySegment: string | undefined,
+    required: boolean,
+  ): KeyValues | undefined {
+    const resource = level.resource;
+    if (keySegment !== undefined) return parseKeySegment(resource, keySegment);
+    if (href !== undefined) {
+      const path = href.replace(/[?#].*$/, '');
+      // ASCII case only: a full toLowerCase may change the text's length ("İ" becomes two code
+      // units), and the key would then be cut from the wrong place (a neighbour's key).
+      const folded = asciiLowerCase(path);
+      for (const name of new Set([level.path, resource.name])) {
+        const marker = `/${asciiLowerCase(name)}/`;
+        const at = folded.lastIndexOf(marker);
+        if (at >= 0) return parseKeySegment(resource, path.slice(at + marker.length));
+      }
+      throw new ApiError(ErrorCode.BAD_REQUEST, `@metadata.href does not name a ${level.path}.`);
+    }
+    const values = { ...sent, ...filled };
+    if (resource.primaryKey.every((c) => c.name in values)) return keyOf(resource, values);
+    if (!required) return undefined;
+    throw new ApiError(
+      ErrorCode.BAD_REQUEST,
+      `Each object of ${level.path} needs @metadata.href or its key attribute(s): ${resource.primaryKey.map((c) => aliasOf(level, c.name)).join(', ')}.`,
+    );
+  }
+
+  /**
+   * Values compared with stored ones must be of columns the caller may read in that row: nothing
+   * about the others may be inferred. Where a column shows only in the rows some row-filtered
+   * grants admit, it counts as readable in the row with this key only when one of them admits it
+   * (a LOOKUP, without a key, matches such a column only in those rows); in a row no READ grant
+   * admits (one the caller may only `change`), no column is readable. A row the caller may
+   * neither read nor change is left to the write's own check, which answers 404 as for a
+   * missing one.
+   */
+  private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues, change?: 'UPDATE'): Promise<void> {
+    const resource = level.resource;
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    const names = Object.keys(values);
+    const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
+    const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
+    const rowDecides = key !== undefined && names.length > unreadable.length && !access.coversEveryRow('READ');
+    if (byRow.length > 0 || rowDecides) {
+      const dialect = this.tx.store.dialect;
+      const sql = (params: Params): SqlContext => roleFilterSql(resource, this.registry, dialect, params);
+      const operations: Operation[] = change ? ['READ', change] : ['READ'];
+      const tested = await this.tx.store.test(resource, key!, [
+        ...operations.map((operation) => (params: Params) => access.rowPredicate(operation, sql(params)) ?? '(1=1)'),
+        ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, sql(params))),
+      ]);
+      const [visible, changeable] = tested ?? [];
+      if (visible) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
+      else if (changeable) unreadable.splice(0, unreadable.length, ...names);
+    }
+    if (unreadable.length > 0) throw notWritable(level, unreadable);
+  }
+
+  /**
+   * Whether the caller may know the row with this key exists: some READ or UPDATE grant admits it.
+   * A MERGE_INSERT treats any other row as absent (an insert then, answered as for a new key),
+   * so that updating it (404) does not tell it from a key that is free.
+   */
+  private async mayKnow(resource: Resource, key: KeyValues): Promise<boolean> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow('READ') || access.coversEveryRow('UPDATE')) return true;
+    const dialect = this.tx.store.dialect;
+    const predicate = (operation: Operation) => (params: Params) =>
+      access.rowPredicate(operation, roleFilterSql(resource, this.registry, dialect, params)) ?? '(1=1)';
+    const admitted = await this.tx.store.test(resource, key, [predicate('READ'), predicate('UPDATE')]);
+    return admitted !== undefined && admitted.some(Boolean);
+  }
+
+  /** Whether a row with this key exists that the caller may know of (see `mayKnow`): a MERGE_INSERT then updates it. */
+  async exists(resource: Resource, key: KeyValues): Promise<boolean> {
+    return (await this.tx.store.findByKey(resource, key, false)) !== undefined && (await this.mayKnow(resource, key));
+  }
+
+  /** The object's checksum (or the If-Match one); none is 428 / 4280. */
+  checksumOf(object: PlannedObject, ifMatch: string | undefined, verb: 'update' | 'delete'): string {
+    const checksum = object.metadata.checksum ?? ifMatch;
+    if (!checksum) {
+      throw new ApiError(
+        ErrorCode.CHECKSUM_REQUIRED,
+        `A${verb === 'update' ? 'n update' : ' delete'} needs the object's current checksum in @metadata.checksum (or "${CHECKSUM_OVERRIDE}").`,
+      );
+    }
+    return checksum;
+  }
+
+  require(resource: Resource, operation: Operation): void {
+    if (!this.access.to(resource).can(operation)) throw forbidden(resource, operation);
+  }
+
+  /** Whether the caller may read these columns in every row it may read. */
+  readable(resource: Resource, columns: readonly string[]): boolean {
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    return columns.every((name) => (readable === undefined || readable.has(name)) && !access.columnGrants(name, false));
+  }
+}
+
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function aliasOf(level: WriteLevel, column: string): string {
+  for (const [name, c] of level.attributes) if (c === column) return name;
+  return column;
+}
+
+function notWritable(level: WriteLevel, columns: string[]): ApiError {
+  return new ApiError(
+    ErrorCode.UNKNOWN_COLUMN,
+    `Not a writable column of ${level.path}: ${columns.map((n) => `"${aliasOf(level, n).slice(0, 64)}"`).join(', ')}.`,
+  );
+}
+
+function forbidden(resource: Resource, operation: Operation): ApiError {
+  return new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${operation} on ${resource.name}.`);
+}
