@@ -11,15 +11,18 @@ import { ApiSettings } from './common/api-settings.js';
 import { BootNotes } from './common/boot-notes.js';
 import { Clock } from './common/clock.js';
 import { LOGGER } from './common/logger.js';
-import { Metrics } from './common/metrics.js';
+import { Metrics, NO_METRICS } from './common/metrics.js';
+import { PrometheusMetrics } from './common/prometheus-metrics.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DataModule } from './data/data.module.js';
 import { Database } from './database/database.js';
+import { DatabaseModule } from './database/database.module.js';
 import { LogicModule } from './logic/logic.module.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import type { ProjectDefinition } from './project-definition.js';
+import { schemaOf } from './schema.js';
 import { CustomResourcesModule } from './resources/custom/custom-resources.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
 import { RolesGuard } from './security/roles.guard.js';
@@ -31,19 +34,15 @@ import { UsersModule } from './users/users.module.js';
 export interface AppModuleOptions {
   config: AppConfig;
   project: ProjectDefinition;
-  /** The one way to the database, already connected and migrated (see `openDatabase`). */
-  database: Database;
   logger: Logger;
-  /** What is counted for /metrics (`NO_METRICS` unless METRICS_ENABLED). */
-  metrics: Metrics;
-  /** The service's time; tests pass one they can move forward. */
-  clock?: Clock;
 }
 
 /**
  * The composition root: composes the engine with one API project. Each module takes the part
  * of the project it needs (`forRoot(project)`); what every module shares (configuration,
- * settings, logger, clock, the database, bcrypt and the login throttle) is provided here.
+ * settings, logger, clock, the database, bcrypt and the login throttle) is provided here. The
+ * database comes from `DatabaseModule` (TypeORM's module, see there); tests replace the clock
+ * with `overrideProvider(Clock)`.
  */
 @Module({})
 export class AppModule {
@@ -54,6 +53,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(options.config),
+        DatabaseModule.forRoot({ database: options.config.database, schema: schemaOf(options.project), logger: options.logger }),
         DataModule.forRoot(options.project),
         SecurityModule.forRoot(options.project),
         LogicModule.forRoot(options.project),
@@ -69,11 +69,16 @@ export class AppModule {
       providers: [
         { provide: ApiSettings, useValue: settings },
         { provide: LOGGER, useValue: options.logger },
-        { provide: Metrics, useValue: options.metrics },
+        // What is counted for /metrics: nothing unless METRICS_ENABLED, so requests pay nothing for it.
+        {
+          provide: Metrics,
+          useFactory: (database: Database) =>
+            options.config.metrics.enabled ? new PrometheusMetrics(() => database.poolUsage()) : NO_METRICS,
+          inject: [Database],
+        },
         BootNotes,
-        { provide: Database, useValue: options.database },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: Clock, useValue: options.clock ?? new Clock() },
+        Clock,
         PasswordHasher,
         LoginThrottle,
         // Global guards run in this order: an unknown API is a 404 before any token is asked for,
@@ -83,7 +88,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: AdminGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
       ],
-      exports: [ApiSettings, LOGGER, Metrics, BootNotes, Database, Clock, PasswordHasher, LoginThrottle],
+      exports: [ApiSettings, LOGGER, Metrics, BootNotes, DatabaseModule, Clock, PasswordHasher, LoginThrottle],
     };
   }
 }

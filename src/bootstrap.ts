@@ -9,11 +9,11 @@ import type { IncomingMessage, Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
+import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import { ApiError } from './common/api-error.js';
 import { ApiSettings } from './common/api-settings.js';
@@ -21,7 +21,7 @@ import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
 import { parseJsonBody, readsAsJson } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
-import { NO_METRICS } from './common/metrics.js';
+import { Metrics } from './common/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
 import { UNMATCHED_ROUTE } from './common/request-metrics.js';
 import { nulInUrl } from './common/nul-character.js';
@@ -30,21 +30,23 @@ import { installFrontDoor } from './common/front-door.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import { applyServerTimeouts } from './common/server-timeouts.js';
 import { StaticFiles } from './system/static-files.js';
-import type { ProjectDefinition } from './project-definition.js';
 import { trackRequest } from './common/request-context.js';
-import type { AppConfig } from './config/app-config.js';
 import { Database } from './database/database.js';
 import { seedProjectOnce } from './database/seed-project.js';
-import type { Clock } from './common/clock.js';
 
-export interface AppParts {
-  config: AppConfig;
-  project: ProjectDefinition;
-  dataSource: DataSource;
-  logger: Logger;
-  /** Defaults to the system clock. */
-  clock?: Clock;
-}
+export type AppParts = AppModuleOptions;
+
+/**
+ * Makes the Nest application of a module on an adapter: `NestFactory.create` for the service;
+ * tests compile it with `Test.createTestingModule` (and its overrides) first.
+ */
+export type AppFactory = (
+  module: DynamicModule,
+  adapter: AbstractHttpAdapter,
+  options: NestApplicationOptions,
+) => Promise<INestApplication>;
+
+const nestFactory: AppFactory = (module, adapter, options) => NestFactory.create(module, adapter, options);
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -73,17 +75,12 @@ function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undef
   return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
 }
 
-async function createExpressApp(parts: AppModuleOptions): Promise<INestApplication> {
+async function createExpressApp(parts: AppModuleOptions, build: AppFactory): Promise<INestApplication> {
   const { config, logger } = parts;
   // Each adapter's framework is loaded only when it is the one configured: the other one would
   // take about 8 MB of memory (and its modules' load time) for nothing.
   const [{ ExpressAdapter }, { default: express }] = await Promise.all([import('@nestjs/platform-express'), import('express')]);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), new ExpressAdapter(), {
-    bodyParser: false,
-    // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
-    abortOnError: false,
-    logger: new PinoNestLogger(logger),
-  });
+  const app = (await build(AppModule.forRoot(parts), new ExpressAdapter(), appOptions(logger))) as NestExpressApplication;
   app.disable('x-powered-by');
   // Neither adapter makes ETags of its own (Express hashed every body, errors included), nor answers 304 by
   // itself: Express's res.send() would check req.fresh whenever an ETag is set, and call any GET with
@@ -93,7 +90,8 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
   // Only when enabled: with metrics off, requests pay nothing for them.
-  if (parts.metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(parts.metrics));
+  const metrics = app.get(Metrics);
+  if (metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(metrics));
   const securityHeaders = recordSecurityHeaders();
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
@@ -114,7 +112,7 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   return app;
 }
 
-async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplication> {
+async function createFastifyApp(parts: AppModuleOptions, build: AppFactory): Promise<INestApplication> {
   const { config, logger } = parts;
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   const adapter = new FastifyAdapter({
@@ -138,15 +136,10 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   // Nest's not-found handler checks the body first too, as Express does (its body reader runs before routing).
   adapter.setNotFoundHandler = (handler: RouteHandlerMethod) =>
     adapter.getInstance().setNotFoundHandler({ preValidation: refuseUnreadableBody }, handler);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(parts), adapter, {
-    bodyParser: false,
-    // Boot errors (a bad rule, role or AUTH_PROVIDER) reach the caller, which reports them and exits.
-    abortOnError: false,
-    logger: new PinoNestLogger(logger),
-  });
+  const app = (await build(AppModule.forRoot(parts), adapter, appOptions(logger))) as NestFastifyApplication;
   const fastify = app.getHttpAdapter().getInstance();
-  if (parts.metrics instanceof PrometheusMetrics) {
-    const metrics = parts.metrics;
+  const metrics = app.get(Metrics);
+  if (metrics instanceof PrometheusMetrics) {
     fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       // The route's pattern as Nest registered it (the same string Express names), never the URL.
       const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
@@ -225,15 +218,28 @@ function withoutLengthOnNotModified(
 /** The headers of answers written before any framework sees the request (see installFrontDoor). */
 const frontDoorHeaders = recordSecurityHeaders();
 
-/** Seeds an empty database, then creates and initialises the application (not yet listening). */
-export async function createApp(parts: AppParts): Promise<INestApplication> {
-  const { dataSource, ...rest } = parts;
-  const database = new Database(dataSource);
-  const metrics = parts.config.metrics.enabled ? new PrometheusMetrics(() => database.poolUsage()) : NO_METRICS;
-  const composed: AppModuleOptions = { ...rest, database, metrics };
-  if (await seedProjectOnce(composed.database, parts.project, parts.logger)) parts.logger.info("seeded the project's starting data");
-  const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(composed) : await createExpressApp(composed);
-  await app.init();
+function appOptions(logger: Logger): NestApplicationOptions {
+  return {
+    bodyParser: false,
+    // Boot errors (a bad rule, role or AUTH_PROVIDER, a database that cannot be opened) reach the caller, which reports them and exits.
+    abortOnError: false,
+    logger: new PinoNestLogger(logger),
+  };
+}
+
+/**
+ * Creates the application (connecting to the database, migrating and checking it), seeds an
+ * empty database, and initialises the application (not yet listening).
+ */
+export async function createApp(parts: AppParts, build: AppFactory = nestFactory): Promise<INestApplication> {
+  const app = parts.config.http.adapter === 'fastify' ? await createFastifyApp(parts, build) : await createExpressApp(parts, build);
+  try {
+    if (await seedProjectOnce(app.get(Database), parts.project, parts.logger)) parts.logger.info("seeded the project's starting data");
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   if (parts.config.http.adapter === 'fastify') {
     await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   }

@@ -7,9 +7,8 @@ import { stopOnSignals } from './common/graceful-shutdown.js';
 import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
-import { DatabaseBootError, openDatabase } from './database/open-database.js';
+import { DatabaseBootError } from './database/boot-errors.js';
 import { project } from './project/project.js';
-import { schemaOf } from './schema.js';
 
 function loadConfigOrExit(): AppConfig {
   try {
@@ -27,9 +26,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   // Unset LOG_FORMAT: readable lines for a person at a terminal, JSON for whatever collects the output.
   const logger = createLogger(config.log.level, undefined, config.log.format ?? (process.stdout.isTTY ? 'pretty' : 'json'));
-  let dataSource;
+  let app;
   try {
-    dataSource = await openDatabase(config.database, schemaOf(project), logger);
+    app = await createApp({ config, project, logger });
   } catch (error) {
     // Like a configuration error: the operator's fix in plain words, not a JSON log line.
     if (error instanceof DatabaseBootError) {
@@ -38,12 +37,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp({ config, project, dataSource, logger });
-
-  const closeDatabase = async (): Promise<void> => {
-    if (dataSource.isInitialized) await dataSource.destroy();
-  };
-  stopOnSignals({ app, closeDatabase, logger, graceMs: config.http.shutdownGraceMs });
+  stopOnSignals({ app, logger, graceMs: config.http.shutdownGraceMs });
 
   const generatedAdmin = app.get(BootNotes).takeGeneratedAdmin();
   try {

@@ -1,7 +1,6 @@
 import { createHash, createHmac, scryptSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createApp } from '../src/bootstrap.js';
 import { createLogger } from '../src/common/logger.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { CHECKSUM_SECRET_NAME, loadChecksumSecret } from '../src/database/checksum-secret.js';
@@ -12,7 +11,7 @@ import { demoProject } from '../src/demo/project.js';
 import { schemaOf } from '../src/schema.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, suiteApp, type TestApp } from './support/test-app.js';
+import { createTestApplication, describeEachTarget, startTestApp, suiteApp, type TestApp } from './support/test-app.js';
 
 type Row = Record<string, unknown> & { '@metadata': { checksum: string } };
 
@@ -60,8 +59,7 @@ async function otherInstance(t: TestApp, checksumSecret?: string): Promise<INest
     checksumSecret === undefined
       ? t.config
       : { ...t.config, api: { ...t.config.api, checksumSecret: loadConfig({ CHECKSUM_SECRET: checksumSecret }).api.checksumSecret } };
-  const dataSource = await openDatabase(config.database, schemaOf(demoProject));
-  return createApp({ config, project: demoProject, dataSource, logger: createLogger('silent') });
+  return createTestApplication(config, demoProject, { logger: createLogger('silent') });
 }
 
 async function checksumVia(app: INestApplication, t: TestApp, apikey: string): Promise<string> {

@@ -6,8 +6,6 @@ import { drainConnections } from './front-door.js';
 
 export interface ShutdownParts {
   app: INestApplication;
-  /** Closes the database once every request has finished. */
-  closeDatabase: () => Promise<void>;
   logger: Logger;
   /** SHUTDOWN_GRACE_MS: how long in-flight requests may take. */
   graceMs: number;
@@ -30,7 +28,7 @@ const WATCHDOG_MARGIN_MS = 1500;
  * spot, in-flight requests and all; now a repeated signal changes nothing.
  */
 export function stopOnSignals(parts: ShutdownParts): void {
-  const { app, closeDatabase, logger, graceMs } = parts;
+  const { app, logger, graceMs } = parts;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -46,8 +44,8 @@ export function stopOnSignals(parts: ShutdownParts): void {
     startExitWatchdog(graceMs + WATCHDOG_MARGIN_MS);
     drainConnections(app.getHttpServer() as Server);
     app
+      // Closing the application closes the database too (TypeOrmModule), once every request has finished.
       .close()
-      .then(closeDatabase)
       .then(
         () => process.exit(0),
         (error: unknown) => {

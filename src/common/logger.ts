@@ -49,8 +49,14 @@ export class PinoNestLogger implements LoggerService {
   log(message: unknown, context?: string): void {
     this.logger.debug({ context }, String(message));
   }
+  /**
+   * Nest's ExceptionHandler reports an error that stopped the application being built (a bad
+   * rule, a database that cannot be opened): whoever built it reports that error itself (main
+   * prints it in plain words and exits), so Nest's copy is debug.
+   */
   error(message: unknown, trace?: string, context?: string): void {
-    this.logger.error({ context, trace }, String(message));
+    if (context === 'ExceptionHandler') this.logger.debug({ context, trace }, String(message));
+    else this.logger.error({ context, trace }, String(message));
   }
   warn(message: unknown, context?: string): void {
     this.logger.warn({ context }, String(message));

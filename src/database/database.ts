@@ -1,5 +1,7 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import { ConstraintCatalog, type ConstraintViolation } from './constraint-violations.js';
@@ -47,6 +49,7 @@ export interface DatabaseScope {
  * Slow work (bcrypt) stays outside `write` and `transaction`: on SQLite every other request
  * waits while either runs.
  */
+@Injectable()
 export class Database implements DatabaseScope {
   readonly dialect: Dialect;
   /** Whether `INSERT ... RETURNING` hands back the new row (see `insertReturnsRow`). */
@@ -56,7 +59,7 @@ export class Database implements DatabaseScope {
   private catalog?: ConstraintCatalog;
   private signals?: ChangeSignals;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
     this.insertReturnsRow = insertReturnsRow(dataSource);
     this.gate = DatabaseGate.for(dataSource);

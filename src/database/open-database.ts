@@ -29,20 +29,33 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
 }
 
 /**
- * Connects, applies pending migrations (under the boot lock, see `underBootLock`), checks that the tables match the entities (see
- * `schemaProblems`), and returns the ready data source.
- * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
+ * The data source's options from the validated configuration (see `buildDataSourceOptions`), with
+ * PostgreSQL's client reporting connection errors to `logger`. Throws `DatabaseBootError`.
  */
-export async function openDatabase(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): Promise<DataSource> {
-  const sink = connectionErrorSink(logger);
+export function dataSourceOptionsFor(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): DataSourceOptions {
   let options: DataSourceOptions;
   try {
     options = buildDataSourceOptions(database, schema);
   } catch (error) {
     throw new DatabaseBootError(connectFailureMessage(database, error, database.acquireTimeoutMs));
   }
-  if (options.type === 'postgres')
-    options = { ...options, extra: { ...(options.extra as Record<string, unknown>), Client: pgClientReportingErrors(sink) } };
+  if (options.type !== 'postgres') return options;
+  const sink = connectionErrorSink(logger);
+  return { ...options, extra: { ...(options.extra as Record<string, unknown>), Client: pgClientReportingErrors(sink) } };
+}
+
+/**
+ * Connects, applies pending migrations (under the boot lock, see `underBootLock`), checks that the tables match the entities (see
+ * `schemaProblems`), and returns the ready data source.
+ * Throws `DatabaseBootError` with one clear line (no password) when it cannot.
+ */
+export async function openDatabase(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): Promise<DataSource> {
+  return openDataSource(database, dataSourceOptionsFor(database, schema, logger), logger);
+}
+
+/** `openDatabase` on options already made (what `DatabaseModule` hands TypeORM's module). */
+export async function openDataSource(database: AppConfig['database'], options: DataSourceOptions, logger?: Logger): Promise<DataSource> {
+  const sink = connectionErrorSink(logger);
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();

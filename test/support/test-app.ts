@@ -1,16 +1,16 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { createApp } from '../../src/bootstrap.js';
+import { createApp, type AppFactory } from '../../src/bootstrap.js';
 import { createLogger } from '../../src/common/logger.js';
-import type { Clock } from '../../src/common/clock.js';
+import { Clock } from '../../src/common/clock.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
-import { openDatabase } from '../../src/database/open-database.js';
 import { demoProject } from '../../src/demo/project.js';
-import { schemaOf } from '../../src/schema.js';
 import { suiteResource } from './suite-resource.js';
 import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './test-databases.js';
 
@@ -62,6 +62,30 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Boot on this database (e.g. one a suite built by hand) instead of a scratch one; it is left as it is on close. */
   databaseUrl?: string;
+  /** Replaces providers of the application (`overrideProvider`, `overrideGuard`, `overrideModule`) before it compiles. */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
+/**
+ * The application as the service builds it (`createApp`: adapter, body parsing, front door), its
+ * module compiled by @nestjs/testing: `Test.createTestingModule`, the overrides (the clock
+ * first), `createNestApplication`. Another instance on a suite's database is one of these on
+ * `t.config`: a connection of its own, closed with it.
+ */
+export function createTestApplication(
+  config: AppConfig,
+  project: ProjectDefinition,
+  options: Pick<TestAppOptions, 'clock' | 'logger' | 'override'> = {},
+): Promise<INestApplication> {
+  const { clock, override } = options;
+  const build: AppFactory = async (module, adapter, appOptions) => {
+    let builder = Test.createTestingModule({ imports: [module] });
+    if (clock) builder = builder.overrideProvider(Clock).useValue(clock);
+    if (override) builder = override(builder);
+    const moduleRef = await builder.compile();
+    return moduleRef.createNestApplication(adapter, appOptions);
+  };
+  return createApp({ config, project, logger: options.logger ?? createLogger(config.log.level) }, build);
 }
 
 /** Boots Tessera on a database of its own (created here, dropped on close), or on `options.databaseUrl`. */
@@ -80,16 +104,14 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     TESSERA_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...options.env,
   });
-  const logger = options.logger ?? createLogger(config.log.level);
-  const dataSource = await openDatabase(config.database, schemaOf(project), logger);
   let app: INestApplication;
   try {
-    app = await createApp({ config, project, dataSource, logger, clock: options.clock });
+    app = await createTestApplication(config, project, options);
   } catch (error) {
-    await dataSource.destroy().catch(() => undefined);
     await scratch.drop();
     throw error;
   }
+  const dataSource = app.get<DataSource>(getDataSourceToken());
   const base = `/rest/${config.api.account ?? project.account}/${config.api.project ?? project.name}/${(config.api.versions ?? project.versions)[0]}`;
   return {
     app,
@@ -98,8 +120,8 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
     base,
     http: () => request(app.getHttpServer()),
     close: async () => {
+      // TypeOrmModule closes the data source with the application.
       await app.close();
-      if (dataSource.isInitialized) await dataSource.destroy();
       await scratch.drop();
     },
   };
