@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { isValidHost } from './host-header.js';
-import { deleteAuthParams, redactUrl } from './url-redaction.js';
+import { decodeQueryComponent, deleteAuthParams, redactUrl } from './url-redaction.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -170,4 +170,26 @@ export function queryParamsOf(request: unknown): URLSearchParams {
   const url = rawRequestOf(request).url ?? '/';
   const at = url.indexOf('?');
   return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+}
+
+/**
+ * The value of the first query parameter whose name is exactly `name` as the client wrote it,
+ * decoded as URLSearchParams decodes values (`''` for a bare `name` or `name=`); undefined when
+ * there is none. The name is not decoded, so `%61uth` is not `auth`, and the adapters' parsers
+ * (which decode names, and may read brackets) play no part. The raw URL is scanned in place: only
+ * the value found is copied.
+ */
+export function rawQueryValue(request: unknown, name: string): string | undefined {
+  const url = rawRequestOf(request).url ?? '';
+  for (let start = url.indexOf('?') + 1; start > 0;) {
+    const amp = url.indexOf('&', start);
+    const end = amp < 0 ? url.length : amp;
+    if (url.startsWith(name, start)) {
+      const after = start + name.length;
+      if (after === end) return '';
+      if (url.charCodeAt(after) === 0x3d /* = */) return decodeQueryComponent(url.slice(after + 1, end));
+    }
+    start = amp + 1;
+  }
+  return undefined;
 }
