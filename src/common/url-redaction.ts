@@ -6,6 +6,7 @@ const PADDING = /^[\s\p{Cc}?]+|[\s\p{Cc}]+$/gu;
 const BRACKET_GROUPS = /\[[^\]]*\]/g;
 const BRACKETS = /[[\]]/g;
 const AUTH = /^auth$/i;
+const MAY_NEED_WORK = /[%+?[\]\s\p{Cc}]/u;
 
 /** One round of query-string decoding, as lenient as URLSearchParams: `+` is a space, a broken escape stays as it is. */
 export function decodeQueryComponent(text: string): string {
@@ -27,6 +28,8 @@ export function decodeQueryComponent(text: string): string {
  * name `auth` carries a key to Tessera (see apiKeyOfRequest); the others are redacted all the same.
  */
 export function isAuthParamName(rawName: string): boolean {
+  // Most names (pagesize, filter) hold nothing to decode, trim or remove.
+  if (!MAY_NEED_WORK.test(rawName)) return AUTH.test(rawName);
   let name = rawName;
   for (let decoded = decodeQueryComponent(name); decoded !== name; decoded = decodeQueryComponent(name)) name = decoded;
   name = name.replace(PADDING, '');
@@ -39,27 +42,35 @@ export function isAuthParamName(rawName: string): boolean {
 /**
  * Whether a query may hold a name isAuthParamName accepts: one that spells `auth` in clear, in
  * any case, or holds an escape or a bracket (padding alone, `+` included, never makes a name
- * `auth`). Most queries hold none of them and are never split.
+ * `auth`). Searched from the `?` on (lastIndex), without copying the query.
  */
-const MAY_NAME_AUTH = /auth|[%[\]]/i;
+const MAY_NAME_AUTH = /auth|[%[\]]/gi;
 
 /**
  * The URL with the value of every parameter that may carry an auth key (isAuthParamName)
  * replaced by `[REDACTED]`, so keys never reach a log; everything else stays as the client
  * sent it. Called for every request line: a URL without a query, or whose query cannot name
- * `auth` (MAY_NAME_AUTH), is answered as it is without being parsed.
+ * `auth` (MAY_NAME_AUTH), is answered as it is without being scanned, and one without such a
+ * parameter is answered as it is too, after only its names were looked at.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return url;
-  const query = url.slice(at + 1);
-  if (!MAY_NAME_AUTH.test(query)) return url;
-  const parts = query.split('&').map((part) => {
-    const eq = part.indexOf('=');
-    const name = eq < 0 ? part : part.slice(0, eq);
-    return eq >= 0 && isAuthParamName(name) ? `${name}=${REDACTED}` : part;
-  });
-  return `${url.slice(0, at)}?${parts.join('&')}`;
+  MAY_NAME_AUTH.lastIndex = at;
+  if (!MAY_NAME_AUTH.test(url)) return url;
+  let redacted = '';
+  let copied = 0;
+  for (let start = at + 1; start > 0;) {
+    const amp = url.indexOf('&', start);
+    const end = amp < 0 ? url.length : amp;
+    const eq = url.indexOf('=', start);
+    if (eq >= 0 && eq < end && isAuthParamName(url.slice(start, eq))) {
+      redacted += `${url.slice(copied, eq + 1)}${REDACTED}`;
+      copied = end;
+    }
+    start = amp + 1;
+  }
+  return copied === 0 ? url : redacted + url.slice(copied);
 }
 
 /** Removes every parameter that may carry an auth key from a URL built from the request (next_batch links). */
