@@ -63,36 +63,21 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
 }
 
+/** The first X-Forwarded-Host a request carries (the proxy nearest the client names it first), or undefined. */
+export function forwardedHostOf(req: IncomingMessage): string | undefined {
+  const forwarded = firstValue(req.headers['x-forwarded-host']);
+  return forwarded === '' ? undefined : forwarded;
+}
+
 /**
  * The host a request's links would name: X-Forwarded-Host when the proxy is trusted and
  * sends one, else the Host header; undefined when the request has neither (HTTP/1.0).
  */
 export function requestHost(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = firstValue(req.headers['x-forwarded-host']);
-    if (forwarded !== undefined && forwarded !== '') return forwarded;
-  }
+  const forwarded = trustProxy ? forwardedHostOf(req) : undefined;
+  if (forwarded !== undefined) return forwarded;
   const host = req.headers.host;
   return host === undefined ? undefined : host.trim();
-}
-
-/**
- * Why a request cannot be answered with links, or undefined when it can. Without PUBLIC_URL
- * the links name the request's host, so that host must be a plain host[:port]; an HTTP/1.1
- * request must carry a Host header at all (RFC 9112 §3.2), whatever the configuration.
- */
-export function hostProblem(req: IncomingMessage, settings: OriginSettings): string | undefined {
-  if (req.headers.host === undefined) {
-    return req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? undefined : 'The request has no Host header.';
-  }
-  if (settings.publicUrl !== undefined) return undefined;
-  const host = requestHost(req, settings.trustProxy);
-  if (host !== undefined && !isValidHost(host)) {
-    return settings.trustProxy && firstValue(req.headers['x-forwarded-host'])
-      ? 'The X-Forwarded-Host header is not a valid host[:port].'
-      : 'The Host header is not a valid host[:port].';
-  }
-  return undefined;
 }
 
 /** The address and port the request came in on, for an HTTP/1.0 request without a Host header. */
@@ -108,8 +93,8 @@ function localOrigin(req: IncomingMessage): string {
  * The origin every link of a response starts with, e.g. `https://api.example.com`: PUBLIC_URL
  * when it is set (with its path prefix), else the scheme and host the client used. Forwarded
  * headers count only when the service is configured to trust its proxy. The early request
- * hook has already refused a request whose host is not valid (`hostProblem`); this refuses it
- * again rather than ever build a link from it.
+ * hook has already refused a request whose host is not valid or not answered (HostPolicy); this
+ * refuses an invalid one again rather than ever build a link from it.
  */
 export function requestOrigin(req: IncomingMessage, settings: OriginSettings): string {
   if (settings.publicUrl !== undefined) return settings.publicUrl;
