@@ -27,6 +27,7 @@ import { UNMATCHED_ROUTE } from './common/request-metrics.js';
 import { nulInUrl } from './common/nul-character.js';
 import { sendErrorResponse } from './common/error-response.js';
 import { installFrontDoor } from './common/front-door.js';
+import { hostSettingsWarning } from './common/host-policy.js';
 import { recordSecurityHeaders } from './common/security-headers.js';
 import { applyServerTimeouts } from './common/server-timeouts.js';
 import { StaticFiles } from './system/static-files.js';
@@ -250,5 +251,7 @@ export async function createApp(parts: AppParts, build: AppFactory = nestFactory
   const apiBases = settings.versions.map((version) => `/rest/${settings.account}/${settings.project}/${version}`);
   new StaticFiles({ apiBases, securityHeaders: frontDoorHeaders, logger: parts.logger }).install(server);
   installFrontDoor(server, { settings: parts.config.http, logger: parts.logger, securityHeaders: frontDoorHeaders });
+  const hostWarning = hostSettingsWarning(parts.config.http);
+  if (hostWarning) parts.logger.warn(hostWarning);
   return app;
 }

@@ -30,6 +30,28 @@ describe('apiKeyOfRequest', () => {
     expect(errorCodeOf(() => apiKeyOfRequest(request('HEAD', '/x?auth=abc:1'), true))).toBe(4014);
   });
 
+  it('reads the key only under the exact name auth: a near miss carries none, and is no token in the URL either', () => {
+    const nearMisses = [
+      'AUTH',
+      'Auth',
+      '%61uth',
+      'a%75th',
+      '%2561uth',
+      'auth[]',
+      'auth[0]',
+      'auth[x]',
+      '%20auth',
+      'auth%20',
+      '+auth',
+      '?auth',
+    ];
+    for (const name of nearMisses) {
+      expect(apiKeyOfRequest(request('GET', `/x?${name}=abc:1`), true)).toBeUndefined();
+      expect(apiKeyOfRequest(request('GET', `/x?${name}=abc:1`), false)).toBeUndefined();
+    }
+    expect(apiKeyOfRequest(request('GET', '/x?AUTH=other&pagesize=2&auth=abc:1'), true)).toBe('abc');
+  });
+
   it('finds nothing without header or ?auth, or with another scheme', () => {
     expect(apiKeyOfRequest(request('GET', '/x?authx=1'), true)).toBeUndefined();
     expect(apiKeyOfRequest(request('GET', '/x', 'Basic dXNlcg=='), true)).toBeUndefined();

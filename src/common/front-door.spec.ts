@@ -2,10 +2,23 @@ import { describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { clientErrorAnswer, drainConnections, earlyRefusal, installFrontDoor, requestLineTooLong } from './front-door.js';
+import {
+  clientErrorAnswer,
+  drainConnections,
+  earlyRefusal,
+  installFrontDoor,
+  requestLineTooLong,
+  type FrontDoorSettings,
+} from './front-door.js';
+import { HostPolicy } from './host-policy.js';
 import { recordSecurityHeaders } from './security-headers.js';
 
-const settings = { maxUrlBytes: 100, trustProxy: false, corsOrigins: [] };
+const settings: FrontDoorSettings = { maxUrlBytes: 100, trustProxy: false, corsOrigins: [], host: '127.0.0.1', allowedHosts: [] };
+
+/** earlyRefusal with the host policy the front door would build from `given`. */
+function refusal(req: IncomingMessage, given: FrontDoorSettings = settings) {
+  return earlyRefusal(req, given, new HostPolicy(given));
+}
 
 function request(url: string, headers: Record<string, string> = { host: 'api.example.com' }, version = '1.1'): IncomingMessage {
   const [major, minor] = version.split('.').map(Number);
@@ -14,40 +27,40 @@ function request(url: string, headers: Record<string, string> = { host: 'api.exa
 
 describe('earlyRefusal', () => {
   it('lets an ordinary request through', () => {
-    expect(earlyRefusal(request('/rest/default/demo/v1/customer?filter=name%20%3D%20%27x%27'), settings)).toBeUndefined();
+    expect(refusal(request('/rest/default/demo/v1/customer?filter=name%20%3D%20%27x%27'))).toBeUndefined();
   });
 
   it('refuses a URL over the limit with 414 / 4140, before anything else about it', () => {
-    expect(earlyRefusal(request(`/${'x'.repeat(99)}`), settings)).toBeUndefined();
-    expect(earlyRefusal(request(`/${'%'.repeat(100)}`, {}), settings)?.errorCode).toBe(4140);
+    expect(refusal(request(`/${'x'.repeat(99)}`))).toBeUndefined();
+    expect(refusal(request(`/${'%'.repeat(100)}`, {}))?.errorCode).toBe(4140);
   });
 
   it.each(['http://evil.example/rest', '*', 'rest/x', ''])('refuses the request target %j (not a path)', (url) => {
-    expect(earlyRefusal(request(url), settings)?.errorCode).toBe(4000);
+    expect(refusal(request(url))?.errorCode).toBe(4000);
   });
 
   it.each(['/a%20b', '/caf%C3%A9', '/x?filter=name%20%3D%20%27Caf%c3%a9%27', '/%7e%7F'])(
     'lets the well-formed escapes in %s through',
     (url) => {
-      expect(earlyRefusal(request(url), settings)).toBeUndefined();
+      expect(refusal(request(url))).toBeUndefined();
     },
   );
 
   it.each(['/a%ff', '/%', '/a?b=%', '/a?filter=%e0%a4%a', '/caf%c3', '/%c3%28', '/%g0', '/%2'])(
     'refuses the malformed percent-encoding in %s',
     (url) => {
-      expect(earlyRefusal(request(url), settings)?.message).toMatch(/percent-encoding/);
+      expect(refusal(request(url))?.message).toMatch(/percent-encoding/);
     },
   );
 
   it('refuses an HTTP/1.1 request without Host, and lets an HTTP/1.0 one through', () => {
-    expect(earlyRefusal(request('/x', {}), settings)?.message).toMatch(/no Host header/);
-    expect(earlyRefusal(request('/x', {}, '1.0'), settings)).toBeUndefined();
+    expect(refusal(request('/x', {}))?.message).toMatch(/no Host header/);
+    expect(refusal(request('/x', {}, '1.0'))).toBeUndefined();
   });
 
   it('ignores the Host value once PUBLIC_URL fixes the origin', () => {
-    expect(earlyRefusal(request('/x', { host: 'a b' }), settings)?.errorCode).toBe(4000);
-    expect(earlyRefusal(request('/x', { host: 'a b' }), { ...settings, publicUrl: 'https://api.example.com' })).toBeUndefined();
+    expect(refusal(request('/x', { host: 'a b' }))?.errorCode).toBe(4000);
+    expect(refusal(request('/x', { host: 'a b' }), { ...settings, publicUrl: 'https://api.example.com' })).toBeUndefined();
   });
 });
 

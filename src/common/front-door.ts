@@ -6,10 +6,11 @@ import { ApiError } from './api-error.js';
 import { CorsPolicy, preflightRefusal } from './cors.js';
 import { ErrorCode } from './error-codes.js';
 import { rawErrorResponse, sendErrorResponse } from './error-response.js';
-import { hostProblem, trackRequest, type OriginSettings } from './request-context.js';
+import { HostPolicy, type HostSettings } from './host-policy.js';
+import { trackRequest } from './request-context.js';
 import type { SecurityHeaders } from './security-headers.js';
 
-export interface FrontDoorSettings extends OriginSettings {
+export interface FrontDoorSettings extends HostSettings {
   maxUrlBytes: number;
   /** CORS_ORIGINS (see CorsPolicy); empty: no CORS answers. */
   corsOrigins: readonly string[];
@@ -28,9 +29,9 @@ const SUSPECT_ESCAPE = /%(?![0-7][0-9A-Fa-f])/;
  * Why a request is refused before either framework routes it, or undefined. Checked here,
  * once, so Express and Fastify answer the same input with the same status and code (their
  * routers disagree: Fastify refuses `%ff` and long parameters with answers of its own,
- * Express lets them through or not at all).
+ * Express lets them through or not at all). `hosts` is the policy built from `settings` (once, not per request).
  */
-export function earlyRefusal(req: IncomingMessage, settings: FrontDoorSettings): ApiError | undefined {
+export function earlyRefusal(req: IncomingMessage, settings: FrontDoorSettings, hosts: HostPolicy): ApiError | undefined {
   const url = req.url ?? '';
   // Node reads the request target as Latin-1: one character per byte.
   if (url.length > settings.maxUrlBytes) {
@@ -39,7 +40,7 @@ export function earlyRefusal(req: IncomingMessage, settings: FrontDoorSettings):
   // Absolute-form ("GET http://other/...") is for proxies; it would also name a host of the client's choosing.
   if (url.charCodeAt(0) !== 0x2f /* / */)
     return new ApiError(ErrorCode.BAD_REQUEST, 'The request target must be a path starting with "/".');
-  const host = hostProblem(req, settings);
+  const host = hosts.problem(req);
   if (host !== undefined) return new ApiError(ErrorCode.BAD_REQUEST, host);
   // The path and the query: Express's query parser and Fastify's read a broken escape
   // differently. Only an escape that is not plain ASCII (%00-%7F) can be broken, so only
@@ -127,7 +128,7 @@ function answerClientError(error: ParserError, socket: Socket, parts: FrontDoorP
 
 /**
  * Puts Tessera's own checks in front of the framework on the HTTP server itself, for both
- * adapters: URL length (MAX_URL_BYTES), request-target form, Host and percent-encoding are
+ * adapters: URL length (MAX_URL_BYTES), request-target form, Host (HostPolicy) and percent-encoding are
  * refused with the error envelope before any routing; requests Node's parser cannot read
  * (oversized request line or headers, unknown methods, broken syntax) get the envelope too
  * instead of Node's bare answer. CORS is decided here too (see CorsPolicy): preflights are answered
@@ -137,7 +138,8 @@ function answerClientError(error: ParserError, socket: Socket, parts: FrontDoorP
 export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
   const { settings, logger, securityHeaders } = parts;
   const cors = new CorsPolicy(settings.corsOrigins);
-  // Node's own answer to a missing Host is an empty 400; `hostProblem` gives the envelope instead.
+  const hosts = new HostPolicy(settings);
+  // Node's own answer to a missing Host is an empty 400; the host policy gives the envelope instead.
   const options = server as Server & { requireHostHeader: boolean; maxHeaderSize?: number };
   options.requireHostHeader = false;
   // Room for the longest allowed URL plus ordinary headers; Node's default otherwise. Node
@@ -150,7 +152,7 @@ export function installFrontDoor(server: Server, parts: FrontDoorParts): void {
     if (draining) res.shouldKeepAlive = false;
     (req.socket as TrackedSocket)[LATEST_RESPONSE] = res;
     const verdict = cors.admit(req, res);
-    const refusal = earlyRefusal(req, settings) ?? (verdict === 'refused-preflight' ? preflightRefusal() : undefined);
+    const refusal = earlyRefusal(req, settings, hosts) ?? (verdict === 'refused-preflight' ? preflightRefusal() : undefined);
     if (refusal) {
       trackRequest(logger, req, res);
       sendErrorResponse(res, refusal, securityHeaders);

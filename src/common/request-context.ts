@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { isValidHost } from './host-header.js';
-import { deleteAuthParams, redactUrl } from './url-redaction.js';
+import { decodeQueryComponent, deleteAuthParams, redactUrl } from './url-redaction.js';
 
 const REQUEST_ID = Symbol('tesseraRequestId');
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -63,36 +63,21 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
 }
 
+/** The first X-Forwarded-Host a request carries (the proxy nearest the client names it first), or undefined. */
+export function forwardedHostOf(req: IncomingMessage): string | undefined {
+  const forwarded = firstValue(req.headers['x-forwarded-host']);
+  return forwarded === '' ? undefined : forwarded;
+}
+
 /**
  * The host a request's links would name: X-Forwarded-Host when the proxy is trusted and
  * sends one, else the Host header; undefined when the request has neither (HTTP/1.0).
  */
 export function requestHost(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = firstValue(req.headers['x-forwarded-host']);
-    if (forwarded !== undefined && forwarded !== '') return forwarded;
-  }
+  const forwarded = trustProxy ? forwardedHostOf(req) : undefined;
+  if (forwarded !== undefined) return forwarded;
   const host = req.headers.host;
   return host === undefined ? undefined : host.trim();
-}
-
-/**
- * Why a request cannot be answered with links, or undefined when it can. Without PUBLIC_URL
- * the links name the request's host, so that host must be a plain host[:port]; an HTTP/1.1
- * request must carry a Host header at all (RFC 9112 §3.2), whatever the configuration.
- */
-export function hostProblem(req: IncomingMessage, settings: OriginSettings): string | undefined {
-  if (req.headers.host === undefined) {
-    return req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? undefined : 'The request has no Host header.';
-  }
-  if (settings.publicUrl !== undefined) return undefined;
-  const host = requestHost(req, settings.trustProxy);
-  if (host !== undefined && !isValidHost(host)) {
-    return settings.trustProxy && firstValue(req.headers['x-forwarded-host'])
-      ? 'The X-Forwarded-Host header is not a valid host[:port].'
-      : 'The Host header is not a valid host[:port].';
-  }
-  return undefined;
 }
 
 /** The address and port the request came in on, for an HTTP/1.0 request without a Host header. */
@@ -108,8 +93,8 @@ function localOrigin(req: IncomingMessage): string {
  * The origin every link of a response starts with, e.g. `https://api.example.com`: PUBLIC_URL
  * when it is set (with its path prefix), else the scheme and host the client used. Forwarded
  * headers count only when the service is configured to trust its proxy. The early request
- * hook has already refused a request whose host is not valid (`hostProblem`); this refuses it
- * again rather than ever build a link from it.
+ * hook has already refused a request whose host is not valid or not answered (HostPolicy); this
+ * refuses an invalid one again rather than ever build a link from it.
  */
 export function requestOrigin(req: IncomingMessage, settings: OriginSettings): string {
   if (settings.publicUrl !== undefined) return settings.publicUrl;
@@ -170,4 +155,26 @@ export function queryParamsOf(request: unknown): URLSearchParams {
   const url = rawRequestOf(request).url ?? '/';
   const at = url.indexOf('?');
   return new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+}
+
+/**
+ * The value of the first query parameter whose name is exactly `name` as the client wrote it,
+ * decoded as URLSearchParams decodes values (`''` for a bare `name` or `name=`); undefined when
+ * there is none. The name is not decoded, so `%61uth` is not `auth`, and the adapters' parsers
+ * (which decode names, and may read brackets) play no part. The raw URL is scanned in place: only
+ * the value found is copied.
+ */
+export function rawQueryValue(request: unknown, name: string): string | undefined {
+  const url = rawRequestOf(request).url ?? '';
+  for (let start = url.indexOf('?') + 1; start > 0;) {
+    const amp = url.indexOf('&', start);
+    const end = amp < 0 ? url.length : amp;
+    if (url.startsWith(name, start)) {
+      const after = start + name.length;
+      if (after === end) return '';
+      if (url.charCodeAt(after) === 0x3d /* = */) return decodeQueryComponent(url.slice(after + 1, end));
+    }
+    start = amp + 1;
+  }
+  return undefined;
 }

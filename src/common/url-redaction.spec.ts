@@ -12,6 +12,20 @@ describe('redactUrl', () => {
     ['/x??auth=KEY', '/x??auth=[REDACTED]'],
     ['/x?%3Fauth=KEY', '/x?%3Fauth=[REDACTED]'],
     ['/x?auth=KEY%26more&next=1', '/x?auth=[REDACTED]&next=1'],
+    // Near misses: not read as a key, redacted all the same.
+    ['/x?auth[]=KEY', '/x?auth[]=[REDACTED]'],
+    ['/x?auth[0]=KEY&auth[x]=KEY', '/x?auth[0]=[REDACTED]&auth[x]=[REDACTED]'],
+    ['/x?auth%5B%5D=KEY', '/x?auth%5B%5D=[REDACTED]'],
+    ['/x?[auth]=KEY', '/x?[auth]=[REDACTED]'],
+    ['/x?%20auth=KEY', '/x?%20auth=[REDACTED]'],
+    ['/x?auth%20=KEY', '/x?auth%20=[REDACTED]'],
+    ['/x?+auth=KEY', '/x?+auth=[REDACTED]'],
+    ['/x?auth+=KEY', '/x?auth+=[REDACTED]'],
+    ['/x?%09AUTH%0A=KEY', '/x?%09AUTH%0A=[REDACTED]'],
+    ['/x?%2561uth=KEY', '/x?%2561uth=[REDACTED]'],
+    ['/x?%252561%2575th=KEY', '/x?%252561%2575th=[REDACTED]'],
+    ['/x?%2Bauth=KEY', '/x?%2Bauth=[REDACTED]'],
+    ['/x?%25zzauth=KEY&auth%2=KEY', '/x?%25zzauth=KEY&auth%2=KEY'],
   ])('%s -> %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
@@ -23,6 +37,7 @@ describe('redactUrl', () => {
     '/x?au+th=KEY',
     '/x?auth',
     '/x?%zz=1&%=2',
+    '/x?auth[x]y=KEY&a%20uth=KEY&authauth[]=KEY',
   ])('leaves %s as it is', (url) => {
     expect(redactUrl(url)).toBe(url);
   });
@@ -38,10 +53,18 @@ describe('isAuthParamName', () => {
     ['auth', true],
     ['AuTh', true],
     ['%61uth', true],
-    ['%2561uth', false],
-    ['a%75th%20', false],
+    ['%2561uth', true],
+    ['a%75th%20', true],
+    ['%E2%80%83auth', true],
+    ['%00auth', true],
+    ['auth[]', true],
+    ['auth[0][1]', true],
     ['oauth', false],
     ['auth2', false],
+    ['au th', false],
+    ['auth[]x', false],
+    ['%', false],
+    ['%%', false],
   ])('%s -> %s', (name, expected) => expect(isAuthParamName(name)).toBe(expected));
 
   it('catches every spelling of "auth", each letter literal or percent-encoded, in either case (1,296 names)', () => {
@@ -53,20 +76,19 @@ describe('isAuthParamName', () => {
     let names = [''];
     for (const c of 'auth') names = names.flatMap((prefix) => spellings(c).map((s) => prefix + s));
     expect(names).toHaveLength(1296);
-    let readAsKey = 0;
     for (const name of names) {
       expect(isAuthParamName(name)).toBe(true);
       expect(redactUrl(`/x?${name}=KEY`)).toBe(`/x?${name}=[REDACTED]`);
-      // The spellings that authenticate (the lower-case ones) are among them.
-      if (new URLSearchParams(`${name}=KEY`).get('auth') === 'KEY') readAsKey += 1;
+      // And encoded once more: a reader that decodes twice takes it for `auth` too.
+      const twice = name.replace(/%/g, '%25');
+      expect(redactUrl(`/x?${twice}=KEY`)).toBe(`/x?${twice}=[REDACTED]`);
     }
-    expect(readAsKey).toBe(3 ** 4);
   });
 });
 
 describe('deleteAuthParams', () => {
   it('removes every name that may carry a key, in any case, and keeps the rest', () => {
-    const url = new URL('http://h/x??auth=k0&%61uth=k1&AUTH=k2&pagesize=2&author=me');
+    const url = new URL('http://h/x??auth=k0&%61uth=k1&AUTH=k2&pagesize=2&author=me&auth[]=k3&%2561uth=k4&+auth=k5');
     deleteAuthParams(url.searchParams);
     expect([...url.searchParams.keys()]).toEqual(['pagesize', 'author']);
   });

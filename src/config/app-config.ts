@@ -4,6 +4,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { PROJECT_ROOT } from './project-root.js';
 import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_FORMATS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
 import { parseCorsOrigins } from './cors-origins.js';
+import { parseAllowedHosts } from './hosts.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
 
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
@@ -24,6 +25,11 @@ export interface AppConfig {
      * slash). Unset: the scheme and host the request names.
      */
     publicUrl?: string;
+    /**
+     * ALLOWED_HOSTS: the `host[:port]` values (lower case, no final dot; a name alone matches any port) a
+     * request's Host may name, besides the bind address; empty when unset. See HostPolicy for when it applies.
+     */
+    allowedHosts: readonly string[];
     /** The longest request target (path and query) in bytes. */
     maxUrlBytes: number;
     /**
@@ -147,14 +153,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       problems.push(`PUBLIC_URL: ${(error as Error).message} (got ${JSON.stringify(schema.PUBLIC_URL)})`);
     }
   }
-  let corsOrigins: string[] = [];
-  if (schema.CORS_ORIGINS !== undefined && !problems.some((p) => p.startsWith('CORS_ORIGINS'))) {
-    try {
-      corsOrigins = parseCorsOrigins(schema.CORS_ORIGINS);
-    } catch (error) {
-      problems.push(`CORS_ORIGINS: ${(error as Error).message}`);
-    }
-  }
+  const allowedHosts = parsedList('ALLOWED_HOSTS', schema.ALLOWED_HOSTS, parseAllowedHosts, problems);
+  const corsOrigins = parsedList('CORS_ORIGINS', schema.CORS_ORIGINS, parseCorsOrigins, problems);
   if (schema.METRICS_TOKEN !== undefined && !schema.METRICS_ENABLED && !problems.some((p) => p.startsWith('METRICS_'))) {
     // Most likely METRICS_ENABLED was forgotten: the token would protect nothing, and nothing would be served.
     problems.push('METRICS_TOKEN is set, but METRICS_ENABLED is not true: set METRICS_ENABLED=true, or unset METRICS_TOKEN');
@@ -169,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bodyLimitBytes: schema.BODY_LIMIT_BYTES,
       trustProxy: schema.TRUST_PROXY,
       publicUrl,
+      allowedHosts,
       maxUrlBytes: schema.MAX_URL_BYTES,
       corsOrigins,
       requestTimeoutMs: schema.REQUEST_TIMEOUT_MS,
@@ -214,6 +215,20 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       adminPassword: schema.TESSERA_ADMIN_PASSWORD,
     },
   };
+}
+
+/**
+ * A comma-separated list variable as `parse` reads it: empty when unset or already refused by the
+ * schema; a problem `parse` reports (naming the bad entry) joins the others.
+ */
+function parsedList(name: string, value: string | undefined, parse: (value: string) => string[], problems: string[]): string[] {
+  if (value === undefined || problems.some((p) => p.startsWith(name))) return [];
+  try {
+    return parse(value);
+  } catch (error) {
+    problems.push(`${name}: ${(error as Error).message}`);
+    return [];
+  }
 }
 
 /**

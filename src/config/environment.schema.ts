@@ -144,6 +144,12 @@ export class EnvironmentSchema {
   @MaxLength(2000)
   PUBLIC_URL?: string;
 
+  /** Comma-separated host[:port] values a request's Host may name (see HostPolicy); `loadConfig` checks each. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  ALLOWED_HOSTS?: string;
+
   /** Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser; `loadConfig` checks each. */
   @IsOptional()
   @IsString()

@@ -97,6 +97,9 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
   const config = loadConfig({
     DATABASE_URL: scratch.url,
     HTTP_ADAPTER: target.adapter,
+    // Suites reach the app on 127.0.0.1 and name hosts of their own (tessera.test): the development setting,
+    // where any valid Host is answered. A suite about a public bind sets HOST itself.
+    HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     BCRYPT_COST: '10',
     DB_POOL_SIZE: '5',

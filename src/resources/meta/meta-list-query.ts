@@ -1,7 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import { parseSysOrder } from '../../data/query/order-parser.js';
-import { isAuthParamName } from '../../common/url-redaction.js';
 
 /** How many entries a meta list may be asked for at once, and from how far. */
 const MAX_PAGE = 5000;
@@ -30,9 +29,12 @@ function compare(a: unknown, b: unknown, caseInsensitive: boolean): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** 400 / 4000 naming the query parameters (but `auth`, however spelled) that are not `accepted`. */
+/**
+ * 400 / 4000 naming the query parameters (but `auth`) that are not `accepted`. Only `auth` itself carries a
+ * key (apiKeyOfRequest): a near miss such as `AUTH` or `auth[]` is an unknown parameter, as on the resources.
+ */
 export function refuseOtherParameters(query: Record<string, unknown>, accepted: ReadonlySet<string> = new Set()): void {
-  const unknown = Object.keys(query).filter((name) => !accepted.has(name) && !isAuthParamName(name));
+  const unknown = Object.keys(query).filter((name) => !accepted.has(name) && name !== 'auth');
   if (unknown.length > 0) {
     throw new ApiError(ErrorCode.BAD_REQUEST, `Unknown query parameter(s) here: ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`);
   }
