@@ -30,9 +30,13 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tini=0.19.* \
     && rm -rf /var/lib/apt/lists/*
+# Bound to every interface inside the container, so links are built only for the Host names
+# ALLOWED_HOSTS lists (or PUBLIC_URL): `docker run -p 8080:8080` reached as localhost works as it
+# is; set PUBLIC_URL or ALLOWED_HOSTS to the name clients use.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    ALLOWED_HOSTS=localhost,127.0.0.1
 WORKDIR /app
 # Owned by root, so the service cannot change its own code; only data/ (the default SQLite
 # database's folder) is the service user's.
