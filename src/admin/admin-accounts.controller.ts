@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, pageOf, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { CurrentAdmin } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
@@ -25,14 +25,20 @@ export class AdminAccountsController {
     private readonly hasher: PasswordHasher,
   ) {}
 
+  @AdminOperation({ summary: 'List admin accounts', answer: pageOf('AdminAccount'), role: 'auditor' })
   @Get()
-  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<AdminAccountView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [accounts, total] = await this.roster.list(offset, pagesize);
     return { items: accounts.map(adminAccountView), offset, pagesize, total };
   }
 
+  @AdminOperation({
+    summary: 'Create an admin account',
+    description: 'A user name taken in any case is 409 / 4091.',
+    answer: schema('AdminAccount'),
+    errors: [409],
+  })
   @Post()
   async create(@Body() body: CreateAdminDto, @CurrentAdmin() admin: string): Promise<AdminAccountView> {
     const { username, password, role } = body;
@@ -45,13 +51,19 @@ export class AdminAccountsController {
     });
   }
 
+  @AdminOperation({ summary: 'One admin account', answer: schema('AdminAccount'), errors: [404], role: 'auditor' })
   @Get(':username')
-  @AdminRoleRequired('auditor')
   async get(@Param('username') username: string): Promise<AdminAccountView> {
     return adminAccountView(await this.roster.get(username));
   }
 
   /** The account's tokens keep working, with the new role from their next request. */
+  @AdminOperation({
+    summary: "Change an admin account's role",
+    description: 'Its tokens keep working, with the new role. The last admin cannot be demoted (409 / 4094).',
+    answer: schema('AdminAccount'),
+    errors: [404, 409],
+  })
   @Patch(':username')
   async setRole(
     @Param('username') username: string,
@@ -70,6 +82,11 @@ export class AdminAccountsController {
   }
 
   /** An operator's reset ends every token of the account (the caller's own too, when it resets itself). */
+  @AdminOperation({
+    summary: "Reset an admin account's password",
+    description: "Every token of the account ends (the caller's own too, when it resets itself).",
+    errors: [404],
+  })
   @Put(':username/password')
   @HttpCode(204)
   async resetPassword(
@@ -86,6 +103,11 @@ export class AdminAccountsController {
   }
 
   /** Deleting an account ends its tokens. */
+  @AdminOperation({
+    summary: 'Delete an admin account',
+    description: 'Its tokens end at once. The last admin cannot be deleted (409 / 4094).',
+    errors: [404, 409],
+  })
   @Delete(':username')
   @HttpCode(204)
   async delete(@Param('username') username: string, @CurrentAdmin() admin: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, pageOf } from '../admin-api/admin-endpoint.decorator.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
 import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiSettings } from '../common/api-settings.js';
@@ -24,8 +24,8 @@ export class AdminAuditController {
     private readonly settings: ApiSettings,
   ) {}
 
+  @AdminOperation({ summary: 'The audit trail of admin changes, newest first', answer: pageOf('AuditEntry'), role: 'auditor' })
   @Get()
-  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<AuditView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [entries, total] = await this.audit.list(offset, pagesize);

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { AdminEndpoint } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { clientAddressOf } from '../common/client-address.js';
 import { Public } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
@@ -18,6 +18,14 @@ export class AdminAuthController {
   ) {}
 
   @Public()
+  @AdminOperation({
+    summary: 'Sign in as an admin',
+    description:
+      'Each sign-in makes a new admin token (lifetime TOKEN_LIFETIME_SECONDS). Failed sign-ins are throttled with the ' +
+      "account's and the address's other failures.",
+    answer: schema('AdminLoginAnswer'),
+    errors: [401, 429],
+  })
   @Post('@authentication')
   @HttpCode(200)
   login(@Body() body: AdminLoginDto, @Req() request: unknown): Promise<AdminLoginAnswer> {

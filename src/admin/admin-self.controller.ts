@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Put, Req } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, AdminRoleRequired, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { clientAddressOf } from '../common/client-address.js';
@@ -23,6 +23,7 @@ export class AdminSelfController {
   ) {}
 
   /** The role as the account has it now (an operator may have changed it since the login). */
+  @AdminOperation({ summary: 'The signed-in admin', answer: schema('AdminSelf') })
   @Get()
   me(@Req() request: unknown): { username: string; role: AdminRole } {
     const { username, role } = adminOf(request)!;
@@ -35,6 +36,13 @@ export class AdminSelfController {
    * working; the account's other tokens end, as an API user's do after a password change:
    * whoever held the old password is out.
    */
+  @AdminOperation({
+    summary: "Change one's own password",
+    description:
+      'The current password is checked like a sign-in (wrong: 401 / 4013, throttled: 429 / 4290). The token of this ' +
+      "request keeps working; the account's other tokens end.",
+    errors: [429],
+  })
   @Put('password')
   @HttpCode(204)
   async changePassword(@Body() body: ChangeOwnPasswordDto, @Req() request: unknown): Promise<void> {

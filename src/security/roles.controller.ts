@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, AdminRoleRequired, listOf } from '../admin-api/admin-endpoint.decorator.js';
 import { KnownRoles } from './known-roles.js';
 import type { RoleDefinition } from './role-definition.js';
 
@@ -10,6 +10,10 @@ import type { RoleDefinition } from './role-definition.js';
 export class RolesController {
   constructor(private readonly roles: KnownRoles) {}
 
+  @AdminOperation({
+    summary: "The project's roles",
+    answer: listOf('Role'),
+  })
   @Get()
   list(): readonly RoleDefinition[] {
     return this.roles.list();

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, pageOf, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { CurrentAdmin } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
@@ -25,8 +25,8 @@ export class TokensController {
     private readonly knownRoles: KnownRoles,
   ) {}
 
+  @AdminOperation({ summary: 'List API tokens, login-made ones included', answer: pageOf('Token'), role: 'auditor' })
   @Get()
-  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<TokenView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [tokens, total] = await this.tokens.list(offset, pagesize);
@@ -34,6 +34,14 @@ export class TokensController {
   }
 
   /** The key appears in this answer, as `apikey`, and nowhere ever again. */
+  @AdminOperation({
+    summary: 'Create a token by hand',
+    description:
+      'Without a key, one is generated. The key is in this answer (apikey) and never again. A chosen key already taken is ' +
+      "409 / 4091; a userIdentifier that is a user's login is 400 / 4000.",
+    answer: schema('NewToken'),
+    errors: [409],
+  })
   @Post()
   async create(@Body() body: CreateTokenDto, @CurrentAdmin() admin: string): Promise<TokenView & { apikey: string }> {
     this.knownRoles.assertKnown(body.roles);
@@ -67,14 +75,20 @@ export class TokensController {
     });
   }
 
+  @AdminOperation({ summary: 'One token', answer: schema('Token'), errors: [404], role: 'auditor' })
   @Get(':id')
-  @AdminRoleRequired('auditor')
   async get(@Param('id', ParseIntPipe) id: number): Promise<TokenView> {
     const { token, status } = await this.find(id);
     return tokenView(token, status);
   }
 
   /** Disabling an expired or disabled token changes nothing and still succeeds (spec §3). */
+  @AdminOperation({
+    summary: 'Disable a token',
+    description: 'Also a success on a token already disabled or expired (an expired token stays expired).',
+    answer: schema('Token'),
+    errors: [404],
+  })
   @Post(':id/disable')
   @HttpCode(200)
   async disable(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<TokenView> {
@@ -89,6 +103,7 @@ export class TokensController {
     return tokenView(token, status);
   }
 
+  @AdminOperation({ summary: 'Delete a token', errors: [404] })
   @Delete(':id')
   @HttpCode(204)
   async delete(@Param('id', ParseIntPipe) id: number, @CurrentAdmin() admin: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation, pageOf, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { CurrentAdmin } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
@@ -28,14 +28,20 @@ export class UsersController {
     private readonly hasher: PasswordHasher,
   ) {}
 
+  @AdminOperation({ summary: 'List users of the built-in provider', answer: pageOf('User'), role: 'auditor' })
   @Get()
-  @AdminRoleRequired('auditor')
   async list(@Query() query: PageQueryDto): Promise<Page<UserView>> {
     const { offset, pagesize } = pageWindow(query, this.settings);
     const [users, total] = await this.users.list(offset, pagesize);
     return { items: users.map(userView), offset, pagesize, total };
   }
 
+  @AdminOperation({
+    summary: 'Create a user',
+    description: 'Roles must be among the project’s; a login taken is 409 / 4091.',
+    answer: schema('User'),
+    errors: [409],
+  })
   @Post()
   async create(@Body() body: CreateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     const { password, ...fields } = body;
@@ -47,8 +53,8 @@ export class UsersController {
     });
   }
 
+  @AdminOperation({ summary: 'One user', answer: schema('User'), errors: [404], role: 'auditor' })
   @Get(':login')
-  @AdminRoleRequired('auditor')
   async get(@Param('login') login: string): Promise<UserView> {
     return userView(await this.find(login));
   }
@@ -57,6 +63,14 @@ export class UsersController {
    * The user's login tokens follow the change at their next use (roles, globals, active).
    * Making a user inactive also disables their tokens, so reactivating them does not revive old tokens.
    */
+  @AdminOperation({
+    summary: 'Change a user',
+    description:
+      "The user's login tokens work with the new roles and globals from their next request; active: false also disables " +
+      'them. null clears email and keyLifetimeSeconds.',
+    answer: schema('User'),
+    errors: [404],
+  })
   @Patch(':login')
   async update(@Param('login') login: string, @Body() body: UpdateUserDto, @CurrentAdmin() admin: string): Promise<UserView> {
     this.knownRoles.assertKnown(body.roles);
@@ -72,6 +86,11 @@ export class UsersController {
   }
 
   /** An operator's reset disables the user's tokens, as the user's own change does: whoever held the old password is out. */
+  @AdminOperation({
+    summary: "Reset a user's password",
+    description: "The user's tokens are disabled.",
+    errors: [404],
+  })
   @Put(':login/password')
   @HttpCode(204)
   async setPassword(@Param('login') login: string, @Body() body: SetPasswordDto, @CurrentAdmin() admin: string): Promise<void> {
@@ -86,6 +105,7 @@ export class UsersController {
   }
 
   /** Deleting a user also disables their tokens: a login token must not outlive its user. */
+  @AdminOperation({ summary: 'Delete a user', description: "The user's tokens are disabled.", errors: [404] })
   @Delete(':login')
   @HttpCode(204)
   async delete(@Param('login') login: string, @CurrentAdmin() admin: string): Promise<void> {

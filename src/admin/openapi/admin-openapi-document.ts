@@ -1,6 +1,5 @@
 import { errorRefs, errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
 import { jsonContent, ref, type JsonObject, type OpenApiDocument } from '../../common/openapi/openapi-types.js';
-import { ADMIN_OPERATIONS } from './admin-operations.js';
 import type { AdminRoute } from './admin-routes.js';
 import { adminAnswerSchemas } from './admin-schemas.js';
 import { dtoProperties, dtoSchema } from './dto-schema.js';
@@ -57,7 +56,7 @@ const schemaNameOf = (dto: { name: string }): string => dto.name.replace(/Dto$/,
 /**
  * The OpenAPI 3.1 document of the admin API, generated from its routes (Nest's metadata, see
  * adminRoutesOf) and their DTOs (class-validator's metadata), with the answers and summaries of
- * admin-operations.ts. It depends on the code only, never on the installation (no roles, users,
+ * each handler's `@AdminOperation`. It depends on the code only, never on the installation (no roles, users,
  * settings or version), so it can be served without a token; it has no `servers`: the
  * controller adds the one each request reached.
  */
@@ -65,7 +64,7 @@ export function buildAdminOpenApiDocument(routes: readonly AdminRoute[]): OpenAp
   const schemas: Record<string, JsonObject> = { Error: errorSchema(), ...adminAnswerSchemas() };
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
-    const notes = ADMIN_OPERATIONS[`${route.method.toUpperCase()} ${route.path}`];
+    const notes = route.notes;
     const operation: JsonObject = {
       operationId: route.operationId,
       tags: [tagOf(route.path)],

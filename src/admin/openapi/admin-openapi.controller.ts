@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Req, type OnModuleInit, type Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { AdminEndpoint } from '../../admin-api/admin-endpoint.decorator.js';
+import { AdminEndpoint, AdminOperation } from '../../admin-api/admin-endpoint.decorator.js';
 import { Public } from '../../common/public.decorator.js';
 import { rawRequestOf, requestOrigin } from '../../common/request-context.js';
 import type { AppConfig } from '../../config/app-config.js';
@@ -35,6 +35,11 @@ export class AdminOpenApiController implements OnModuleInit {
   }
 
   @Public()
+  @AdminOperation({
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 description of the admin API. It is the same for every installation of this Tessera version.',
+    answer: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+  })
   @Get('openapi.json')
   openApi(@Req() request: unknown): OpenApiDocument {
     const { openapi, info, ...rest } = this.document!;

@@ -1,7 +1,7 @@
 import { ParseIntPipe, RequestMethod, type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PARAMTYPES_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
-import { IS_ADMIN_API, REQUIRED_ADMIN_ROLE } from '../../admin-api/admin-endpoint.decorator.js';
+import { ADMIN_OPERATION, IS_ADMIN_API, REQUIRED_ADMIN_ROLE, type AdminOperationNotes } from '../../admin-api/admin-endpoint.decorator.js';
 import type { AdminRole } from '../../admin-api/admin-principal.js';
 import { IS_PUBLIC } from '../../common/public.decorator.js';
 
@@ -26,6 +26,8 @@ export interface AdminRoute {
   query?: Type;
   /** `@Param()`s in path order; integer when parsed with ParseIntPipe. */
   pathParams: Array<{ name: string; integer: boolean }>;
+  /** What `@AdminOperation` says of it (summary, answer, errors); undefined where the handler has none. */
+  notes?: AdminOperationNotes;
 }
 
 const METHODS: Partial<Record<RequestMethod, HttpMethod>> = {
@@ -106,6 +108,7 @@ export function adminRoutesOf(controllers: readonly Type[]): AdminRoute[] {
         body,
         query,
         pathParams,
+        notes: Reflect.getMetadata(ADMIN_OPERATION, fn) as AdminOperationNotes | undefined,
       });
     }
   }

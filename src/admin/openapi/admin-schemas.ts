@@ -104,13 +104,3 @@ export function adminAnswerSchemas(): Record<string, JsonObject> {
     }),
   };
 }
-
-/** A page of an admin list (admin-api/page.ts). */
-export function pageOf(item: string): JsonObject {
-  return answer(`A page of ${item} items.`, {
-    items: { type: 'array', items: ref('schemas', item) },
-    offset: { type: 'integer', minimum: 0 },
-    pagesize: { type: 'integer', minimum: 1 },
-    total: { type: 'integer', minimum: 0, description: 'How many there are in all.' },
-  });
-}
