@@ -163,11 +163,10 @@ for (const kind of kinds)
       let workers: Array<Promise<void>> = [];
       try {
         database = await createScratchDatabase(kind);
-        service = new KilledService({
-          DATABASE_URL: database.url,
-          WRITE_RETRY_BUDGET_MS: '20000',
-          TESSERA_ADMIN_PASSWORD: 'chaos-admin-password',
-        });
+        service = new KilledService(
+          { DATABASE_URL: database.url, WRITE_RETRY_BUDGET_MS: '20000', TESSERA_ADMIN_PASSWORD: 'chaos-admin-password' },
+          KILLS,
+        );
         await service.start();
 
         const setup = new InstanceClient('setup', service.port);

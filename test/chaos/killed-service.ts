@@ -23,7 +23,11 @@ export class KilledService {
   private gate = Promise.resolve();
   private openGate = (): void => undefined;
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `maxKills`: a restart is killed during its boot only while the kills are fewer. */
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly maxKills: number,
+  ) {}
 
   /** The current process's port (read at every request: a restart listens on another). */
   readonly port = (): number => this.current!.port;
@@ -38,7 +42,7 @@ export class KilledService {
     this.gate = new Promise((open) => (this.openGate = open));
     await this.kill(this.current!);
     const restartedAt = Date.now();
-    if (this.kills % 3 === 0) {
+    if (this.kills % 3 === 0 && this.kills < this.maxKills) {
       const booting = await launchService(this.nextEnv(), PROCESS_LIMIT_MS);
       await sleep(BOOT_KILL_MS[0] + Math.random() * (BOOT_KILL_MS[1] - BOOT_KILL_MS[0]));
       if (!booting.stdout().includes('Tessera is listening')) this.bootKills += 1;
