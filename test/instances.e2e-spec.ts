@@ -1,12 +1,12 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { MYSQL_BOOT_LOCK_NAME, POSTGRES_BOOT_KEY } from '../src/database/boot-lock.js';
 import { authHeader } from './support/auth.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
-import { createScratchDatabase, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './support/test-databases.js';
+import { createScratchDatabase, inspectorOf, TEST_MYSQL_URL, TEST_POSTGRES_URL, type ScratchDatabase } from './support/test-databases.js';
 
 const B = '/rest/default/demo/v1';
 const ADMIN = { username: 'ops-admin', password: 'ops-admin-password' };
@@ -23,14 +23,6 @@ const INSTANCES = 3;
 const MAX_FAILURES = 5;
 
 type Kind = 'sqlite' | 'mysql' | 'postgres';
-
-/** A DataSource of the test's own on the scratch database, for counting rows behind the instances' backs. */
-async function inspectorOf(database: ScratchDatabase): Promise<DataSource> {
-  const url = database.url;
-  if (database.kind === 'sqlite') return new DataSource({ type: 'better-sqlite3', database: url.slice('sqlite:'.length) }).initialize();
-  if (database.kind === 'postgres') return new DataSource({ type: 'postgres', url }).initialize();
-  return new DataSource({ type: 'mysql', url }).initialize();
-}
 
 async function count(inspector: DataSource, sql: string): Promise<number> {
   const rows = await inspector.query<Array<{ n: number | string }>>(sql);

@@ -4,15 +4,15 @@ import { LOGGER } from '../common/logger.js';
 import { Database } from '../database/database.js';
 import { TesseraMeta } from '../database/tessera-meta.entity.js';
 import { SEED_USERS, type SeedUser } from './seed-user.js';
-import { UsersService } from './users.service.js';
+import { UsersService, type NewUser } from './users.service.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 
 /** Remembers in tessera_meta that seeding happened, so deleting every user later never brings the demo passwords back. */
 const SEEDED = 'users_seeded_at';
 
 /**
- * Creates the project's `seedUsers` on the first start into an empty users table; under the
- * boot lock, so instances booting at once create them once.
+ * Creates the project's `seedUsers` on the first start into an empty users table, in one
+ * transaction; under the boot lock, so instances booting at once create them once.
  */
 @Injectable()
 export class UsersSeeder implements OnApplicationBootstrap {
@@ -36,9 +36,14 @@ export class UsersSeeder implements OnApplicationBootstrap {
       (await this.users.count()) > 0
     )
       return;
-    for (const { password, ...seed } of seeds) {
-      await this.users.create({ ...seed, passwordHash: await this.hasher.hashNewPassword(password) });
-    }
-    await this.db.write(({ manager }) => manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() }));
+    // The users and the mark commit together: a process killed part-way (kill -9, the OOM
+    // killer) leaves all of them or none, never some users that stop the next start from
+    // creating the rest. The hashes are made first: slow work stays outside a transaction.
+    const users: NewUser[] = [];
+    for (const { password, ...seed } of seeds) users.push({ ...seed, passwordHash: await this.hasher.hashNewPassword(password) });
+    await this.db.transaction(async (tx) => {
+      for (const user of users) await this.users.create(user, tx);
+      await tx.write(({ manager }) => manager.getRepository(TesseraMeta).insert({ name: SEEDED, value: new Date().toISOString() }));
+    });
   }
 }

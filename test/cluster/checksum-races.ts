@@ -1,4 +1,4 @@
-import type { InstanceClient } from './http-client.js';
+import type { InstanceClient } from '../support/instance-client.js';
 
 export interface RaceFigures {
   rounds: number;

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { demoRuleViolations } from '../support/demo-invariants.js';
+import { InstanceClient } from '../support/instance-client.js';
 import { startService, type ServiceProcess } from '../support/service-process.js';
 import { runChecksumRaces } from './checksum-races.js';
 import { clusterUnavailable, startGaleraCluster, type GaleraCluster } from './galera-cluster.js';
-import { InstanceClient } from './http-client.js';
 import { MixedLoad } from './mixed-load.js';
 
 const LOAD_MS = Number(process.env.CLUSTER_LOAD_MS ?? 24_000);

@@ -1,4 +1,4 @@
-import type { Answer, InstanceClient } from './http-client.js';
+import type { Answer, InstanceClient } from '../support/instance-client.js';
 
 /** What the load knows of one line item it wrote: its quantity when the last write on it was acknowledged. */
 interface ItemRecord {

@@ -26,11 +26,26 @@ interface LineItemRow {
   amount: DecimalValue;
 }
 
+/** What `demoRuleReport` compared: how many derived values of each kind, and the rows where one disagrees. */
+export interface DemoRuleReport {
+  /** Line items' `amount` (qty × price), orders' `amount_total`, customers' `balance`. */
+  checked: { amounts: number; orderTotals: number; balances: number };
+  violations: string[];
+}
+
 /**
  * Recomputes every demo aggregate from scratch and returns the rows where a stored value
  * disagrees (empty when all rules hold).
  */
 export async function demoRuleViolations(dataSource: DataSource): Promise<string[]> {
+  return (await demoRuleReport(dataSource)).violations;
+}
+
+/**
+ * Reads the base rows by SQL, recomputes every derived value of the demo's rules from them in
+ * exact decimals, and compares each with the value stored; also checks the credit limit.
+ */
+export async function demoRuleReport(dataSource: DataSource): Promise<DemoRuleReport> {
   const customers = await dataSource.query<CustomerRow[]>('SELECT name, balance, credit_limit FROM customer');
   const orders = await dataSource.query<OrderRow[]>('SELECT order_number, customer_name, amount_total, paid FROM purchaseorder');
   const items = await dataSource.query<LineItemRow[]>('SELECT lineitem_id, order_number, qty_ordered, product_price, amount FROM lineitem');
@@ -62,5 +77,5 @@ export async function demoRuleViolations(dataSource: DataSource): Promise<string
       problems.push(`customer ${customer.name}: balance ${String(customer.balance)} ≠ ${expected.toString()}`);
     if (d(customer.balance).gt(d(customer.credit_limit))) problems.push(`customer ${customer.name}: balance over credit limit`);
   }
-  return problems;
+  return { checked: { amounts: items.length, orderTotals: orders.length, balances: customers.length }, violations: problems };
 }

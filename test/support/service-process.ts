@@ -35,6 +35,18 @@ export interface ServiceLaunch {
  * killed, so a hang shows up as a late exit rather than a stuck suite.
  */
 export async function startService(env: Record<string, string>, limitMs = 60_000, launch?: ServiceLaunch): Promise<ServiceProcess> {
+  const service = await launchService(env, limitMs, launch);
+  await service.listening;
+  return service;
+}
+
+/** A service process from `launchService`: `listening` resolves once it listens, and rejects if it exits first. */
+export interface LaunchedService extends ServiceProcess {
+  listening: Promise<void>;
+}
+
+/** `startService` without waiting for the service to listen: for a test that acts during the boot. */
+export async function launchService(env: Record<string, string>, limitMs = 60_000, launch?: ServiceLaunch): Promise<LaunchedService> {
   const { child, port, output } = await spawnService(env, launch);
   const safety = setTimeout(() => child.kill('SIGKILL'), limitMs);
   const exited = new Promise<ServiceExit>((resolve) => {
@@ -43,7 +55,7 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
       resolve({ code, signal, at: Date.now() });
     });
   });
-  await new Promise<void>((resolve, reject) => {
+  const listening = new Promise<void>((resolve, reject) => {
     const check = () => {
       if (output.stdout.includes('Tessera is listening')) resolve();
       else if (child.exitCode !== null || child.signalCode !== null)
@@ -52,7 +64,9 @@ export async function startService(env: Record<string, string>, limitMs = 60_000
     };
     check();
   });
-  return { child, port, stdout: () => output.stdout, exited, kill: () => void child.kill('SIGKILL') };
+  // A test that kills the process during its boot need not await `listening`.
+  listening.catch(() => undefined);
+  return { child, port, stdout: () => output.stdout, exited, kill: () => void child.kill('SIGKILL'), listening };
 }
 
 export interface FinishedService {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { DataSource } from 'typeorm';
 import type { DatabaseKind } from '../../src/config/database-url.js';
 
 /** The test environment: which databases beyond SQLite the suites may use. */
@@ -67,4 +68,12 @@ export async function createScratchDatabase(kind: 'sqlite' | 'mysql' | 'postgres
       await c.end();
     },
   };
+}
+
+/** A DataSource of the test's own on a scratch database, for reading rows behind the backs of the service processes it serves. */
+export async function inspectorOf(database: ScratchDatabase): Promise<DataSource> {
+  const url = database.url;
+  if (database.kind === 'sqlite') return new DataSource({ type: 'better-sqlite3', database: url.slice('sqlite:'.length) }).initialize();
+  if (database.kind === 'postgres') return new DataSource({ type: 'postgres', url }).initialize();
+  return new DataSource({ type: 'mysql', url }).initialize();
 }

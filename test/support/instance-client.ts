@@ -6,13 +6,17 @@ export interface Answer {
 
 const B = '/rest/default/demo/v1';
 
-/** A client of one running Tessera instance, logged in as one user, by plain fetch (the instances are separate processes). */
+/**
+ * A client of one running Tessera instance, logged in as one user, by plain fetch (the instances
+ * are separate processes). `port` may be a function, read at every request, for an instance that
+ * is restarted on another port.
+ */
 export class InstanceClient {
   private apikey = '';
 
   constructor(
     readonly name: string,
-    readonly port: number,
+    private readonly port: number | (() => number),
   ) {}
 
   async login(username: string, password: string): Promise<void> {
@@ -31,7 +35,7 @@ export class InstanceClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (auth) headers.Authorization = `CALiveAPICreator ${this.apikey}:1`;
     try {
-      const res = await fetch(`http://127.0.0.1:${this.port}${B}${path}`, {
+      const res = await fetch(`http://127.0.0.1:${typeof this.port === 'number' ? this.port : this.port()}${B}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
