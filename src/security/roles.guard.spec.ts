@@ -1,14 +1,16 @@
-import { describe, expect, it } from '@jest/globals';
-import type { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import type { ContextType, ExecutionContext, Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { apiErrorOf } from '../../test/support/api-error-of.js';
+import { endpointContext } from '../../test/support/execution-context.js';
 import { AdminEndpoint, AdminRoleRequired } from '../admin-api/admin-endpoint.decorator.js';
 import { setAdmin, type AdminRole } from '../admin-api/admin-principal.js';
 import { Public } from '../common/public.decorator.js';
 import { loadConfig, type AppConfig } from '../config/app-config.js';
-import type { ResourceRegistry } from '../data/resource-registry.js';
+import { ConfigModule } from '../config/config.module.js';
+import { ResourceRegistry } from '../data/resource-registry.js';
 import { RolesGuard } from './roles.guard.js';
-import type { SecurityService } from './security.service.js';
+import { SecurityService } from './security.service.js';
 
 @AdminEndpoint()
 class Unmarked {
@@ -29,24 +31,39 @@ class ReadOnly {
   change(): void {}
 }
 
-/** Admin endpoints never reach the resource side of the guard, which these would serve. */
-const security = undefined as unknown as SecurityService;
-const registry = undefined as unknown as ResourceRegistry;
+/**
+ * RolesGuard as Nest builds it (the real Reflector, the configuration from ConfigModule). Admin
+ * endpoints never reach the resource side of the guard, which SecurityService and
+ * ResourceRegistry would serve: empty fakes stand in for them.
+ */
+async function rolesGuard(config: AppConfig = loadConfig({})): Promise<RolesGuard> {
+  const module = await Test.createTestingModule({
+    imports: [ConfigModule.forRoot(config)],
+    providers: [RolesGuard, SecurityService, ResourceRegistry],
+  })
+    .overrideProvider(SecurityService)
+    .useValue({})
+    .overrideProvider(ResourceRegistry)
+    .useValue({})
+    .compile();
+  return module.get(RolesGuard);
+}
 
-function guard(config: AppConfig = loadConfig({})): RolesGuard {
-  return new RolesGuard(new Reflector(), security, registry, config);
+let built: RolesGuard;
+beforeEach(async () => {
+  built = await rolesGuard();
+});
+
+/** The guard of the test at hand, on the default configuration (a fresh testing module each test). */
+function guard(): RolesGuard {
+  return built;
 }
 
 /** A request to `controller.handler` made by an admin with this role (or by nobody). */
-function contextOf(controller: Function, handler: Function, role?: string, type = 'http'): ExecutionContext {
+function contextOf(controller: Type, handler: () => void, role?: string, type: ContextType = 'http'): ExecutionContext {
   const request = { headers: {} };
   if (role !== undefined) setAdmin(request, { username: 'someone', role: role as AdminRole, tokenId: 1 });
-  return {
-    getType: () => type,
-    getClass: () => controller,
-    getHandler: () => handler,
-    switchToHttp: () => ({ getRequest: () => request }),
-  } as unknown as ExecutionContext;
+  return endpointContext(controller, handler, request, type);
 }
 
 describe('RolesGuard on admin endpoints', () => {
@@ -80,9 +97,10 @@ describe('RolesGuard on admin endpoints', () => {
     expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.read))).errorCode).toBe(4010);
   });
 
-  it('asks nothing of a public endpoint, and of one the configuration makes public only while it does', () => {
+  it('asks nothing of a public endpoint, and of one the configuration makes public only while it does', async () => {
+    const docsPublic = await rolesGuard(loadConfig({ DOCS_PUBLIC: 'true' }));
     expect(guard().canActivate(contextOf(Unmarked, Unmarked.prototype.login))).toBe(true);
-    expect(guard(loadConfig({ DOCS_PUBLIC: 'true' })).canActivate(contextOf(Unmarked, Unmarked.prototype.docs))).toBe(true);
+    expect(docsPublic.canActivate(contextOf(Unmarked, Unmarked.prototype.docs))).toBe(true);
     expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.docs))).errorCode).toBe(4010);
     expect(apiErrorOf(() => guard().canActivate(contextOf(Unmarked, Unmarked.prototype.docs, 'auditor'))).errorCode).toBe(4030);
   });
