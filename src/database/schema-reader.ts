@@ -241,6 +241,24 @@ async function unreadable(
 }
 
 /**
+ * Groups of table names that differ only in case (`Customer`, `customer`: PostgreSQL and MariaDB
+ * on Linux keep them apart), one line each. Resource names match ignoring case, so no URL could
+ * tell them apart, and TypeORM's MySQL reader reads such a group as one table: none is read.
+ */
+function caseTwins(names: string[]): { names: Set<string>; lines: string[] } {
+  const groups = new Map<string, string[]>();
+  for (const name of [...names].sort(compare)) groups.set(name.toLowerCase(), [...(groups.get(name.toLowerCase()) ?? []), name]);
+  const twins = [...groups.values()].filter((group) => group.length > 1);
+  return {
+    names: new Set(twins.flat()),
+    lines: twins.map(
+      (group) =>
+        `tables ${group.slice(0, -1).join(', ')} and ${group.at(-1)!}: their names differ only in case, which resource names (matched ignoring case) cannot tell apart; rename all but one to serve it`,
+    ),
+  };
+}
+
+/**
  * Reads the tables of an existing database with TypeORM's own introspection (no entities, no
  * migrations, nothing written), as plain data, sorted by table name. Tessera's own tables
  * (`tessera_*`) are left out.
@@ -267,8 +285,11 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const quotedTypes = new Set(
         target.kind === 'postgres' ? ((await queryRunner.query(QUOTED_TYPE_TABLES)) as Array<{ name: string }>).map((row) => row.name) : [],
       );
-      for (const { name } of listed) {
-        if (name.toLowerCase().startsWith('tessera_')) continue;
+      const project = listed.map((row) => row.name).filter((name) => !name.toLowerCase().startsWith('tessera_'));
+      const twins = caseTwins(project);
+      unread.push(...twins.lines);
+      for (const name of project) {
+        if (twins.names.has(name)) continue;
         const why = await unreadable(queryRunner, target.kind, name, generated, quotedTypes);
         if (why) unread.push(`table ${name}: ${why}`);
         else names.push(name);
