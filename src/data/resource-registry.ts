@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { NameLookup } from '../common/name-lookup.js';
 import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
+import { pathSegment } from '../common/path-segment.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
 export interface ResourceColumn {
@@ -52,6 +53,8 @@ export interface ChildRelation {
 export interface Resource {
   /** Plain name used in URLs and hrefs: the table name. */
   name: string;
+  /** `name` as a URL path segment (percent-encoded once, at boot): what hrefs and links hold. */
+  urlName: string;
   tableName: string;
   target: Function | string;
   columns: ResourceColumn[];
@@ -131,6 +134,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
   if (primaryKey.length === 0) throw new Error(`Entity ${metadata.name} has no primary key; every resource needs one.`);
   return {
     name: metadata.tableName,
+    urlName: pathSegment(metadata.tableName),
     tableName: metadata.tableName,
     target: metadata.target,
     columns,
