@@ -332,7 +332,9 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
               'column enums.s: type set, which Tessera cannot serve (the column stays in the database)',
             ],
       );
-      expect(project.entities.map((e) => e.name).sort()).toEqual(QUOTED_SERVED[dialect].map((name) => name[0]!.toUpperCase() + name.slice(1)));
+      expect(project.entities.map((e) => e.name).sort()).toEqual(
+        QUOTED_SERVED[dialect].map((name) => name[0]!.toUpperCase() + name.slice(1)),
+      );
       expect((await readSchema(parseDatabaseUrl(source.url))).tables.map((table) => table.name)).not.toContain('pwned_column');
     });
 
@@ -358,7 +360,8 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
     it('its baseline migration gives an empty database the same tables, enum values with quotes and commas included', async () => {
       const empty = await startTestApp(target, { project });
       try {
-        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => QUOTED_SERVED[dialect].includes(table.name));
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] =>
+          s.tables.filter((table) => QUOTED_SERVED[dialect].includes(table.name));
         const made = ours(await readSchema(parseDatabaseUrl(empty.config.database.url)));
         expect(made).toEqual(ours(await readSchema(parseDatabaseUrl(source.url))));
         const e = made.find((table) => table.name === 'enums')!.columns.find((c) => c.name === 'e');

@@ -285,7 +285,8 @@ const TABLE_PROBLEMS: Record<DatabaseTarget['kind'], TableProblems[]> = {
       sql: `SELECT table_name AS name, column_name AS detail FROM information_schema.columns
             WHERE table_schema = current_schema() AND data_type IN ('USER-DEFINED', 'ARRAY') AND strpos(column_name, '''') > 0
             ORDER BY table_name, ordinal_position`,
-      why: (column) => `its column ${column}, of a user-defined or array type, has a name holding a single quote, which TypeORM cannot read`,
+      why: (column) =>
+        `its column ${column}, of a user-defined or array type, has a name holding a single quote, which TypeORM cannot read`,
     },
     {
       sql: `SELECT table_name AS name, column_name AS detail FROM information_schema.columns
@@ -328,7 +329,8 @@ async function unreadable(
   if (kind === 'sqlite' && name.includes('"')) return 'its name holds a double quote, which TypeORM cannot read on SQLite';
   if (kind === 'postgres' && name.includes('"')) return `its name holds a double quote, ${UNESCAPED_IN_DDL}`;
   if (kind === 'mysql' || kind === 'mariadb') {
-    if (name.includes('\\')) return 'its name holds a backslash, which TypeORM writes into its SQL where MySQL/MariaDB take it for an escape';
+    if (name.includes('\\'))
+      return 'its name holds a backslash, which TypeORM writes into its SQL where MySQL/MariaDB take it for an escape';
     if (name.includes('`')) return `its name holds a backtick, ${UNESCAPED_IN_DDL}`;
   }
   const problem = problems.get(name);
