@@ -19,7 +19,7 @@ import { ApiError } from './common/api-error.js';
 import { ApiSettings } from './common/api-settings.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
-import { parseJsonBody, readsAsJson } from './common/json-body.js';
+import { parseJsonBytes, readsAsJson } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { NO_METRICS } from './common/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
@@ -100,12 +100,12 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
     securityHeaders.applyTo(res);
     next(nulInUrl(req.url) ?? bodyRefusal(req, config.http.bodyLimitBytes));
   });
-  // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
-  // so a body with two would be read differently by the two adapters.
+  // The bytes, checked and decoded below as on Fastify: express.text() would drop a byte-order mark itself (iconv-lite),
+  // so a body with two would be read differently by the two adapters, and would put U+FFFD for bytes that are not UTF-8.
   app.use(express.raw({ type: expressReadsAsJson, limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.body = Buffer.isBuffer(req.body) ? parseJsonBody(req.body.toString('utf8')) : undefined;
+      req.body = Buffer.isBuffer(req.body) ? parseJsonBytes(req.body) : undefined;
       next();
     } catch (error) {
       next(error);
@@ -176,10 +176,10 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   // '*' is Fastify's parser for both, and for a body without Content-Type the only one it asks.
   fastify.addContentTypeParser(
     '*',
-    { parseAs: 'string', bodyLimit: config.http.bodyLimitBytes },
+    { parseAs: 'buffer', bodyLimit: config.http.bodyLimitBytes },
     (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
       try {
-        done(null, parseJsonBody(body.toString()));
+        done(null, parseJsonBytes(Buffer.isBuffer(body) ? body : Buffer.from(body)));
       } catch (error) {
         // Fastify closes the connection after an error here, since the client may still be sending. This body
         // was read to its end, so the connection stays usable, as on Express: the error is raised just after.

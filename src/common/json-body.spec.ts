@@ -1,5 +1,16 @@
 import { ApiError } from './api-error.js';
-import { isJsonContentType, parseJsonBody, readsAsJson } from './json-body.js';
+import { isJsonContentType, parseJsonBody, parseJsonBytes, readsAsJson } from './json-body.js';
+
+describe('parseJsonBytes', () => {
+  it('reads UTF-8, four-byte sequences and a byte-order mark included', () => {
+    expect(parseJsonBytes(Buffer.from('\ufeff{"a":"\u00e9\u{1F600}"}'))).toEqual({ a: '\u00e9\u{1F600}' });
+  });
+
+  it.each([[[0xff]], [[0xc0, 0xaf]], [[0xed, 0xa0, 0x80]], [[0xe2, 0x82]]])('refuses bytes that are not UTF-8: %j', (bytes) => {
+    const body = Buffer.concat([Buffer.from('{"a":"'), Buffer.from(bytes), Buffer.from('"}')]);
+    expect(() => parseJsonBytes(body)).toThrow('The request body is not valid UTF-8.');
+  });
+});
 
 describe('parseJsonBody', () => {
   it('parses objects and arrays', () => {

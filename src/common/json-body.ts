@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { nulInBody } from './nul-character.js';
@@ -6,6 +7,16 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MENTIONS_FORBIDDEN_KEY = /__proto__|constructor|prototype/;
 
 const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * Parses a JSON request body as its bytes came: they must be UTF-8 (RFC 8259 §8.1). Decoding
+ * would put U+FFFD in place of a byte that is not, and store it; the body is refused instead
+ * (a native check, run once over the bytes).
+ */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  if (!isUtf8(bytes)) throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body is not valid UTF-8.');
+  return parseJsonBody(bytes.toString('utf8'));
+}
 
 /**
  * Parses a JSON request body. Keys that can pollute prototypes are refused outright,
