@@ -19,7 +19,7 @@ import { ApiError } from './common/api-error.js';
 import { ApiSettings } from './common/api-settings.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
-import { parseJsonBytes, readsAsJson } from './common/json-body.js';
+import { parseJsonBytes, readsAsJson, untypedBodyAllowed } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { NO_METRICS } from './common/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
@@ -64,13 +64,31 @@ function expressReadsAsJson(req: IncomingMessage): boolean {
   return type === undefined ? BODY_METHODS.has(req.method ?? '') : readsAsJson(type);
 }
 
+/** What decides, before any of a body is read, whether it is refused. */
+interface BodyRules {
+  limitBytes: number;
+  /** CORS_ORIGINS, whose pages may send a body without Content-Type (see `untypedBodyAllowed`). */
+  corsOrigins: ReadonlySet<string>;
+}
+
+function bodyRulesOf(config: AppConfig): BodyRules {
+  return { limitBytes: config.http.bodyLimitBytes, corsOrigins: new Set(config.http.corsOrigins) };
+}
+
 /** Why a request's body is refused before any of it is read, or undefined. */
-function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undefined {
+function bodyRefusal(req: IncomingMessage, rules: BodyRules): ApiError | undefined {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
-  if (!readsAsJson(req.headers['content-type'])) {
+  const type = req.headers['content-type'];
+  if (!readsAsJson(type)) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
-  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
+  if (type === undefined && !untypedBodyAllowed(req.headers, rules.corsOrigins)) {
+    return new ApiError(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      'A body without Content-Type is read as JSON only from clients other than browsers on another site: send Content-Type: application/json.',
+    );
+  }
+  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, rules.limitBytes);
 }
 
 async function createExpressApp(parts: AppModuleOptions): Promise<INestApplication> {
@@ -95,10 +113,11 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   // Only when enabled: with metrics off, requests pay nothing for them.
   if (parts.metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(parts.metrics));
   const securityHeaders = recordSecurityHeaders();
+  const bodyRules = bodyRulesOf(config);
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
-    next(nulInUrl(req.url) ?? bodyRefusal(req, config.http.bodyLimitBytes));
+    next(nulInUrl(req.url) ?? bodyRefusal(req, bodyRules));
   });
   // The bytes, checked and decoded below as on Fastify: express.text() would drop a byte-order mark itself (iconv-lite),
   // so a body with two would be read differently by the two adapters, and would put U+FFFD for bytes that are not UTF-8.
@@ -157,10 +176,11 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   // The same helmet() headers as the Express app (not @fastify/helmet, which builds the whole
   // middleware again for every request: about 8% of a key read's CPU time).
   const securityHeaders = recordSecurityHeaders();
+  const bodyRules = bodyRulesOf(config);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw, reply.raw);
     securityHeaders.applyTo(reply.raw);
-    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, config.http.bodyLimitBytes));
+    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, bodyRules));
   });
   // Fastify's own HEAD routes give a body-less answer Content-Length: 0, also a 304 (which must not claim a
   // length the GET would not have); Express sends none.

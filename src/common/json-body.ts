@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { nulInBody } from './nul-character.js';
@@ -68,4 +69,17 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * Whether a body without Content-Type may be read as JSON: only when no browser on another site
+ * sent it. A page anywhere may post such a body to any URL without a CORS preflight (a login from
+ * its visitor's browser, say); LAC's Node SDK, which sends no Content-Type, sends no Origin nor
+ * Sec-Fetch-Site either. So: no Origin, or one CORS_ORIGINS lists; and no Sec-Fetch-Site, or
+ * `same-origin` or `none` (typed by the user).
+ */
+export function untypedBodyAllowed(headers: IncomingHttpHeaders, corsOrigins: ReadonlySet<string>): boolean {
+  const { origin } = headers;
+  const site = headers['sec-fetch-site'];
+  return (origin === undefined || corsOrigins.has(origin)) && (site === undefined || site === 'same-origin' || site === 'none');
 }
