@@ -1,12 +1,8 @@
-import { join } from 'node:path';
-import { parseDatabaseUrl } from '../src/config/database-url.js';
-import { PROJECT_ROOT } from '../src/config/project-root.js';
-import { readSchema } from '../src/database/schema-reader.js';
-import { generateProject, type GenerateResult } from '../src/generator/generate-project.js';
+import type { GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, suiteAppAs, type Api } from './support/api.js';
-import { runSql } from './support/shop-schema.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
+import { generateFromSql } from './support/generated-project.js';
+import type { ScratchDatabase } from './support/test-databases.js';
 import { suiteApp, testTargets, type TestApp } from './support/test-app.js';
 import { caseTwinsProject } from './fixtures/case-twins/case-twins-project.js';
 
@@ -45,12 +41,7 @@ for (const target of caseSensitive.filter((t) => t.adapter === 'express')) {
     let project: ProjectDefinition;
 
     beforeAll(async () => {
-      source = await createScratchDatabase(dialect);
-      await runSql(source, TWIN_SQL[dialect]);
-      const schema = await readSchema(parseDatabaseUrl(source.url));
-      const out = join(PROJECT_ROOT, 'test', '.generated', `twins-${dialect}`);
-      result = generateProject({ source: { kind: 'database', schema }, name: 'twins', out, force: true, root: PROJECT_ROOT });
-      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+      ({ source, result, project } = await generateFromSql(dialect, TWIN_SQL[dialect], `twins-${dialect}`, 'twins'));
     });
     afterAll(async () => {
       await source.drop();

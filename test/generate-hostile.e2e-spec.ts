@@ -10,11 +10,10 @@ import { generateProject, type GenerateResult } from '../src/generator/generate-
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
+import { GENERATED, generateFromSql } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, testTargets, type TestApp } from './support/test-app.js';
-
-const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
 
 /** A table name that closes a doc comment and runs code, were it written into one as it is. */
 const EVIL = 'evil */ (globalThis as any)[`PWNED`] = 1; /*';
@@ -180,17 +179,12 @@ const DIALECT_SQL: Record<'mysql' | 'postgres', string[]> = {
 for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
   const dialect = target.database as 'mysql' | 'postgres';
   describe(`generate from an odd schema [${target.database}]`, () => {
-    const out = join(GENERATED, `odd-${target.database}`);
     let source: ScratchDatabase;
     let result: GenerateResult;
     let project: ProjectDefinition;
 
     beforeAll(async () => {
-      source = await createScratchDatabase(dialect);
-      await runSql(source, DIALECT_SQL[dialect]);
-      const schema = await readSchema(parseDatabaseUrl(source.url));
-      result = generateProject({ source: { kind: 'database', schema }, name: 'odd', out, force: true, root: PROJECT_ROOT });
-      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+      ({ source, result, project } = await generateFromSql(dialect, DIALECT_SQL[dialect], `odd-${dialect}`, 'odd'));
     });
     afterAll(async () => {
       await source.drop();
@@ -291,17 +285,12 @@ const QUOTED_SERVED: Record<'mysql' | 'postgres', string[]> = { postgres: ['doma
 for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
   const dialect = target.database as 'mysql' | 'postgres';
   describe(`generate from quoted type, enum and domain names [${target.database}]`, () => {
-    const out = join(GENERATED, `quoted-${target.database}`);
     let source: ScratchDatabase;
     let result: GenerateResult;
     let project: ProjectDefinition;
 
     beforeAll(async () => {
-      source = await createScratchDatabase(dialect);
-      await runSql(source, QUOTED_SQL[dialect]);
-      const schema = await readSchema(parseDatabaseUrl(source.url));
-      result = generateProject({ source: { kind: 'database', schema }, name: 'quoted', out, force: true, root: PROJECT_ROOT });
-      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+      ({ source, result, project } = await generateFromSql(dialect, QUOTED_SQL[dialect], `quoted-${dialect}`, 'quoted'));
     });
     afterAll(async () => {
       await source.drop();
