@@ -71,8 +71,8 @@ interface BodyRules {
   corsOrigins: ReadonlySet<string>;
 }
 
-function bodyRulesOf(config: AppConfig): BodyRules {
-  return { limitBytes: config.http.bodyLimitBytes, corsOrigins: new Set(config.http.corsOrigins) };
+function bodyRulesOf(http: { bodyLimitBytes: number; corsOrigins: readonly string[] }): BodyRules {
+  return { limitBytes: http.bodyLimitBytes, corsOrigins: new Set(http.corsOrigins) };
 }
 
 /** Why a request's body is refused before any of it is read, or undefined. */
@@ -113,7 +113,7 @@ async function createExpressApp(parts: AppModuleOptions): Promise<INestApplicati
   // Only when enabled: with metrics off, requests pay nothing for them.
   if (parts.metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(parts.metrics));
   const securityHeaders = recordSecurityHeaders();
-  const bodyRules = bodyRulesOf(config);
+  const bodyRules = bodyRulesOf(config.http);
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
@@ -176,7 +176,7 @@ async function createFastifyApp(parts: AppModuleOptions): Promise<INestApplicati
   // The same helmet() headers as the Express app (not @fastify/helmet, which builds the whole
   // middleware again for every request: about 8% of a key read's CPU time).
   const securityHeaders = recordSecurityHeaders();
-  const bodyRules = bodyRulesOf(config);
+  const bodyRules = bodyRulesOf(config.http);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw, reply.raw);
     securityHeaders.applyTo(reply.raw);
