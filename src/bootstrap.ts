@@ -19,7 +19,7 @@ import { ApiError } from './common/api-error.js';
 import { ApiSettings } from './common/api-settings.js';
 import { ErrorCode } from './common/error-codes.js';
 import { announcedBodyTooLarge, bodyEncodingProblem } from './common/body-encoding.js';
-import { parseJsonBody, readsAsJson } from './common/json-body.js';
+import { parseJsonBytes, readsAsJson, untypedBodyAllowed } from './common/json-body.js';
 import { PinoNestLogger } from './common/logger.js';
 import { Metrics } from './common/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from './common/prometheus-metrics.js';
@@ -67,13 +67,31 @@ function expressReadsAsJson(req: IncomingMessage): boolean {
   return type === undefined ? BODY_METHODS.has(req.method ?? '') : readsAsJson(type);
 }
 
+/** What decides, before any of a body is read, whether it is refused. */
+interface BodyRules {
+  limitBytes: number;
+  /** CORS_ORIGINS, whose pages may send a body without Content-Type (see `untypedBodyAllowed`). */
+  corsOrigins: ReadonlySet<string>;
+}
+
+function bodyRulesOf(http: { bodyLimitBytes: number; corsOrigins: readonly string[] }): BodyRules {
+  return { limitBytes: http.bodyLimitBytes, corsOrigins: new Set(http.corsOrigins) };
+}
+
 /** Why a request's body is refused before any of it is read, or undefined. */
-function bodyRefusal(req: IncomingMessage, limitBytes: number): ApiError | undefined {
+function bodyRefusal(req: IncomingMessage, rules: BodyRules): ApiError | undefined {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return undefined;
-  if (!readsAsJson(req.headers['content-type'])) {
+  const type = req.headers['content-type'];
+  if (!readsAsJson(type)) {
     return new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The request body must be application/json.');
   }
-  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, limitBytes);
+  if (type === undefined && !untypedBodyAllowed(req.headers, rules.corsOrigins)) {
+    return new ApiError(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      'A body without Content-Type is read as JSON only from clients other than browsers on another site: send Content-Type: application/json.',
+    );
+  }
+  return bodyEncodingProblem(req) ?? announcedBodyTooLarge(req, rules.limitBytes);
 }
 
 async function createExpressApp(parts: AppModuleOptions, build: AppFactory): Promise<INestApplication> {
@@ -94,17 +112,18 @@ async function createExpressApp(parts: AppModuleOptions, build: AppFactory): Pro
   const metrics = app.get(Metrics);
   if (metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(metrics));
   const securityHeaders = recordSecurityHeaders();
+  const bodyRules = bodyRulesOf(config.http);
   app.use((req: Request, res: Response, next: NextFunction) => {
     trackRequest(logger, req, res);
     securityHeaders.applyTo(res);
-    next(nulInUrl(req.url) ?? bodyRefusal(req, config.http.bodyLimitBytes));
+    next(nulInUrl(req.url) ?? bodyRefusal(req, bodyRules));
   });
-  // The bytes, decoded below as Fastify does: express.text() would drop a byte-order mark itself (iconv-lite),
-  // so a body with two would be read differently by the two adapters.
+  // The bytes, checked and decoded below as on Fastify: express.text() would drop a byte-order mark itself (iconv-lite),
+  // so a body with two would be read differently by the two adapters, and would put U+FFFD for bytes that are not UTF-8.
   app.use(express.raw({ type: expressReadsAsJson, limit: config.http.bodyLimitBytes }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     try {
-      req.body = Buffer.isBuffer(req.body) ? parseJsonBody(req.body.toString('utf8')) : undefined;
+      req.body = Buffer.isBuffer(req.body) ? parseJsonBytes(req.body) : undefined;
       next();
     } catch (error) {
       next(error);
@@ -151,10 +170,11 @@ async function createFastifyApp(parts: AppModuleOptions, build: AppFactory): Pro
   // The same helmet() headers as the Express app (not @fastify/helmet, which builds the whole
   // middleware again for every request: about 8% of a key read's CPU time).
   const securityHeaders = recordSecurityHeaders();
+  const bodyRules = bodyRulesOf(config.http);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     trackRequest(logger, request.raw, reply.raw);
     securityHeaders.applyTo(reply.raw);
-    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, config.http.bodyLimitBytes));
+    done(nulInUrl(request.raw.url) ?? bodyRefusal(request.raw, bodyRules));
   });
   // Fastify's own HEAD routes give a body-less answer Content-Length: 0, also a 304 (which must not claim a
   // length the GET would not have); Express sends none.
@@ -170,10 +190,10 @@ async function createFastifyApp(parts: AppModuleOptions, build: AppFactory): Pro
   // '*' is Fastify's parser for both, and for a body without Content-Type the only one it asks.
   fastify.addContentTypeParser(
     '*',
-    { parseAs: 'string', bodyLimit: config.http.bodyLimitBytes },
+    { parseAs: 'buffer', bodyLimit: config.http.bodyLimitBytes },
     (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
       try {
-        done(null, parseJsonBody(body.toString()));
+        done(null, parseJsonBytes(Buffer.isBuffer(body) ? body : Buffer.from(body)));
       } catch (error) {
         // Fastify closes the connection after an error here, since the client may still be sending. This body
         // was read to its end, so the connection stays usable, as on Express: the error is raised just after.

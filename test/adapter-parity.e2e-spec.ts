@@ -26,7 +26,38 @@ function jsonPost(path: string, text: string, headers = HOST): string {
   return `POST ${B}/${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
 }
 
+/** A POST of JSON bytes exactly as given (some not UTF-8); Content-Length counts them. */
+function bytesPost(path: string, parts: Array<string | number[]>, headers = HOST): Buffer {
+  const body = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+  return Buffer.concat([
+    Buffer.from(`POST ${B}/${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`),
+    body,
+  ]);
+}
+
+/** Byte sequences that are not UTF-8, inside a JSON string (decoders put U+FFFD in their place). */
+const NOT_UTF8: Array<[string, number[]]> = [
+  ['a byte UTF-8 never uses (0xFF)', [0xff]],
+  ['an overlong encoding of "/" (0xC0 0xAF)', [0xc0, 0xaf]],
+  ['a surrogate encoded as UTF-8 (0xED 0xA0 0x80)', [0xed, 0xa0, 0x80]],
+  ['a three-byte sequence cut short (0xE2 0x82)', [0xe2, 0x82]],
+  ['a continuation byte alone (0x80)', [0x80]],
+];
+
 const INPUTS: Input[] = [
+  ...NOT_UTF8.map(([what, bytes]): Input => ({
+    name: `a JSON body with ${what}: 400, not U+FFFD`,
+    request: bytesPost('@authentication', ['{"apikey":"a', bytes, 'b"}']),
+    status: 400,
+    errorCode: 4000,
+    message: /not valid UTF-8/,
+  })),
+  {
+    name: 'a JSON body with four-byte UTF-8 (an emoji) is read',
+    request: jsonPost('@authentication', '{"apikey":"no-such-key \u{1F600}"}'),
+    status: 401,
+    errorCode: 4011,
+  },
   // Both reach Tessera's own check of the key (customer names have at most 30 characters).
   {
     name: 'a key longer than 100 characters (Fastify: 414 FST_ERR_MAX_PARAM_LENGTH)',
@@ -557,6 +588,26 @@ describe.each(databases)('both adapters answer alike, in the error envelope [%s]
         .get(`${B}/customer/${encodeURIComponent(name)}`)
         .set('Authorization', `Bearer ${app.key}`);
       expect(read.body).toEqual([expect.objectContaining({ name, credit_limit: 10 })]);
+    }
+  });
+
+  it('refuses a row whose JSON is not UTF-8 and stores nothing, on both adapters', async () => {
+    for (const [adapter, app] of Object.entries(apps)) {
+      const name = `bad ${adapter} `;
+      const sent = await rawRequest(
+        app.port,
+        bytesPost('customer', [`{"name":"${name}`, [0xff], '","credit_limit":10}'], `${HOST}Authorization: Bearer ${app.key}\r\n`),
+      );
+      expect({ adapter, status: sent.status, json: sent.json }).toEqual({
+        adapter,
+        status: 400,
+        json: { statusCode: 400, errorCode: 4000, errorMessage: 'The request body is not valid UTF-8.' },
+      });
+      const read = await app.t
+        .http()
+        .get(`${B}/customer/${encodeURIComponent(`${name}\ufffd`)}`)
+        .set('Authorization', `Bearer ${app.key}`);
+      expect({ adapter, stored: read.body }).toEqual({ adapter, stored: [] });
     }
   });
 

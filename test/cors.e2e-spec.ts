@@ -163,6 +163,18 @@ for (const target of testTargets().filter((t) => t.database === 'sqlite')) {
       expect(res.headers['access-control-allow-origin']).toBe(APP);
       expect(res.headers['access-control-allow-methods']).toBeUndefined();
     });
+
+    it('reads a body without Content-Type from a listed origin only while Sec-Fetch-Site does not say another site', async () => {
+      // A Buffer: supertest sends it without a Content-Type.
+      const login = Buffer.from(JSON.stringify({ username: 'demo', password: 'Password1' }));
+      const post = (headers: Record<string, string>) => t.http().post(`${t.base}/@authentication`).set(headers).send(login);
+      expect((await post({ Origin: APP })).status).toBe(200);
+      expect((await post({ Origin: DEV, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200);
+      const crossSite = await post({ Origin: APP, 'Sec-Fetch-Site': 'cross-site' });
+      expect(crossSite.body).toMatchObject({ statusCode: 415, errorCode: 4150 });
+      expectActualCors(crossSite, APP);
+      expect((await post({ Origin: 'https://evil.example' })).body).toMatchObject({ statusCode: 415, errorCode: 4150 });
+    });
   });
 
   describe(`CORS without CORS_ORIGINS [${target.name}]`, () => {

@@ -154,7 +154,7 @@ describeEachTarget('@docs', (target) => {
       expect(doc.components.parameters['key.shelf_slot']).toMatchObject({
         in: 'path',
         schema: { type: 'string' },
-        description: expect.stringMatching(/warehouse, aisle, slot.*%7E.*joined with "~"/),
+        description: expect.stringMatching(/`warehouse`, `aisle`, `slot`.*%7E.*joined with "~"/),
       });
     });
 

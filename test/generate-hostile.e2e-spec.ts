@@ -10,11 +10,10 @@ import { generateProject, type GenerateResult } from '../src/generator/generate-
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
+import { GENERATED, generateFromSql } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, testTargets, type TestApp } from './support/test-app.js';
-
-const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
 
 /** A table name that closes a doc comment and runs code, were it written into one as it is. */
 const EVIL = 'evil */ (globalThis as any)[`PWNED`] = 1; /*';
@@ -180,17 +179,12 @@ const DIALECT_SQL: Record<'mysql' | 'postgres', string[]> = {
 for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
   const dialect = target.database as 'mysql' | 'postgres';
   describe(`generate from an odd schema [${target.database}]`, () => {
-    const out = join(GENERATED, `odd-${target.database}`);
     let source: ScratchDatabase;
     let result: GenerateResult;
     let project: ProjectDefinition;
 
     beforeAll(async () => {
-      source = await createScratchDatabase(dialect);
-      await runSql(source, DIALECT_SQL[dialect]);
-      const schema = await readSchema(parseDatabaseUrl(source.url));
-      result = generateProject({ source: { kind: 'database', schema }, name: 'odd', out, force: true, root: PROJECT_ROOT });
-      project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+      ({ source, result, project } = await generateFromSql(dialect, DIALECT_SQL[dialect], `odd-${dialect}`, 'odd'));
     });
     afterAll(async () => {
       await source.drop();
@@ -204,7 +198,7 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
         "table it's: its name holds a single quote, which TypeORM cannot read",
         ...(dialect === 'postgres'
           ? [
-              'table quoted_type: a column of it has a type whose name holds a quote, which TypeORM cannot read',
+              "table quoted_type: its column c has type m'o, a name holding a quote, which TypeORM cannot read",
               "table x'); CREATE TABLE pwned (id INT); --: its name holds a single quote, which TypeORM cannot read",
             ]
           : []),
@@ -243,6 +237,124 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
           const at = made.tables.find((table) => table.name === 'child')!.columns.find((c) => c.name === 'at');
           expect(at).toMatchObject({ onUpdate: expect.stringMatching(/^current_timestamp/i) as string });
         }
+      } finally {
+        await empty.close();
+      }
+    });
+  });
+}
+
+/**
+ * Per server: types, enums and domains (PostgreSQL) and enum and set values (MariaDB) whose names
+ * or values hold quotes, and names TypeORM writes unescaped (into its own queries, which fail or run
+ * what the name holds, or into the baseline migration's DDL).
+ */
+const QUOTED_SQL: Record<'mysql' | 'postgres', string[]> = {
+  postgres: [
+    `CREATE TYPE "m""od" AS ENUM ('a')`,
+    `CREATE TYPE "comp""o" AS ("a" INT)`,
+    `CREATE DOMAIN "d""om" AS TEXT`,
+    `CREATE DOMAIN "d'om" AS TEXT CHECK (VALUE <> '')`,
+    `CREATE DOMAIN "over_quoted" AS "m""od"`,
+    `CREATE TYPE "plain" AS ENUM ('it''s', 'say "hi"', 'back\\slash', 'a,b')`,
+    `CREATE TABLE "enum_type" ("id" INT PRIMARY KEY, "c" "m""od")`,
+    `CREATE TABLE "enum_array" ("id" INT PRIMARY KEY, "c" "m""od"[])`,
+    `CREATE TABLE "composite" ("id" INT PRIMARY KEY, "c" "comp""o")`,
+    `CREATE TABLE "over_domain" ("id" INT PRIMARY KEY, "c" "over_quoted")`,
+    // TypeORM's reader writes this column's name between single quotes, unescaped: this ran.
+    `CREATE TABLE "quoted_column" ("id" INT PRIMARY KEY, "c'; CREATE TABLE pwned_column (id INT); --" TEXT[])`,
+    `CREATE TABLE "dquote_column" ("id" INT PRIMARY KEY, "c""d" TEXT)`,
+    `CREATE TABLE "q""t" ("id" INT PRIMARY KEY)`,
+    `CREATE TABLE "dquote_unique" ("id" INT PRIMARY KEY, "v" INT, CONSTRAINT "u""q" UNIQUE ("v"))`,
+    `CREATE TABLE "domains" ("id" INT PRIMARY KEY, "a" "d""om", "b" "d'om" DEFAULT 'x')`,
+    `CREATE TABLE "enums" ("id" INT PRIMARY KEY, "e" "plain" DEFAULT 'it''s', "name" TEXT)`,
+  ],
+  mysql: [
+    'CREATE TABLE `b\\` (id INT PRIMARY KEY)',
+    'CREATE TABLE `bt``x` (id INT PRIMARY KEY)',
+    'CREATE TABLE bt_column (id INT PRIMARY KEY, `c``d` INT)',
+    'CREATE TABLE bt_unique (id INT PRIMARY KEY, v INT, UNIQUE KEY `u``q` (v))',
+    "CREATE TABLE enum_backslash (id INT PRIMARY KEY, e ENUM('b\\\\s'))",
+    `CREATE TABLE enums (id INT PRIMARY KEY, e ENUM('it''s', 'say "hi"', 'a,b') DEFAULT 'it''s', s SET('x''y', 'c"d'), \`a'b\` INT, \`c"d\` INT, name VARCHAR(10))`,
+  ],
+};
+
+/** The tables generated from QUOTED_SQL, the rest being left out. */
+const QUOTED_SERVED: Record<'mysql' | 'postgres', string[]> = { postgres: ['domains', 'enums'], mysql: ['enums'] };
+
+for (const target of testTargets().filter((t) => t.adapter === 'express' && t.database !== 'sqlite')) {
+  const dialect = target.database as 'mysql' | 'postgres';
+  describe(`generate from quoted type, enum and domain names [${target.database}]`, () => {
+    let source: ScratchDatabase;
+    let result: GenerateResult;
+    let project: ProjectDefinition;
+
+    beforeAll(async () => {
+      ({ source, result, project } = await generateFromSql(dialect, QUOTED_SQL[dialect], `quoted-${dialect}`, 'quoted'));
+    });
+    afterAll(async () => {
+      await source.drop();
+    });
+
+    it('leaves out each table whose names it cannot quote, saying why, runs nothing a name holds, and generates the rest', async () => {
+      const ddl = "which TypeORM would write unescaped into the baseline migration's SQL";
+      expect(result.skipped).toEqual(
+        dialect === 'postgres'
+          ? [
+              `table composite: its column c has type comp"o, a name holding a quote, which TypeORM cannot read`,
+              `table dquote_column: its column c"d has a name holding a double quote, ${ddl}`,
+              `table dquote_unique: its index or constraint u"q has a name holding a double quote, ${ddl}`,
+              `table enum_array: its column c has type m"od[], a name holding a quote, which TypeORM cannot read`,
+              `table enum_type: its column c has type m"od, a name holding a quote, which TypeORM cannot read`,
+              `table over_domain: its column c has type m"od, a name holding a quote, which TypeORM cannot read`,
+              `table q"t: its name holds a double quote, ${ddl}`,
+              `table quoted_column: its column c'; CREATE TABLE pwned_column (id INT); --, of a user-defined or array type, has a name holding a single quote, which TypeORM cannot read`,
+              'column enums.e: type enum, which Tessera cannot serve (the column stays in the database)',
+            ]
+          : [
+              'table b\\: its name holds a backslash, which TypeORM writes into its SQL where MySQL/MariaDB take it for an escape',
+              `table bt_column: its column c\`d has a name holding a backtick, ${ddl}`,
+              `table bt_unique: its index or constraint u\`q has a name holding a backtick, ${ddl}`,
+              `table bt\`x: its name holds a backtick, ${ddl}`,
+              'table enum_backslash: its column e has an enum or set value holding a backslash, which TypeORM would write back as an escape',
+              'column enums.e: type enum, which Tessera cannot serve (the column stays in the database)',
+              'column enums.s: type set, which Tessera cannot serve (the column stays in the database)',
+            ],
+      );
+      expect(project.entities.map((e) => e.name).sort()).toEqual(
+        QUOTED_SERVED[dialect].map((name) => name[0]!.toUpperCase() + name.slice(1)),
+      );
+      expect((await readSchema(parseDatabaseUrl(source.url))).tables.map((table) => table.name)).not.toContain('pwned_column');
+    });
+
+    it('serves the rest: columns of quoted domains as their base type, the domain still checking', async () => {
+      const t = await startTestApp(target, { project, databaseUrl: source.url });
+      try {
+        await createUser(t, { login: 'odd', password: 'Password1', roles: ['Full access'] });
+        const api = await apiAs(t, 'odd');
+        if (dialect === 'postgres') {
+          await api.post('/domains', { id: 1, a: 'x"y', b: "it's" }).expect(201);
+          await api.post('/domains', { id: 2, b: '' }).expect(422);
+          expect((await api.get('/domains').expect(200)).body).toEqual([expect.objectContaining({ id: 1, a: 'x"y', b: "it's" })]);
+        } else {
+          await api.post('/enums', { id: 1, "a'b": 1, 'c"d': 2, name: 'n' }).expect(201);
+          expect((await api.get('/enums').expect(200)).body).toEqual([expect.objectContaining({ id: 1, "a'b": 1, 'c"d': 2, name: 'n' })]);
+        }
+        await api.post('/enums', { id: 7, name: 'defaulted' }).expect(201);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('its baseline migration gives an empty database the same tables, enum values with quotes and commas included', async () => {
+      const empty = await startTestApp(target, { project });
+      try {
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] =>
+          s.tables.filter((table) => QUOTED_SERVED[dialect].includes(table.name));
+        const made = ours(await readSchema(parseDatabaseUrl(empty.config.database.url)));
+        expect(made).toEqual(ours(await readSchema(parseDatabaseUrl(source.url))));
+        const e = made.find((table) => table.name === 'enums')!.columns.find((c) => c.name === 'e');
+        expect(e?.enum).toEqual(dialect === 'postgres' ? ["it's", 'say "hi"', 'back\\slash', 'a,b'] : ["it's", 'say "hi"', 'a,b']);
       } finally {
         await empty.close();
       }

@@ -102,6 +102,29 @@ describeEachTarget('LAC wire compatibility', (target) => {
       expectError(await send('POST', '/customer', '{"name":', auth()), 400, 4000, /not valid JSON/);
     });
 
+    it('refuses it from a browser on another site (415 / 4150): an Origin CORS_ORIGINS does not list, or Sec-Fetch-Site cross-site or same-site', async () => {
+      const login = JSON.stringify({ username: 'demo', password: 'Password1' });
+      const refused = /without Content-Type is read as JSON only/;
+      expectError(await send('POST', '/@authentication', login, { Origin: 'http://evil.example' }), 415, 4150, refused);
+      expectError(await send('POST', '/@authentication', login, { Origin: 'null' }), 415, 4150, refused);
+      expectError(await send('POST', '/@authentication', login, { 'Sec-Fetch-Site': 'cross-site' }), 415, 4150, refused);
+      expectError(await send('POST', '/@authentication', login, { 'Sec-Fetch-Site': 'same-site' }), 415, 4150, refused);
+      const evil = JSON.stringify({ name: 'Cross Site Co', credit_limit: 1 });
+      expectError(
+        await send('POST', '/customer', evil, { ...auth(), Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' }),
+        415,
+        4150,
+      );
+      expect(await api.get('/customer?sysfilter=equal(name:%27Cross%20Site%20Co%27)').expect(200)).toMatchObject({ body: [] });
+      // Typed JSON is read from anywhere (a page elsewhere cannot send it without a preflight, which CORS answers).
+      const typed = await send('POST', '/@authentication', login, { Origin: 'http://evil.example', 'Content-Type': 'application/json' });
+      expect(typed.status).toBe(200);
+      // Not from another site: read as JSON, as from the SDK.
+      for (const site of ['same-origin', 'none']) {
+        expect((await send('POST', '/@authentication', login, { 'Sec-Fetch-Site': site })).status).toBe(200);
+      }
+    });
+
     it('still answers 415 / 4150 to a Content-Type that is not JSON, the empty one included', async () => {
       const login = JSON.stringify({ username: 'demo', password: 'Password1' });
       expectError(await send('POST', '/@authentication', login, { 'Content-Type': 'text/plain' }), 415, 4150);

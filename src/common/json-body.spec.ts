@@ -1,5 +1,16 @@
 import { ApiError } from './api-error.js';
-import { isJsonContentType, parseJsonBody, readsAsJson } from './json-body.js';
+import { isJsonContentType, parseJsonBody, parseJsonBytes, readsAsJson, untypedBodyAllowed } from './json-body.js';
+
+describe('parseJsonBytes', () => {
+  it('reads UTF-8, four-byte sequences and a byte-order mark included', () => {
+    expect(parseJsonBytes(Buffer.from('\ufeff{"a":"\u00e9\u{1F600}"}'))).toEqual({ a: '\u00e9\u{1F600}' });
+  });
+
+  it.each([[[0xff]], [[0xc0, 0xaf]], [[0xed, 0xa0, 0x80]], [[0xe2, 0x82]]])('refuses bytes that are not UTF-8: %j', (bytes) => {
+    const body = Buffer.concat([Buffer.from('{"a":"'), Buffer.from(bytes), Buffer.from('"}')]);
+    expect(() => parseJsonBytes(body)).toThrow('The request body is not valid UTF-8.');
+  });
+});
 
 describe('parseJsonBody', () => {
   it('parses objects and arrays', () => {
@@ -77,5 +88,22 @@ describe('parseJsonBody and the byte-order mark', () => {
 
   it.each(['\ufeff\ufeff{"a":1}', ' \ufeff{"a":1}', '{"a":1}\ufeff'])('refuses one anywhere else: %j', (text) => {
     expect(() => parseJsonBody(text)).toThrow(/not valid JSON/);
+  });
+});
+
+describe('untypedBodyAllowed', () => {
+  const listed = new Set(['https://app.example.com']);
+  it.each([
+    [{}, true],
+    [{ 'sec-fetch-site': 'same-origin' }, true],
+    [{ 'sec-fetch-site': 'none' }, true],
+    [{ origin: 'https://app.example.com' }, true],
+    [{ origin: 'https://app.example.com', 'sec-fetch-site': 'cross-site' }, false],
+    [{ origin: 'http://evil.example' }, false],
+    [{ origin: 'null' }, false],
+    [{ 'sec-fetch-site': 'cross-site' }, false],
+    [{ 'sec-fetch-site': 'same-site' }, false],
+  ])('%j: %s', (headers, allowed) => {
+    expect(untypedBodyAllowed(headers, listed)).toBe(allowed);
   });
 });

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from './api-error.js';
 import { ErrorCode } from './error-codes.js';
 import { nulInBody } from './nul-character.js';
@@ -6,6 +8,16 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MENTIONS_FORBIDDEN_KEY = /__proto__|constructor|prototype/;
 
 const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * Parses a JSON request body as its bytes came: they must be UTF-8 (RFC 8259 §8.1). Decoding
+ * would put U+FFFD in place of a byte that is not, and store it; the body is refused instead
+ * (a native check, run once over the bytes).
+ */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  if (!isUtf8(bytes)) throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body is not valid UTF-8.');
+  return parseJsonBody(bytes.toString('utf8'));
+}
 
 /**
  * Parses a JSON request body. Keys that can pollute prototypes are refused outright,
@@ -57,4 +69,17 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * Whether a body without Content-Type may be read as JSON: only when no browser on another site
+ * sent it. A page anywhere may post such a body to any URL without a CORS preflight (a login from
+ * its visitor's browser, say); LAC's Node SDK, which sends no Content-Type, sends no Origin nor
+ * Sec-Fetch-Site either. So: no Origin, or one CORS_ORIGINS lists; and no Sec-Fetch-Site, or
+ * `same-origin` or `none` (typed by the user).
+ */
+export function untypedBodyAllowed(headers: IncomingHttpHeaders, corsOrigins: ReadonlySet<string>): boolean {
+  const { origin } = headers;
+  const site = headers['sec-fetch-site'];
+  return (origin === undefined || corsOrigins.has(origin)) && (site === undefined || site === 'same-origin' || site === 'none');
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { pathSegment } from '../common/path-segment.js';
 import type { Resource } from './resource-registry.js';
 import { fromRequest, type CanonicalRow, type CanonicalValue } from './value-codec.js';
 
@@ -49,8 +50,7 @@ export function keySegmentOf(values: readonly unknown[]): string {
 }
 
 function encodeKeyPart(part: string): string {
-  if (part === '.' || part === '..') return part === '.' ? '%2E' : '%2E%2E';
-  return encodeURIComponent(part).replaceAll('~', '%7E');
+  return pathSegment(part).replaceAll('~', '%7E');
 }
 
 export function keyOf(resource: Resource, row: CanonicalRow): KeyValues {

@@ -3,7 +3,9 @@ import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import type { Database } from '../database/database.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { NameLookup } from '../common/name-lookup.js';
 import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
+import { pathSegment } from '../common/path-segment.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
 export interface ResourceColumn {
@@ -51,6 +53,8 @@ export interface ChildRelation {
 export interface Resource {
   /** Plain name used in URLs and hrefs: the table name. */
   name: string;
+  /** `name` as a URL path segment (percent-encoded once, at boot): what hrefs and links hold. */
+  urlName: string;
   tableName: string;
   target: Function | string;
   columns: ResourceColumn[];
@@ -65,7 +69,7 @@ export interface Resource {
  * source of identifiers that reach SQL.
  */
 export class ResourceRegistry {
-  private readonly byLowerName = new Map<string, Resource>();
+  private readonly byName = new NameLookup<Resource>();
   readonly resources: readonly Resource[];
 
   constructor(database: Pick<Database, 'metadata'>, entities: Function[], readonly prefix: string) {
@@ -78,21 +82,35 @@ export class ResourceRegistry {
           if (relation.parent === resource.name) resource.children.push({ name: child.name, child: child.name, via: relation.name });
         }
       }
-      this.byLowerName.set(resource.name.toLowerCase(), resource);
-      this.byLowerName.set(`${prefix}:${resource.tableName}`.toLowerCase(), resource);
+      this.byName.set(resource.name, resource);
+      this.byName.set(`${prefix}:${resource.tableName}`, resource);
     }
   }
 
-  /** Finds a resource by plain or prefixed name, case-insensitively; undefined when unknown. */
+  /**
+   * Finds a resource by plain or prefixed name, case-insensitively; undefined when unknown. Where
+   * two tables' names differ only in case (`Customer`, `customer`), only the exact names find them.
+   */
   find(name: string): Resource | undefined {
-    return this.byLowerName.get(name.toLowerCase());
+    return this.byName.get(name);
+  }
+
+  /** Whether `name` matches a resource's name ignoring case, found or not (a custom resource must not take it). */
+  taken(name: string): boolean {
+    return this.byName.hasFolded(name);
   }
 
   /** Like `find`, but an unknown name is 404 / 4040. */
   get(name: string): Resource {
     const resource = this.find(name);
-    if (!resource) throw new ApiError(ErrorCode.NOT_FOUND, `No such resource: ${name.slice(0, 100)}`);
-    return resource;
+    if (resource) return resource;
+    const shown = name.slice(0, 100);
+    throw new ApiError(
+      ErrorCode.NOT_FOUND,
+      this.byName.isAmbiguous(name)
+        ? `No such resource: ${shown} (the names of several resources differ from it only in case: spell one exactly)`
+        : `No such resource: ${shown}`,
+    );
   }
 }
 
@@ -116,6 +134,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
   if (primaryKey.length === 0) throw new Error(`Entity ${metadata.name} has no primary key; every resource needs one.`);
   return {
     name: metadata.tableName,
+    urlName: pathSegment(metadata.tableName),
     tableName: metadata.tableName,
     target: metadata.target,
     columns,

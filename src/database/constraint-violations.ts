@@ -1,5 +1,6 @@
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import type { NamingStrategyInterface } from 'typeorm';
+import { NameLookup } from '../common/name-lookup.js';
 
 /**
  * Which constraint a refused write broke, in the client's terms: the kind, the table and its
@@ -148,7 +149,7 @@ export function statementTarget(query: string): { table: string; verb: 'insert' 
  * columns.
  */
 export class ConstraintCatalog {
-  private readonly tables = new Map<string, TableFacts>();
+  private readonly tables = new NameLookup<TableFacts>();
   private readonly byConstraint = new Map<string, Named & { kind: ConstraintViolation['kind'] }>();
 
   constructor(metadatas: readonly EntityMetadata[], naming: NamingStrategyInterface) {
@@ -157,7 +158,7 @@ export class ConstraintCatalog {
       const table = m.tableName;
       const primaryKey = m.primaryColumns.map((c) => c.databaseName);
       const facts: TableFacts = { name: table, columns: new Set(m.columns.map((c) => c.databaseName)), primaryKey, foreignKeys: [] };
-      this.tables.set(table.toLowerCase(), facts);
+      this.tables.set(table, facts);
       if (primaryKey.length > 0) {
         this.remember(naming.primaryKeyName(table, primaryKey), 'unique', { table, columns: primaryKey });
         this.remember(`${table}_pkey`, 'unique', { table, columns: primaryKey });
@@ -189,7 +190,7 @@ export class ConstraintCatalog {
   }
 
   table(name: string | undefined): TableFacts | undefined {
-    return name === undefined ? undefined : this.tables.get((name.split('.').pop() ?? name).toLowerCase());
+    return name === undefined ? undefined : this.tables.get(name.split('.').pop() ?? name);
   }
 
   /** The columns of `table`, as metadata spells them, when every one is one of its columns. */

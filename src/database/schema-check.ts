@@ -1,6 +1,7 @@
 import type { DataSource, Table } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import { NameLookup } from '../common/name-lookup.js';
 
 /**
  * What a column's type means, whatever the dialect calls it: the entity's type (as the driver
@@ -101,11 +102,12 @@ function entityName(metadata: EntityMetadata): string {
 
 function checkColumns(dataSource: DataSource, metadata: EntityMetadata, table: Table): string[] {
   const problems: string[] = [];
-  const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
+  const byName = new NameLookup<Table['columns'][number]>();
+  for (const column of table.columns) byName.set(column.name, column);
   const stored = (column: ColumnMetadata) => !column.isVirtual && !column.isVirtualProperty;
   for (const column of metadata.columns.filter(stored)) {
     const where = `${metadata.tableName}.${column.databaseName}`;
-    const found = byName.get(column.databaseName.toLowerCase());
+    const found = byName.get(column.databaseName);
     if (!found) {
       problems.push(`column ${where} is missing (entity ${entityName(metadata)}, property ${column.propertyPath})`);
       continue;
@@ -132,7 +134,8 @@ export async function schemaProblems(dataSource: DataSource): Promise<string[]> 
   } finally {
     await runner.release();
   }
-  const byName = new Map(tables.map((t) => [bareName(t.name), t]));
+  const byName = new NameLookup<Table>();
+  for (const table of tables) byName.set(bareName(table.name), table);
   const problems: string[] = [];
   for (const metadata of metadatas) {
     const table = byName.get(bareName(metadata.tablePath));
@@ -144,7 +147,7 @@ export async function schemaProblems(dataSource: DataSource): Promise<string[]> 
 
 /** A table's name without the schema or database TypeORM may put before it. */
 function bareName(path: string): string {
-  return (path.split('.').pop() ?? path).toLowerCase();
+  return path.split('.').pop() ?? path;
 }
 
 /** The boot's one message for a schema that does not match: every problem, then the fix. */

@@ -154,6 +154,18 @@ async function openForSchema(target: DatabaseTarget, entities: Function[] = []):
 const MYSQL_BOOLEANS =
   "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_TYPE = 'tinyint(1)'";
 
+/** MySQL/MariaDB enum and set columns, their values as the server spells them: `enum('a,b','it''s')`. */
+const MYSQL_ENUMS =
+  "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE IN ('enum', 'set')";
+
+/**
+ * The values of `enum('a,b','it''s')`: `a,b` and `it's` (TypeORM's reader splits at every comma and
+ * keeps the quotes doubled). Values holding a backslash leave their table out before (mysqlProblems).
+ */
+export function mysqlEnumValues(columnType: string): string[] {
+  return [...columnType.matchAll(/'((?:[^']|'')*)'/g)].map((match) => match[1]!.replaceAll("''", "'"));
+}
+
 const COLUMN_POSITIONS = {
   mysql:
     'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, ORDINAL_POSITION AS position FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
@@ -194,18 +206,6 @@ async function findSqliteAutoincrement(queryRunner: QueryRunner, tables: Table[]
   }
 }
 
-/** Tables with a generated (computed) column: TypeORM reads those from its typeorm_metadata table, which a database it did not make lacks. */
-const GENERATED_COLUMN_TABLES: Record<DatabaseTarget['kind'], string> = {
-  sqlite:
-    "SELECT DISTINCT m.name AS name FROM sqlite_master m JOIN pragma_table_xinfo(m.name) x WHERE m.type = 'table' AND x.hidden IN (2, 3)",
-  mysql:
-    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
-  mariadb:
-    "SELECT DISTINCT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
-  postgres:
-    "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
-};
-
 /** The database can be reached, but its schema cannot be read safely. */
 export class UnreadableSchemaError extends Error {
   constructor(message: string) {
@@ -214,30 +214,151 @@ export class UnreadableSchemaError extends Error {
   }
 }
 
-/** PostgreSQL: tables with a column of a type (an enum) whose name holds a quote, which TypeORM's reader writes into SQL unescaped. */
-const QUOTED_TYPE_TABLES =
-  "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'USER-DEFINED' AND udt_name LIKE '%''%'";
+/** A query for tables TypeORM cannot read or write back, a row per problem: the table, and the column, type or index it concerns. */
+interface TableProblems {
+  sql: string;
+  why: (detail: string) => string;
+}
 
-/** Why TypeORM cannot read a table (it would fail on it, or misread it), if it cannot. */
+const GENERATED = (): string => 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
+/** TypeORM writes the names of tables, columns, indexes and constraints between quotes without doubling the quote in them. */
+const UNESCAPED_IN_DDL = "which TypeORM would write unescaped into the baseline migration's SQL";
+
+function mysqlProblems(): TableProblems[] {
+  return [
+    {
+      sql: "SELECT DISTINCT TABLE_NAME AS name, '' AS detail FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
+      why: GENERATED,
+    },
+    {
+      sql: "SELECT TABLE_NAME AS name, COLUMN_NAME AS detail FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND INSTR(COLUMN_NAME, '`') > 0 ORDER BY TABLE_NAME, ORDINAL_POSITION",
+      why: (column) => `its column ${column} has a name holding a backtick, ${UNESCAPED_IN_DDL}`,
+    },
+    {
+      sql: `SELECT TABLE_NAME AS name, INDEX_NAME AS detail FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INSTR(INDEX_NAME, '\`') > 0
+            UNION SELECT TABLE_NAME, CONSTRAINT_NAME FROM information_schema.TABLE_CONSTRAINTS
+              WHERE CONSTRAINT_SCHEMA = DATABASE() AND CONSTRAINT_TYPE IN ('UNIQUE', 'FOREIGN KEY') AND INSTR(CONSTRAINT_NAME, '\`') > 0
+            ORDER BY 1, 2`,
+      why: (index) => `its index or constraint ${index} has a name holding a backtick, ${UNESCAPED_IN_DDL}`,
+    },
+    {
+      sql: "SELECT TABLE_NAME AS name, COLUMN_NAME AS detail FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND DATA_TYPE IN ('enum', 'set') AND INSTR(COLUMN_TYPE, CHAR(92)) > 0 ORDER BY TABLE_NAME, ORDINAL_POSITION",
+      why: (column) => `its column ${column} has an enum or set value holding a backslash, which TypeORM would write back as an escape`,
+    },
+  ];
+}
+
+/**
+ * Per database kind, what TypeORM cannot read or write back. Generated (computed) columns it reads
+ * from its typeorm_metadata table, which a database it did not make lacks. PostgreSQL: its reader
+ * writes type names between double quotes and the names of columns of user-defined and array
+ * types between single quotes, unescaped (the first fails, the second runs what the name holds);
+ * its DDL, the baseline migration's, writes names between double quotes. MySQL/MariaDB: its DDL
+ * writes names between backticks; it writes a backslash in an enum or set value as it is, which
+ * the server takes for an escape.
+ */
+const TABLE_PROBLEMS: Record<DatabaseTarget['kind'], TableProblems[]> = {
+  sqlite: [
+    {
+      sql: "SELECT DISTINCT m.name AS name, '' AS detail FROM sqlite_master m JOIN pragma_table_xinfo(m.name) x WHERE m.type = 'table' AND x.hidden IN (2, 3)",
+      why: GENERATED,
+    },
+  ],
+  mysql: mysqlProblems(),
+  mariadb: mysqlProblems(),
+  postgres: [
+    {
+      sql: "SELECT DISTINCT table_name AS name, '' AS detail FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
+      why: GENERATED,
+    },
+    {
+      // The type as SQL spells it: an array's element type with [], its schema when that is the name holding the quote.
+      sql: `SELECT table_name AS name, column_name || ' has type '
+              || CASE WHEN strpos(udt_schema, '''') + strpos(udt_schema, '"') > 0 THEN udt_schema || '.' ELSE '' END
+              || CASE WHEN data_type = 'ARRAY' THEN substr(udt_name, 2) || '[]' ELSE udt_name END AS detail
+            FROM information_schema.columns
+            WHERE table_schema = current_schema() AND strpos(udt_name || udt_schema, '''') + strpos(udt_name || udt_schema, '"') > 0
+            ORDER BY table_name, ordinal_position`,
+      why: (typed) => `its column ${typed}, a name holding a quote, which TypeORM cannot read`,
+    },
+    {
+      sql: `SELECT table_name AS name, column_name AS detail FROM information_schema.columns
+            WHERE table_schema = current_schema() AND data_type IN ('USER-DEFINED', 'ARRAY') AND strpos(column_name, '''') > 0
+            ORDER BY table_name, ordinal_position`,
+      why: (column) =>
+        `its column ${column}, of a user-defined or array type, has a name holding a single quote, which TypeORM cannot read`,
+    },
+    {
+      sql: `SELECT table_name AS name, column_name AS detail FROM information_schema.columns
+            WHERE table_schema = current_schema() AND strpos(column_name, '"') > 0 ORDER BY table_name, ordinal_position`,
+      why: (column) => `its column ${column} has a name holding a double quote, ${UNESCAPED_IN_DDL}`,
+    },
+    {
+      // Plain indexes, unique and foreign-key constraints: those a baseline migration names.
+      sql: `SELECT t.relname AS name, i.relname AS detail FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+              JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = current_schema() AND NOT x.indisprimary AND strpos(i.relname, '"') > 0
+            UNION SELECT t.relname, c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+              WHERE n.nspname = current_schema() AND c.contype IN ('u', 'f') AND strpos(c.conname, '"') > 0
+            ORDER BY 1, 2`,
+      why: (index) => `its index or constraint ${index} has a name holding a double quote, ${UNESCAPED_IN_DDL}`,
+    },
+  ],
+};
+
+/** The first problem of each table that has one (in the order of the queries, then of their rows). */
+async function tableProblems(queryRunner: QueryRunner, kind: DatabaseTarget['kind']): Promise<Map<string, string>> {
+  const problems = new Map<string, string>();
+  for (const { sql, why } of TABLE_PROBLEMS[kind]) {
+    for (const row of (await queryRunner.query(sql)) as Array<{ name: string; detail: string }>) {
+      if (!problems.has(row.name)) problems.set(row.name, why(row.detail));
+    }
+  }
+  return problems;
+}
+
+/** Why TypeORM cannot read a table (it would fail on it, or misread it) or write it back, if it cannot. */
 async function unreadable(
   queryRunner: QueryRunner,
   kind: DatabaseTarget['kind'],
   name: string,
-  generated: Set<string>,
-  quotedTypes: Set<string>,
+  problems: Map<string, string>,
 ): Promise<string | undefined> {
-  // TypeORM takes a dot for the separator of a schema name; its SQLite reader writes names into SQL unescaped.
+  // TypeORM takes a dot for the separator of a schema name; its readers write names into SQL unescaped.
   if (name.includes('.')) return 'its name holds a dot, which TypeORM reads as a schema separator';
   if (name.includes("'")) return 'its name holds a single quote, which TypeORM cannot read';
   if (kind === 'sqlite' && name.includes('"')) return 'its name holds a double quote, which TypeORM cannot read on SQLite';
-  if (quotedTypes.has(name)) return 'a column of it has a type whose name holds a quote, which TypeORM cannot read';
-  if (generated.has(name)) return 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
+  if (kind === 'postgres' && name.includes('"')) return `its name holds a double quote, ${UNESCAPED_IN_DDL}`;
+  if (kind === 'mysql' || kind === 'mariadb') {
+    if (name.includes('\\'))
+      return 'its name holds a backslash, which TypeORM writes into its SQL where MySQL/MariaDB take it for an escape';
+    if (name.includes('`')) return `its name holds a backtick, ${UNESCAPED_IN_DDL}`;
+  }
+  const problem = problems.get(name);
+  if (problem) return problem;
   if (kind !== 'sqlite') return undefined;
   const indices = (await queryRunner.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [name])) as Array<{
     name: string;
   }>;
   if (indices.some((i) => /['"]/.test(i.name))) return 'the name of an index of it holds a quote, which TypeORM cannot read on SQLite';
   return undefined;
+}
+
+/**
+ * Groups of table names that differ only in case (`Customer`, `customer`: PostgreSQL and MariaDB
+ * on Linux keep them apart), one line each. Resource names match ignoring case, so no URL could
+ * tell them apart, and TypeORM's MySQL reader reads such a group as one table: none is read.
+ */
+function caseTwins(names: string[]): { names: Set<string>; lines: string[] } {
+  const groups = new Map<string, string[]>();
+  for (const name of [...names].sort(compare)) groups.set(name.toLowerCase(), [...(groups.get(name.toLowerCase()) ?? []), name]);
+  const twins = [...groups.values()].filter((group) => group.length > 1);
+  return {
+    names: new Set(twins.flat()),
+    lines: twins.map(
+      (group) =>
+        `tables ${group.slice(0, -1).join(', ')} and ${group.at(-1)!}: their names differ only in case, which resource names (matched ignoring case) cannot tell apart; rename all but one to serve it`,
+    ),
+  };
 }
 
 /**
@@ -261,15 +382,13 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
       const names: string[] = [];
       const unread: string[] = [];
-      const generated = new Set(
-        ((await queryRunner.query(GENERATED_COLUMN_TABLES[target.kind])) as Array<{ name: string }>).map((row) => row.name),
-      );
-      const quotedTypes = new Set(
-        target.kind === 'postgres' ? ((await queryRunner.query(QUOTED_TYPE_TABLES)) as Array<{ name: string }>).map((row) => row.name) : [],
-      );
-      for (const { name } of listed) {
-        if (name.toLowerCase().startsWith('tessera_')) continue;
-        const why = await unreadable(queryRunner, target.kind, name, generated, quotedTypes);
+      const problems = await tableProblems(queryRunner, target.kind);
+      const project = listed.map((row) => row.name).filter((name) => !name.toLowerCase().startsWith('tessera_'));
+      const twins = caseTwins(project);
+      unread.push(...twins.lines);
+      for (const name of project) {
+        if (twins.names.has(name)) continue;
+        const why = await unreadable(queryRunner, target.kind, name, problems);
         if (why) unread.push(`table ${name}: ${why}`);
         else names.push(name);
       }
@@ -277,10 +396,16 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
       else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
+        const columnOf = (tableName: string, columnName: string) => tables.find((t) => t.name === tableName)?.findColumnByName(columnName);
         const booleans = (await queryRunner.query(MYSQL_BOOLEANS)) as Array<{ tableName: string; columnName: string }>;
         for (const { tableName, columnName } of booleans) {
-          const column = tables.find((t) => t.name === tableName)?.findColumnByName(columnName);
+          const column = columnOf(tableName, columnName);
           if (column) column.type = 'boolean';
+        }
+        const enums = (await queryRunner.query(MYSQL_ENUMS)) as Array<{ tableName: string; columnName: string; columnType: string }>;
+        for (const { tableName, columnName, columnType } of enums) {
+          const column = columnOf(tableName, columnName);
+          if (column) column.enum = mysqlEnumValues(columnType);
         }
       }
       return {

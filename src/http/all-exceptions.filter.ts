@@ -1,8 +1,17 @@
-import { Catch, HttpException, Inject, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  Inject,
+  Optional,
+  type ArgumentsHost,
+  type ExceptionFilter,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { driverFactsOf } from '../database/constraint-violations.js';
 import { Database } from '../database/database.js';
+import { DatabaseOutage } from '../database/database-outage.js';
 import { apiErrorFromDatabase, type ViolationFinder } from '../database/database-errors.js';
 import { ApiError } from '../common/api-error.js';
 import { isClientAbort } from '../common/client-abort.js';
@@ -60,14 +69,26 @@ export function toApiError(error: unknown, findViolation?: ViolationFinder): Api
 /** What is answered, should the connection still take it, to a body cut short by its client. */
 const CLIENT_ABORT = new ApiError(ErrorCode.BAD_REQUEST, 'The request body ended before its announced length.');
 
-/** The one exception filter: every error leaves as the contract's JSON envelope. */
+/**
+ * The one exception filter: every error leaves as the contract's JSON envelope. An internal error
+ * is logged with its stack; a database outage once, however many requests it refuses (see
+ * `DatabaseOutage`).
+ */
 @Catch()
-export class AllExceptionsFilter implements ExceptionFilter {
+export class AllExceptionsFilter implements ExceptionFilter, OnApplicationShutdown {
+  private readonly outage?: DatabaseOutage;
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(LOGGER) private readonly logger: Logger,
     @Optional() @Inject(Database) private readonly database?: Database,
-  ) {}
+  ) {
+    if (database) this.outage = new DatabaseOutage(logger, () => database.ping());
+  }
+
+  onApplicationShutdown(): void {
+    this.outage?.stop();
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -86,10 +107,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     if (error.errorCode === ErrorCode.INTERNAL || error.errorCode === ErrorCode.DATABASE_UNAVAILABLE) {
       const raw = rawRequestOf(request);
-      this.logger.error(
-        { requestId, method: raw.method, path: redactUrl(raw.url ?? ''), err: exception },
-        error.errorCode === ErrorCode.INTERNAL ? 'unhandled error' : 'service unavailable',
-      );
+      const where = { requestId, method: raw.method, path: redactUrl(raw.url ?? '') };
+      if (error.errorCode === ErrorCode.INTERNAL) this.logger.error({ ...where, err: exception }, 'unhandled error');
+      else if (this.outage) this.outage.refused(exception, where);
+      else this.logger.error({ ...where, err: exception }, 'service unavailable');
     }
     const adapter = this.adapterHost.httpAdapter;
     for (const [name, value] of Object.entries(error.headers)) adapter.setHeader(response, name, value);

@@ -44,7 +44,26 @@ export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
   ) {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href", "@metadata.checksum" and "@metadata.action" must be strings.');
   }
-  return { href, checksum, action };
+  return { href: href === undefined ? undefined : withPlainResourceSegment(href), checksum, action };
+}
+
+/**
+ * The href with its resource segment (the one before the key) decoded: hrefs percent-encode the
+ * table's name (`my%20table`), and the document writer finds the key after the name as it is
+ * (`/my table/`). The key segment stays encoded, for `parseKeySegment`.
+ */
+function withPlainResourceSegment(href: string): string {
+  const end = href.search(/[?#]/);
+  const path = end < 0 ? href : href.slice(0, end);
+  const last = path.lastIndexOf('/');
+  const before = last > 0 ? path.lastIndexOf('/', last - 1) : -1;
+  const segment = path.slice(before + 1, last);
+  if (before < 0 || !segment.includes('%')) return href;
+  try {
+    return `${path.slice(0, before + 1)}${decodeURIComponent(segment)}${href.slice(last)}`;
+  } catch {
+    return href;
+  }
 }
 
 /** Columns an insert must set: not nullable, no default, not generated. */

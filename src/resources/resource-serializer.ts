@@ -28,7 +28,7 @@ export class ResourceSerializer {
   ) {}
 
   href(resource: Resource, row: CanonicalRow): string {
-    return `${this.resourcesUrl}/${resource.name}/${keySegment(resource, row)}`;
+    return `${this.resourcesUrl}/${resource.urlName}/${keySegment(resource, row)}`;
   }
 
   /**

@@ -13,6 +13,7 @@ export function columnOf(name: string, kind: ResourceColumn['kind'], primary = f
 export function resourceOf(name: string, columns: ResourceColumn[], parents: Resource['parents'] = []): Resource {
   return {
     name,
+    urlName: encodeURIComponent(name),
     tableName: name,
     target: name,
     columns,

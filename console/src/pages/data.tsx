@@ -38,8 +38,13 @@ function pathOf(href: string, base: string): string {
   return at < 0 ? href : href.slice(at + base.length + 1);
 }
 
+/** A table name or key part as one path segment: it may hold a slash or a space; `~` joins the parts of a composite key. */
+function segment(text: string): string {
+  return encodeURIComponent(text).replaceAll('~', '%7E');
+}
+
 function keyPath(resource: ResourceInfo, row: Row): string {
-  return `${resource.name}/${resource.primaryKey.map((column) => encodeURIComponent(textOf(row[column]))).join('~')}`;
+  return `${segment(resource.name)}/${resource.primaryKey.map((column) => segment(textOf(row[column]))).join('~')}`;
 }
 
 /** A field's text back to a value of the column's kind; the API refuses (beside the field) what does not fit. */
@@ -118,7 +123,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     const query = new URLSearchParams({ pagesize: String(PAGE_SIZE), offset: String(offset) });
     if (applied.filter.trim()) query.set('filter', applied.filter.trim());
     if (applied.order.trim()) query.set('order', applied.order.trim());
-    data.get<Row[]>(`${resource.name}?${query.toString()}`).then((answer) => {
+    data.get<Row[]>(`${segment(resource.name)}?${query.toString()}`).then((answer) => {
       const last = answer[answer.length - 1];
       const more = last?.['@metadata']?.next_batch !== undefined && last['@metadata'].href === undefined;
       setHasMore(more);
@@ -168,7 +173,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     }
     const checksum = row?.['@metadata']?.checksum ?? '';
     const href = row?.['@metadata']?.href;
-    const path = row ? (href ? pathOf(href, base) : keyPath(resource, row)) : resource.name;
+    const path = row ? (href ? pathOf(href, base) : keyPath(resource, row)) : segment(resource.name);
     await submit(
       async () => {
         let answer: { txsummary?: Row[] };

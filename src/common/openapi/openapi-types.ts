@@ -27,3 +27,15 @@ export function ref(kind: ComponentKind, name: string): { $ref: string } {
 export function jsonContent(schema: JsonObject): JsonObject {
   return { 'application/json': { schema } };
 }
+
+/**
+ * A name (of a table, a column, a level) inside a Markdown description, as a code span: Swagger UI
+ * renders descriptions as Markdown with HTML, and a code span shows whatever it holds as text
+ * (`<img …>`, `*`, `[x](y)`). The fence is longer than any run of backticks in the name.
+ */
+export function codeSpan(name: string): string {
+  const longest = Math.max(0, ...[...name.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[`\s]|[`\s]$/.test(name) ? ' ' : '';
+  return `${fence}${pad}${name}${pad}${fence}`;
+}

@@ -120,7 +120,7 @@ export class CustomResourceRegistry extends ResourcePaths {
       }
       const lower = definition.name.toLowerCase();
       if (names.has(lower)) problems.push(`${where} is defined twice (names match case-insensitively)`);
-      if (tables.find(definition.name)) problems.push(`${where}: a table resource has that name (names match case-insensitively)`);
+      if (tables.taken(definition.name)) problems.push(`${where}: a table resource has that name (names match case-insensitively)`);
       names.add(lower);
       const resource = { name: definition.name, description: definition.description, definition } as CustomResource;
       const root = builder.level(definition, { name: definition.name, path: definition.name, subPath: '', kind: 'root', resource }, where);

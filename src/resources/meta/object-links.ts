@@ -70,7 +70,7 @@ export class ObjectLinks {
       const other = relation.columns.map((pair) => pair.parent);
       const byKey = parent.primaryKey.length === other.length && parent.primaryKey.every((c, i) => c.name === other[i]);
       if (!byKey && !allIn(access.to(parent).readable(), other)) continue;
-      const table = `${baseUrl}/${encodeURIComponent(parent.name)}`;
+      const table = `${baseUrl}/${parent.urlName}`;
       templates.push({
         rel: 'parent',
         role: parentRole(relation),
@@ -94,7 +94,7 @@ export class ObjectLinks {
         own: via.columns.map((pair) => resource.columnsByName.get(pair.parent)!),
         other,
         otherPrefixes: other.map((name) => `${encodeURIComponent(name)}:`),
-        collectionUrl: `${baseUrl}/${encodeURIComponent(child.name)}?sysfilter=equal(`,
+        collectionUrl: `${baseUrl}/${child.urlName}?sysfilter=equal(`,
       });
     }
     return new ObjectLinks(templates, new Set(resource.primaryKey.map((c) => c.name)));

@@ -1,7 +1,7 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../custom/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
-import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { codeSpan, jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { asPatch } from './resource-paths.js';
 import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
@@ -33,7 +33,7 @@ function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, de
   for (const attribute of level.attributes) {
     const schema = columnSchema(attribute.column, derived.has(attribute.column.name));
     if (attribute.name !== attribute.column.name) {
-      schema.description = [`Column ${attribute.column.name}.`, schema.description].filter(Boolean).join(' ');
+      schema.description = [`Column ${codeSpan(attribute.column.name)}.`, schema.description].filter(Boolean).join(' ');
     }
     properties[attribute.name] = schema;
   }
@@ -43,16 +43,16 @@ function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, de
       sub.kind === 'child'
         ? {
             type: 'array',
-            description: `Its ${sub.table.tableName} rows (${sub.name}); pagesize applies per level, a next_batch element ends a cut array.`,
+            description: `Its ${codeSpan(sub.table.tableName)} rows (${sub.name}); pagesize applies per level, a next_batch element ends a cut array.`,
             items: { anyOf: [item, ref('schemas', 'NextBatch')] },
           }
-        : { description: `Its ${sub.table.tableName} (${sub.name}), or null.`, oneOf: [item, { type: 'null' }] };
+        : { description: `Its ${codeSpan(sub.table.tableName)} (${sub.name}), or null.`, oneOf: [item, { type: 'null' }] };
   }
   return {
     type: 'object',
     title: level.path,
     description:
-      `${level.path}: rows of ${level.table.tableName}` +
+      `${level.path}: rows of ${codeSpan(level.table.tableName)}` +
       (level.kind === 'root' && level.resource.description ? ` (${level.resource.description})` : '') +
       ". Attributes and levels the caller's roles may not read are left out.",
     properties,
@@ -125,7 +125,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
     const path = `/${level.path}`;
     parameters[`key.${name}`] = {
       ...keyParameter(level.table),
-      description: `The key of the ${level.table.tableName} row at the top of ${level.path}.`,
+      description: `The key of the ${codeSpan(level.table.tableName)} row at the top of ${level.path}.`,
     };
     const query = [
       ...shared(rootQuery),
@@ -138,7 +138,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       summary: `List ${level.path}`,
       description:
         level.kind === 'root'
-          ? `Documents of ${level.table.tableName} rows with their levels, read with one query per level.`
+          ? `Documents of ${codeSpan(level.table.tableName)} rows with their levels, read with one query per level.`
           : `The ${level.path} level as a resource of its own, with the levels below it.`,
       parameters: query,
       responses: {
@@ -166,7 +166,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
           name: 'parent',
           in: 'query',
           required: false,
-          description: `The key of one ${level.link!.owner.table.tableName} row (as in its URL): only the rows of ${level.path} under it (next_batch links of nested arrays use it).`,
+          description: `The key of one ${codeSpan(level.link!.owner.table.tableName)} row (as in its URL): only the rows of ${level.path} under it (next_batch links of nested arrays use it).`,
           schema: { type: 'string' },
         },
       ];
@@ -224,7 +224,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
   }
   const tags = source.resources.map((r) => ({
     name: r.name,
-    description: r.description ?? `Custom resource over ${r.root.table.tableName}.`,
+    description: r.description ?? `Custom resource over ${codeSpan(r.root.table.tableName)}.`,
   }));
   return { schemas, parameters, paths, tags };
 }

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../common/error-codes.js';
+import { codeSpan } from '../../common/openapi/openapi-types.js';
 import { columnOf, resourceOf } from '../../../test/support/resource-shapes.js';
 import type { ResourceColumn } from '../../data/resource-registry.js';
 import { OpenApiDocs, buildOpenApiDocument, type OpenApiSource } from './openapi-document.js';
@@ -87,7 +88,7 @@ describe('the OpenAPI document', () => {
     expect(doc.components.parameters['key.slot']).toMatchObject({
       schema: { type: 'string' },
       example: 'warehouse~1',
-      description: expect.stringContaining('(warehouse, number), each URL-encoded'),
+      description: expect.stringContaining('(`warehouse`, `number`), each URL-encoded'),
     });
     expect(doc.paths['/order/{key}'].delete.parameters).toEqual([
       { $ref: '#/components/parameters/checksum' },
@@ -163,6 +164,16 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/@docs'].get.security).toBeUndefined();
     expect(doc.paths['/@serverinfo'].get.security).toBeUndefined();
     expect((buildOpenApiDocument(source({ docsPublic: true }), 'v1') as Json).paths['/@docs'].get.security).toEqual([]);
+  });
+
+  it('writes names into Markdown descriptions as code spans, whatever backticks or markup they hold', () => {
+    expect(codeSpan('order_line')).toBe('`order_line`');
+    expect(codeSpan('<img src=x>')).toBe('`<img src=x>`');
+    expect(codeSpan('a``b')).toBe('```a``b```');
+    expect(codeSpan('`edge ')).toBe('`` `edge  ``');
+    const markup = resourceOf('<b>x</b>', [column('id', 'integer', { primary: true })]);
+    const doc = buildOpenApiDocument(source({ resources: [markup] }), 'v1') as Json;
+    expect(doc.tags.at(-1)).toEqual({ name: '<b>x</b>', description: 'The `<b>x</b>` table.' });
   });
 
   it('gives resources safe component names that do not collide with its own', () => {

@@ -2,7 +2,7 @@ import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource } from '../custom/custom-resource-registry.js';
 import { customResourceDocs } from './custom-resource-docs.js';
 import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
-import type { JsonObject, OpenApiDocument } from '../../common/openapi/openapi-types.js';
+import { codeSpan, type JsonObject, type OpenApiDocument } from '../../common/openapi/openapi-types.js';
 import { queryParameters, resourcePaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
@@ -103,7 +103,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     tags: [
       { name: 'authentication', description: 'Tokens.' },
       { name: 'system', description: 'Health, information and descriptions of this API.' },
-      ...source.resources.map((r) => ({ name: r.name, description: `The ${r.tableName} table.` })),
+      ...source.resources.map((r) => ({ name: r.name, description: `The ${codeSpan(r.tableName)} table.` })),
       ...custom.tags,
     ],
     paths: { ...paths, ...custom.paths },

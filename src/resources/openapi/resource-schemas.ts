@@ -1,7 +1,7 @@
 import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
 import { MAX_YEAR, MIN_YEAR } from '../../data/date-values.js';
 import { integerRange } from '../../data/value-codec.js';
-import { ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { codeSpan, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 /**
  * Component names per resource or custom resource level, after `nameOf` of each. OpenAPI allows only
@@ -72,7 +72,7 @@ export function resourceSchema(resource: Resource, derived: ReadonlySet<string>)
   return {
     type: 'object',
     title: resource.name,
-    description: `A row of ${resource.tableName}; key: ${keyColumns(resource)}. Columns the caller's roles may not read are left out.`,
+    description: `A row of ${codeSpan(resource.tableName)}; key: ${keyColumns(resource)}. Columns the caller's roles may not read are left out.`,
     properties: {
       '@metadata': ref('schemas', 'Metadata'),
       ...Object.fromEntries(resource.columns.map((c) => [c.name, columnSchema(c, derived.has(c.name))])),
@@ -91,14 +91,14 @@ export function insertSchema(resource: Resource, derived: ReadonlySet<string>, r
   const required = requiredOnInsert(resource, derived);
   return {
     type: 'object',
-    description: `A new ${resource.name}. No @metadata is needed; read-only attributes (generated keys, rule-derived values) are refused (400 / 4003).`,
+    description: `A new ${codeSpan(resource.name)}. No @metadata is needed; read-only attributes (generated keys, rule-derived values) are refused (400 / 4003).`,
     allOf: [ref('schemas', rowSchemaName)],
     ...(required.length > 0 ? { required } : {}),
   };
 }
 
 function keyColumns(resource: Resource): string {
-  return resource.primaryKey.map((c) => c.name).join(', ');
+  return resource.primaryKey.map((c) => codeSpan(c.name)).join(', ');
 }
 
 /** The `{key}` path parameter of `<resource>/{key}`: one URL-encoded value, or the parts of a composite key joined with `~`. */
@@ -111,7 +111,7 @@ export function keyParameter(resource: Resource): JsonObject {
       name: 'key',
       in: 'path',
       required: true,
-      description: `The ${only.name} of the ${resource.name}, URL-encoded.`,
+      description: `The ${codeSpan(only.name)} of the ${codeSpan(resource.name)}, URL-encoded.`,
       schema: { type, ...rest },
     };
   }
@@ -122,7 +122,7 @@ export function keyParameter(resource: Resource): JsonObject {
     name: 'key',
     in: 'path',
     required: true,
-    description: `The composite key of the ${resource.name}: its parts in key-column order (${keyColumns(resource)}), each URL-encoded (a "~" inside a part as %7E), joined with "~".`,
+    description: `The composite key of the ${codeSpan(resource.name)}: its parts in key-column order (${keyColumns(resource)}), each URL-encoded (a "~" inside a part as %7E), joined with "~".`,
     schema: { type: 'string' },
     example,
   };

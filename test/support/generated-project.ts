@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { parseDatabaseUrl } from '../../src/config/database-url.js';
+import { PROJECT_ROOT } from '../../src/config/project-root.js';
+import { readSchema } from '../../src/database/schema-reader.js';
+import { generateProject, type GenerateResult } from '../../src/generator/generate-project.js';
+import type { ProjectDefinition } from '../../src/project-definition.js';
+import { runSql } from './shop-schema.js';
+import { createScratchDatabase, type ScratchDatabase } from './test-databases.js';
+
+/** Where the suites write generated projects: inside the repository (so they resolve `typeorm` and `src/`), ignored by git and the linters. */
+export const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
+
+export interface GeneratedProject {
+  /** The database it was generated from (the suite drops it). */
+  source: ScratchDatabase;
+  result: GenerateResult;
+  project: ProjectDefinition;
+}
+
+/** A scratch database of `kind` made by `sql`, and the project `name` generated from it into test/.generated/<folder>, imported. */
+export async function generateFromSql(
+  kind: 'sqlite' | 'mysql' | 'postgres',
+  sql: string[],
+  folder: string,
+  name: string,
+): Promise<GeneratedProject> {
+  const source = await createScratchDatabase(kind);
+  await runSql(source, sql);
+  const out = join(GENERATED, folder);
+  const schema = await readSchema(parseDatabaseUrl(source.url));
+  const result = generateProject({ source: { kind: 'database', schema }, name, out, force: true, root: PROJECT_ROOT });
+  const project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
+  return { source, result, project };
+}
