@@ -8,6 +8,7 @@ import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
 import { DatabaseBootError, openDatabase } from './database/open-database.js';
+import { LoginThrottle } from './login/login-throttle.js';
 import { project } from './project/project.js';
 import { schemaOf } from './schema.js';
 
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
   const closeDatabase = async (): Promise<void> => {
     if (dataSource.isInitialized) await dataSource.destroy();
   };
-  stopOnSignals({ app, closeDatabase, logger, graceMs: config.http.shutdownGraceMs });
+  const throttle = app.get(LoginThrottle);
+  stopOnSignals({ app, closeDatabase, logger, graceMs: config.http.shutdownGraceMs, release: () => throttle.releaseAll() });
 
   const generatedAdmin = app.get(BootNotes).takeGeneratedAdmin();
   try {
