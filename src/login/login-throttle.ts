@@ -102,6 +102,7 @@ export class LoginThrottle {
   private stopping = false;
   private released?: Promise<void>;
   private lastSweep = 0;
+  private lastReclaim = 0;
 
   constructor(
     private readonly db: Database,
@@ -130,7 +131,6 @@ export class LoginThrottle {
         // Given back as soon as it was taken: the client went, or the service is stopping.
         continue;
       }
-      if ((await this.reclaimExpired(now)) > 0) continue;
       const verdict = await this.verdict(subjects, now);
       if (verdict.kind === 'missing') {
         await this.createCounters(subjects, now);
@@ -141,6 +141,8 @@ export class LoginThrottle {
         for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
         throw tooMany(verdict.retryAt, now);
       }
+      // Held up by logins in progress: some may be leases a dead process left.
+      if (verdict.kind === 'busy' && (await this.reclaimNow(now)) > 0) continue;
       if (Date.now() >= giveUpAt) throw tooMany(now, now);
       if (verdict.kind === 'busy') await this.waitForTurn(verdict.key, giveUpAt, gone);
     }
@@ -256,6 +258,13 @@ export class LoginThrottle {
         }),
       ),
     );
+  }
+
+  /** `reclaimExpired` at most once per POLL_MS in this process: many logins waiting their turn poll together. */
+  private async reclaimNow(now: number): Promise<number> {
+    if (now - this.lastReclaim < POLL_MS) return 0;
+    this.lastReclaim = now;
+    return this.reclaimExpired(now);
   }
 
   /** Takes back the leases that have expired (their process died, or could not reach the database to end them); returns how many. */
