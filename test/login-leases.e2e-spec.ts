@@ -1,4 +1,9 @@
 import { connect, type Socket } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { createApp } from '../src/bootstrap.js';
+import { createLogger } from '../src/common/logger.js';
+import { demoProject } from '../src/demo/project.js';
 import { killerOf } from './support/connection-killer.js';
 import { ManualClock } from './support/manual-clock.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
@@ -221,6 +226,52 @@ describeEachTarget('login slots when the database drops connections halfway', (t
     await login('sam', 'Password1', '198.18.9.100').expect(200);
     expect(await rows('SELECT id FROM tessera_login_leases')).toEqual([]);
     expect((await rows('SELECT pending FROM tessera_login_attempts')).map((r) => Number(r.pending)).filter((n) => n > 0)).toEqual([]);
+  });
+});
+
+/**
+ * The sweep deletes a closed window's counter; the next burst of attempts makes it again. On
+ * MariaDB two INSERT IGNOREs of one key meeting the deleted row deadlocked (each held a shared
+ * lock on it and wanted it exclusive), and a login answered 409 / 4093.
+ */
+describeEachTarget('login counters made again after the sweep, by two instances at once', (target) => {
+  let t: TestApp;
+  const clock = new ManualClock();
+  const WINDOW_SECONDS = 600;
+
+  suiteApp(target, { clock, env: { TRUST_PROXY: 'true', LOGIN_FAILURE_WINDOW_SECONDS: String(WINDOW_SECONDS) } }, (app) => {
+    t = app;
+  });
+
+  // Last: closing the second app closes the data source it shares with the first.
+  it('answers every login 200 or 401, round after round', async () => {
+    const other: INestApplication = await createApp({
+      config: t.config,
+      project: demoProject,
+      dataSource: t.dataSource,
+      logger: createLogger('silent'),
+      clock,
+    });
+    const statuses: Record<number, number> = {};
+    try {
+      for (let round = 0; round < 6; round++) {
+        // Every window closed, and the sweep's interval passed on both instances.
+        clock.advance(WINDOW_SECONDS + 61);
+        const answers = await Promise.all(
+          Array.from({ length: 16 }, (_, i) =>
+            request(i % 2 === 0 ? t.app.getHttpServer() : other.getHttpServer())
+              .post(`${t.base}/@authentication`)
+              // Addresses never seen before: their counters are made in the same burst.
+              .set('X-Forwarded-For', `198.18.${10 + round}.${i}`)
+              .send({ username: 'demo', password: i % 4 === 0 ? 'wrong-one' : 'Password1' }),
+          ),
+        );
+        for (const res of answers) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    } finally {
+      await other.close();
+    }
+    expect(Object.keys(statuses).filter((status) => status !== '200' && status !== '401')).toEqual([]);
   });
 });
 

@@ -7,6 +7,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
 import { LoginAttemptCounter, type LoginAttemptScope } from '../database/login-attempt.entity.js';
 import { LoginLease } from '../database/login-lease.entity.js';
+import { conflictCodes } from '../database/database-errors.js';
+import { withConflictRetries } from '../database/write-retry.js';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -93,6 +95,7 @@ export class LoginThrottle {
   private readonly windowMs: number;
   private readonly limits: Record<LoginAttemptScope, number>;
   private readonly providerTimeoutMs: number;
+  private readonly retryBudgetMs: number;
   /** Logins of this process waiting for a turn, by `scope:subject`, first come first woken. */
   private readonly waiting = new Map<string, Array<() => void>>();
   /** Reservations of this process not finished yet, each with what stops it following its client. */
@@ -114,6 +117,7 @@ export class LoginThrottle {
     this.windowMs = config.auth.loginFailureWindowSeconds * 1000;
     this.limits = { account: config.auth.loginMaxFailures, address: config.auth.loginMaxFailuresPerAddress };
     this.providerTimeoutMs = config.auth.providerTimeoutMs;
+    this.retryBudgetMs = config.database.writeRetryBudgetMs;
   }
 
   /** Counts the attempt against its account and its address, or throws 429 / 4290. */
@@ -214,19 +218,19 @@ export class LoginThrottle {
   private admit(subjects: Subjects, now: number, gone: AbortSignal | undefined): Promise<LoginReservation | undefined> {
     const lease: LoginLease = { id: randomUUID(), ...subjects, expiresAt: now + this.leaseMs() };
     return this.tracked(async () => {
-      const admitted = await this.db
-        .transaction((tx) =>
+      const admitted = await this.againOnConflict(() =>
+        this.db.transaction((tx) =>
           tx.write(async ({ manager }) => {
             if (!(await this.increment(manager, 'account', subjects.account, now))) return false;
             if (!(await this.increment(manager, 'address', subjects.address, now))) throw new AddressRefused();
             await manager.getRepository(LoginLease).insert(lease);
             return true;
           }),
-        )
-        .catch((error: unknown) => {
-          if (error instanceof AddressRefused) return false;
-          throw error;
-        });
+        ),
+      ).catch((error: unknown) => {
+        if (error instanceof AddressRefused) return false;
+        throw error;
+      });
       return admitted ? this.hold({ subjects, lease: lease.id, finished: false }, gone) : undefined;
     });
   }
@@ -248,16 +252,38 @@ export class LoginThrottle {
    */
   private endLease(lease: Omit<LoginLease, 'expiresAt'>, outcomes: Record<LoginAttemptScope, CounterOutcome>): Promise<boolean> {
     return this.tracked(() =>
-      this.db.transaction((tx) =>
-        tx.write(async ({ manager }) => {
-          const ended = await manager.getRepository(LoginLease).createQueryBuilder().delete().where('id = :id', { id: lease.id }).execute();
-          const held = (ended.affected ?? 0) > 0;
-          await this.settle(manager, 'account', lease.account, outcomes.account, held);
-          await this.settle(manager, 'address', lease.address, outcomes.address, held);
-          return held;
-        }),
+      this.againOnConflict(() =>
+        this.db.transaction((tx) =>
+          tx.write(async ({ manager }) => {
+            const ended = await manager
+              .getRepository(LoginLease)
+              .createQueryBuilder()
+              .delete()
+              .where('id = :id', { id: lease.id })
+              .execute();
+            const held = (ended.affected ?? 0) > 0;
+            await this.settle(manager, 'account', lease.account, outcomes.account, held);
+            await this.settle(manager, 'address', lease.address, outcomes.address, held);
+            return held;
+          }),
+        ),
       ),
     );
+  }
+
+  /**
+   * Runs one of the throttle's transactions again when it lost a deadlock or a lock wait to a
+   * concurrent one, within WRITE_RETRY_BUDGET_MS, as the write engine does: on MySQL/MariaDB
+   * two attempts making the same counter again after the sweep deleted it deadlock (both hold
+   * a shared lock on the deleted row and want it exclusive), and on Galera a conflict with
+   * another node fails at COMMIT. Past the budget: 409 / 4093.
+   */
+  private againOnConflict<T>(work: () => Promise<T>): Promise<T> {
+    return withConflictRetries(work, {
+      budgetMs: this.retryBudgetMs,
+      onRetry: (retry, error, delayMs) =>
+        this.logger.debug({ retry, ...conflictCodes(error), delayMs: Math.round(delayMs) }, 'login throttle write conflict; retrying'),
+    });
   }
 
   /** `reclaimExpired` at most once per POLL_MS in this process: many logins waiting their turn poll together. */
@@ -308,20 +334,22 @@ export class LoginThrottle {
   }
 
   /**
-   * The counters a first attempt needs, each on its own (outside any transaction: on MySQL
-   * an INSERT IGNORE meeting another's new row holds a shared lock that two of them turn into
-   * a deadlock when both then update it).
+   * The counters a first attempt needs, each on its own, outside any transaction: on MySQL an
+   * INSERT IGNORE meeting another's row keeps a shared lock on it to the end of its
+   * transaction, which two of them would turn into a deadlock when both then update it.
    */
   private async createCounters(subjects: Subjects, now: number): Promise<void> {
     for (const scope of SCOPES) {
-      await this.db.write(({ manager }) =>
-        counters(manager)
-          .createQueryBuilder()
-          .insert()
-          .into(LoginAttemptCounter)
-          .values({ scope, subject: subjects[scope], windowStart: now, failures: 0, pending: 0 })
-          .orIgnore()
-          .execute(),
+      await this.againOnConflict(() =>
+        this.db.write(({ manager }) =>
+          counters(manager)
+            .createQueryBuilder()
+            .insert()
+            .into(LoginAttemptCounter)
+            .values({ scope, subject: subjects[scope], windowStart: now, failures: 0, pending: 0 })
+            .orIgnore()
+            .execute(),
+        ),
       );
     }
   }
@@ -407,17 +435,19 @@ export class LoginThrottle {
     await this.reclaimExpired(now);
     // A closed window goes once no lease counts in it. One whose pending no lease explains
     // (left by an older build, which counted without leases) goes too.
-    await this.db.write(({ manager }) =>
-      counters(manager)
-        .createQueryBuilder()
-        .delete()
-        .where('window_start <= :cutoff', { cutoff: now - this.windowMs })
-        .andWhere(
-          `(pending = 0 OR NOT EXISTS (SELECT 1 FROM tessera_login_leases l WHERE ` +
-            `(tessera_login_attempts.scope = 'account' AND l.account = tessera_login_attempts.subject) OR ` +
-            `(tessera_login_attempts.scope = 'address' AND l.address = tessera_login_attempts.subject)))`,
-        )
-        .execute(),
+    await this.againOnConflict(() =>
+      this.db.write(({ manager }) =>
+        counters(manager)
+          .createQueryBuilder()
+          .delete()
+          .where('window_start <= :cutoff', { cutoff: now - this.windowMs })
+          .andWhere(
+            `(pending = 0 OR NOT EXISTS (SELECT 1 FROM tessera_login_leases l WHERE ` +
+              `(tessera_login_attempts.scope = 'account' AND l.account = tessera_login_attempts.subject) OR ` +
+              `(tessera_login_attempts.scope = 'address' AND l.address = tessera_login_attempts.subject)))`,
+          )
+          .execute(),
+      ),
     );
   }
 }
