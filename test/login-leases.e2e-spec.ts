@@ -1,13 +1,10 @@
 import { connect, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createApp } from '../src/bootstrap.js';
-import { createLogger } from '../src/common/logger.js';
-import { demoProject } from '../src/demo/project.js';
 import { killerOf } from './support/connection-killer.js';
 import { ManualClock } from './support/manual-clock.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 import { createScratchDatabase, queryScratch, type ScratchDatabase } from './support/test-databases.js';
 
 const B = '/rest/default/demo/v1';
@@ -248,13 +245,7 @@ describeEachTarget('login counters made again after the sweep, by two instances 
 
   // Last: closing the second app closes the data source it shares with the first.
   it('answers every login 200 or 401, round after round', async () => {
-    const other: INestApplication = await createApp({
-      config: t.config,
-      project: demoProject,
-      dataSource: t.dataSource,
-      logger: createLogger('silent'),
-      clock,
-    });
+    const other: INestApplication = await anotherInstance(t, clock);
     const statuses: Record<number, number> = {};
     try {
       for (let round = 0; round < 6; round++) {

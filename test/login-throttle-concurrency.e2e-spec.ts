@@ -1,11 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createApp } from '../src/bootstrap.js';
-import { createLogger } from '../src/common/logger.js';
 import { PasswordHasher } from '../src/login/password-hasher.js';
-import { demoProject } from '../src/demo/project.js';
 import { ManualClock } from './support/manual-clock.js';
-import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
 const MAX_FAILURES = 10;
@@ -142,13 +139,7 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
 
   // Last: closing the second app closes the data source it shares with the first.
   it('shares the limit between two instances on the same database, guessed at concurrently', async () => {
-    const other: INestApplication = await createApp({
-      config: t.config,
-      project: demoProject,
-      dataSource: t.dataSource,
-      logger: createLogger('silent'),
-      clock,
-    });
+    const other: INestApplication = await anotherInstance(t, clock);
     const otherChecks = countPasswordChecks(other);
     try {
       const servers: Server[] = [() => t.http(), () => request(other.getHttpServer())];

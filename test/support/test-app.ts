@@ -106,6 +106,15 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
 }
 
 /**
+ * A second instance of the demo service on the test app's data source, as another process on the
+ * same database would be, on the same clock. Closing it closes the data source they share: close
+ * it in the suite's last test.
+ */
+export function anotherInstance(t: TestApp, clock?: Clock): Promise<INestApplication> {
+  return createApp({ config: t.config, project: demoProject, dataSource: t.dataSource, logger: createLogger('silent'), clock });
+}
+
+/**
  * Boots a test app for the enclosing suite and closes it after the suite (if it booted), handing
  * it to `ready` first: `suiteApp(target, { clock }, (app) => { t = app; })`. `ready` may be async
  * and do the suite's setup (log in, seed rows); the app is closed even when that fails. Options
