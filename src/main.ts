@@ -8,6 +8,7 @@ import { createLogger } from './common/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
 import { DatabaseBootError } from './database/boot-errors.js';
+import { LoginThrottle } from './login/login-throttle.js';
 import { project } from './project/project.js';
 
 function loadConfigOrExit(): AppConfig {
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  stopOnSignals({ app, logger, graceMs: config.http.shutdownGraceMs });
+  const throttle = app.get(LoginThrottle);
+  stopOnSignals({ app, logger, graceMs: config.http.shutdownGraceMs, release: () => throttle.releaseAll() });
 
   const generatedAdmin = app.get(BootNotes).takeGeneratedAdmin();
   try {

@@ -3,6 +3,7 @@ import { AdminAuditEntry } from './admin/admin-audit-entry.entity.js';
 import { AdminToken } from './admin/admin-token.entity.js';
 import type { SchemaParts } from './database/data-source-options.js';
 import { LoginAttemptCounter } from './database/login-attempt.entity.js';
+import { LoginLease } from './database/login-lease.entity.js';
 import { systemMigrations } from './database/system-migrations.js';
 import { TesseraMeta } from './database/tessera-meta.entity.js';
 import type { ProjectDefinition } from './project-definition.js';
@@ -10,7 +11,16 @@ import { ApiToken } from './tokens/api-token.entity.js';
 import { User } from './users/user.entity.js';
 
 /** Entities of Tessera's own tables (tokens, users, admin, ...); each feature adds its own here. */
-export const systemEntities: Function[] = [TesseraMeta, User, ApiToken, LoginAttemptCounter, AdminAccount, AdminToken, AdminAuditEntry];
+export const systemEntities: Function[] = [
+  TesseraMeta,
+  User,
+  ApiToken,
+  LoginAttemptCounter,
+  LoginLease,
+  AdminAccount,
+  AdminToken,
+  AdminAuditEntry,
+];
 
 /**
  * Every table a service with this project has: Tessera's own, then the project's, with their

@@ -1,6 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { LoginAttemptCounters1763800007000 } from '../src/database/migrations/1763800007000-login-attempt-counters.js';
 import { TokenDisabledAt1763800012000 } from '../src/database/migrations/1763800012000-token-disabled-at.js';
+import { LoginLeases1763800015000 } from '../src/database/migrations/1763800015000-login-leases.js';
 import { loginAs } from './support/auth.js';
 import { suiteResource } from './support/suite-resource.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
@@ -60,6 +61,25 @@ describeEachTarget('auth hardening migrations', (target) => {
     expect(await runner.hasTable('tessera_login_failures')).toBe(false);
     // And the service still counts logins on the recreated table.
     await t.http().post(`${t.base}/@authentication`).send({ username: 'demo', password: 'wrong-one' }).expect(401);
+    await loginAs(t, 'demo', 'Password1');
+  });
+
+  it('login leases: down drops the table, up makes it again and counts no login in progress that has no lease', async () => {
+    const migration = new LoginLeases1763800015000();
+    await migration.down(runner);
+    expect(await runner.hasTable('tessera_login_leases')).toBe(false);
+    // Left by a build without leases: 7 logins counted as in progress, no row to say they still are.
+    await sql(
+      "INSERT INTO tessera_login_attempts (scope, subject, window_start, failures, pending) VALUES ('account', 'api:left-over', :now, 2, 7)",
+      { now: Date.now() },
+    );
+    await migration.up(runner);
+    expect((await runner.getTable('tessera_login_leases'))!.indices.map((i) => i.name)).toEqual(['ix_tessera_login_leases_expiry']);
+    const [counter] = (await sql("SELECT failures, pending FROM tessera_login_attempts WHERE subject = 'api:left-over'")) as Array<{
+      failures: number | string;
+      pending: number | string;
+    }>;
+    expect({ failures: Number(counter!.failures), pending: Number(counter!.pending) }).toEqual({ failures: 2, pending: 0 });
     await loginAs(t, 'demo', 'Password1');
   });
 });

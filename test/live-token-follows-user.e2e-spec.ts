@@ -1,12 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createLogger } from '../src/common/logger.js';
-import { demoProject } from '../src/demo/project.js';
 import { User } from '../src/users/user.entity.js';
 import { apiWithKey } from './support/api.js';
 import { adminHeader, authHeader, createManualToken, createUser, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
-import { createTestApplication, describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
 
 const CACHE_SECONDS = 5;
 
@@ -132,7 +130,7 @@ describeEachTarget('a login token follows its user', (target) => {
   });
 
   it('takes a demotion made by another instance within TOKEN_CACHE_SECONDS (PostgreSQL: at once)', async () => {
-    const other: INestApplication = await createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
+    const other: INestApplication = await anotherInstance(t, clock);
     try {
       await createUser(t, { login: 'remote', password: 'Password1', roles: ['Full access'] });
       const api = apiWithKey(t, await loginAs(t, 'remote', 'Password1'));

@@ -1,17 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createLogger } from '../src/common/logger.js';
 import { PasswordHasher } from '../src/login/password-hasher.js';
-import { demoProject } from '../src/demo/project.js';
 import { ManualClock } from './support/manual-clock.js';
-import {
-  createTestApplication,
-  describeEachTarget,
-  suiteApp,
-  TEST_ADMIN_PASSWORD,
-  TEST_ADMIN_USER,
-  type TestApp,
-} from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
 const MAX_FAILURES = 10;
@@ -147,7 +138,7 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
   });
 
   it('shares the limit between two instances on the same database, guessed at concurrently', async () => {
-    const other: INestApplication = await createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
+    const other: INestApplication = await anotherInstance(t, clock);
     const otherChecks = countPasswordChecks(other);
     try {
       const servers: Server[] = [() => t.http(), () => request(other.getHttpServer())];

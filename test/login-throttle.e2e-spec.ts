@@ -1,19 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createLogger } from '../src/common/logger.js';
 import { LoginAttemptCounter } from '../src/database/login-attempt.entity.js';
-import { demoProject } from '../src/demo/project.js';
 import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import {
-  createTestApplication,
-  describeEachTarget,
-  suiteApp,
-  TEST_ADMIN_PASSWORD,
-  TEST_ADMIN_USER,
-  type TestApp,
-} from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const WINDOW_SECONDS = 600;
 
@@ -129,7 +120,7 @@ describeEachTarget('failed-login throttle', (target) => {
 
   it('keeps the count in the database: another instance on the same database is blocked as well', async () => {
     for (let i = 0; i < 3; i++) await login('demo', 'not-it-1', '192.0.2.20').expect(401);
-    const other: INestApplication = await createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
+    const other: INestApplication = await anotherInstance(t, clock);
     try {
       expectThrottled(await login('demo', 'Password1', '192.0.2.21', () => request(other.getHttpServer())));
     } finally {

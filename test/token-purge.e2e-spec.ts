@@ -1,19 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
-import { createLogger } from '../src/common/logger.js';
-import { demoProject } from '../src/demo/project.js';
 import { ApiToken } from '../src/tokens/api-token.entity.js';
 import { PURGE_BATCH, TokenPurge } from '../src/tokens/token-purge.js';
 import { hashTokenValue } from '../src/tokens/token-value.js';
 import { authHeader, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
-import {
-  createTestApplication,
-  describeEachTarget,
-  suiteApp,
-  TEST_ADMIN_PASSWORD,
-  TEST_ADMIN_USER,
-  type TestApp,
-} from './support/test-app.js';
+import { anotherInstance, describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const RETENTION_DAYS = 30;
 const DAY_SECONDS = 86_400;
@@ -112,7 +103,7 @@ describeEachTarget(`tokens purged ${RETENTION_DAYS} days after they expired or w
     const stale = await createManualToken({ roles: ['Read only'], expiration: iso(60) });
     clock.advance((RETENTION_DAYS + 1) * DAY_SECONDS);
     const repository = t.dataSource.getRepository(ApiToken);
-    const other: INestApplication = await createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
+    const other: INestApplication = await anotherInstance(t, clock);
     try {
       await other.get(TokenPurge).whenIdle();
       expect(await repository.countBy({ keyHash: hashTokenValue(stale) })).toBe(0);

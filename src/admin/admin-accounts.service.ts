@@ -7,7 +7,7 @@ import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../common/logger.js';
 import { countedLogin, Metrics } from '../common/metrics.js';
-import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
+import { LoginThrottle, type LoginClient, type LoginOutcome } from '../login/login-throttle.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import { passwordProblem } from '../login/password-policy.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -78,12 +78,12 @@ export class AdminAccountsService implements OnApplicationBootstrap {
   }
 
   /** Logs an admin in; admitted and throttled like API logins, 401 / 4013 with one message for any bad credentials. */
-  login(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
-    return countedLogin(this.metrics, 'admin', () => this.hasher.admitLogin(() => this.admittedLogin(username, password, clientAddress)));
+  login(username: string, password: string, client: LoginClient): Promise<AdminLoginAnswer> {
+    return countedLogin(this.metrics, 'admin', () => this.hasher.admitLogin(() => this.admittedLogin(username, password, client)));
   }
 
-  private async admittedLogin(username: string, password: string, clientAddress: string): Promise<AdminLoginAnswer> {
-    const account = await this.checkPassword(username, password, clientAddress);
+  private async admittedLogin(username: string, password: string, client: LoginClient): Promise<AdminLoginAnswer> {
+    const account = await this.checkPassword(username, password, client);
     if (!account) throw new ApiError(ErrorCode.LOGIN_FAILED, 'Admin login failed: unknown user name or wrong password.');
     const apikey = generateTokenValue();
     const now = this.clock.now();
@@ -103,20 +103,20 @@ export class AdminAccountsService implements OnApplicationBootstrap {
    * hash and the hash the current password was checked against (see
    * `AdminRosterService.changeOwnPassword`, which writes it only if that is still the account's).
    */
-  async hashOwnNewPassword(username: string, password: string, newPassword: string, clientAddress: string): Promise<OwnPasswordChange> {
+  async hashOwnNewPassword(username: string, password: string, newPassword: string, client: LoginClient): Promise<OwnPasswordChange> {
     const problem =
       passwordProblem(newPassword) ?? (newPassword === password ? 'The new password is the same as the current one.' : undefined);
     if (problem) throw new ApiError(ErrorCode.BAD_REQUEST, problem);
     return this.hasher.admitLogin(async () => {
-      const account = await this.checkPassword(username, password, clientAddress);
+      const account = await this.checkPassword(username, password, client);
       if (!account) throw new ApiError(ErrorCode.LOGIN_FAILED, 'The current password is wrong.');
       return { checkedHash: account.passwordHash, passwordHash: await this.hasher.hash(newPassword) };
     });
   }
 
   /** The account when `password` is its password, counted by the login throttle either way; undefined otherwise. */
-  private async checkPassword(username: string, password: string, clientAddress: string): Promise<AdminAccount | undefined> {
-    const attempt = { account: `admin:${username}`, address: clientAddress };
+  private async checkPassword(username: string, password: string, client: LoginClient): Promise<AdminAccount | undefined> {
+    const attempt = { account: `admin:${username}`, address: client.address, clientGone: client.gone };
     const reservation = await this.throttle.reserve(attempt);
     let outcome: LoginOutcome = 'abandoned';
     try {

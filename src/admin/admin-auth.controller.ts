@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { AdminEndpoint, AdminOperation, schema } from '../admin-api/admin-endpoint.decorator.js';
+import { whileClientConnected } from '../common/client-abort.js';
 import { clientAddressOf } from '../common/client-address.js';
 import { Public } from '../common/public.decorator.js';
 import { rawRequestOf } from '../common/request-context.js';
@@ -29,6 +30,8 @@ export class AdminAuthController {
   @Post('@authentication')
   @HttpCode(200)
   login(@Body() body: AdminLoginDto, @Req() request: unknown): Promise<AdminLoginAnswer> {
-    return this.accounts.login(body.username, body.password, clientAddressOf(rawRequestOf(request), this.config.http.trustProxy));
+    const raw = rawRequestOf(request);
+    const address = clientAddressOf(raw, this.config.http.trustProxy);
+    return whileClientConnected(raw, (gone) => this.accounts.login(body.username, body.password, { address, gone }));
   }
 }

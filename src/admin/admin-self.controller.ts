@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Put, Req } from '@nestjs/commo
 import { AdminEndpoint, AdminOperation, AdminRoleRequired, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
+import { whileClientConnected } from '../common/client-abort.js';
 import { clientAddressOf } from '../common/client-address.js';
 import { rawRequestOf } from '../common/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -47,8 +48,11 @@ export class AdminSelfController {
   @HttpCode(204)
   async changePassword(@Body() body: ChangeOwnPasswordDto, @Req() request: unknown): Promise<void> {
     const { username, tokenId } = adminOf(request)!;
-    const address = clientAddressOf(rawRequestOf(request), this.config.http.trustProxy);
-    const { checkedHash, passwordHash } = await this.accounts.hashOwnNewPassword(username, body.password, body.newPassword, address);
+    const raw = rawRequestOf(request);
+    const address = clientAddressOf(raw, this.config.http.trustProxy);
+    const { checkedHash, passwordHash } = await whileClientConnected(raw, (gone) =>
+      this.accounts.hashOwnNewPassword(username, body.password, body.newPassword, { address, gone }),
+    );
     await this.audit.change(username, async (tx) => {
       await this.roster.changeOwnPassword({ username, checkedHash, passwordHash, keepTokenId: tokenId }, tx);
       return { result: undefined, action: 'admin.password', target: `admin:${username}`, detail: { own: true } };

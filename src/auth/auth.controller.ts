@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { whileClientConnected } from '../common/client-abort.js';
 import { clientAddressOf } from '../common/client-address.js';
 import { Public } from '../common/public.decorator.js';
 import { queryParamsOf, rawRequestOf } from '../common/request-context.js';
@@ -30,11 +31,13 @@ export class AuthController {
         return this.auth.revalidate(parsed.apikey);
       case 'disable':
         return this.auth.disable(parsed.apikey);
-      case 'login':
-        return this.auth.login(parsed.payload, {
+      case 'login': {
+        const context = {
           clientAddress: clientAddressOf(rawRequestOf(request), this.config.http.trustProxy),
           enablePasswordChange: queryParamsOf(request).has(PASSWORD_CHANGE_PARAM),
-        });
+        };
+        return whileClientConnected(rawRequestOf(request), (clientGone) => this.auth.login(parsed.payload, context, clientGone));
+      }
     }
   }
 

@@ -50,13 +50,18 @@ export class AuthService {
   /**
    * Logs in through the provider and issues a new token; 503 / 5032 when too many logins are
    * in progress (before anything else), 429 when throttled, 401 / 4013 when refused.
+   * `clientGone` aborts when the client has left: its slot in the throttle is given back then.
    */
-  login(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
-    return countedLogin(this.metrics, 'api', () => this.hasher.admitLogin(() => this.admittedLogin(payload, context)));
+  login(payload: LoginPayload, context: AuthContext, clientGone?: AbortSignal): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    return countedLogin(this.metrics, 'api', () => this.hasher.admitLogin(() => this.admittedLogin(payload, context, clientGone)));
   }
 
-  private async admittedLogin(payload: LoginPayload, context: AuthContext): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
-    const attempt = { account: throttleAccount(payload, context), address: context.clientAddress };
+  private async admittedLogin(
+    payload: LoginPayload,
+    context: AuthContext,
+    clientGone: AbortSignal | undefined,
+  ): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    const attempt = { account: throttleAccount(payload, context), address: context.clientAddress, clientGone };
     // Counted before the provider checks anything; a provider that times out (or a database
     // error) judged nothing, and gives the attempt back.
     const reservation = await this.throttle.reserve(attempt);

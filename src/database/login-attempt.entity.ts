@@ -24,7 +24,7 @@ export class LoginAttemptCounter {
   @Column({ type: 'integer' })
   failures!: number;
 
-  /** Logins admitted whose password is being checked now: each may still fail. */
+  /** Logins admitted whose password is being checked now (each may still fail): one per LoginLease naming this subject. */
   @Column({ type: 'integer' })
   pending!: number;
 }

@@ -19,7 +19,7 @@ import { RuleLog } from './rule-log.js';
 import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
-import { withConflictRetries } from './write-retry.js';
+import { withConflictRetries } from '../database/write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
 
 /**

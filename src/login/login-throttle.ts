@@ -1,12 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
 import { LoginAttemptCounter, type LoginAttemptScope } from '../database/login-attempt.entity.js';
+import { LoginLease } from '../database/login-lease.entity.js';
+import { conflictCodes } from '../database/database-errors.js';
+import { withConflictRetries } from '../database/write-retry.js';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { LOGGER } from '../common/logger.js';
+import { PasswordHasher } from './password-hasher.js';
 
 /** Closed windows are swept at most this often, not on every login. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -14,82 +21,134 @@ const SWEEP_INTERVAL_MS = 60_000;
 const WAIT_LIMIT_MS = 10_000;
 /** While waiting, how often it looks again: logins finishing on other instances wake nobody here. */
 const POLL_MS = 250;
+/**
+ * A slot's lease lasts this many times the longest its password check can take (see
+ * `leaseMs`): a login still being checked keeps its slot even when the check runs late, and
+ * the slots of a killed process come back within seconds, not when their window closes.
+ */
+const LEASE_MULTIPLE = 2;
+/** Expired leases taken back at one look; only a process that died (or lost its database) leaves any. */
+const RECLAIM_BATCH = 100;
 
 const SCOPES: readonly LoginAttemptScope[] = ['account', 'address'];
+
+/** Where a login comes from: the client's address, and a signal that aborts once the client has gone (see `whileClientConnected`). */
+export interface LoginClient {
+  address: string;
+  gone?: AbortSignal;
+}
 
 /** Who is trying to log in: the account name (with its realm, e.g. `api:` or `admin:`) and the client address. */
 export interface LoginAttempt {
   account: string;
   address: string;
+  /**
+   * Aborts once the client has gone (see `whileClientConnected`): nobody can hear the answer,
+   * so the attempt stops waiting for a turn, and a slot it holds is given back at once.
+   */
+  clientGone?: AbortSignal;
 }
 
 /**
  * How an admitted attempt ended: the password was right, wrong, or never judged (the provider
- * timed out, the database failed): that tells the client nothing, so it is not a failure.
+ * timed out, the database failed, the client went): that tells the client nothing, so it is
+ * not a failure.
  */
 export type LoginOutcome = 'succeeded' | 'failed' | 'abandoned';
 
 /** An attempt admitted by `reserve`: hand it to `finish` once its password has been checked. */
 export interface LoginReservation {
   readonly subjects: Readonly<Record<LoginAttemptScope, string>>;
+  /** The id of the lease row that holds the slot. */
+  readonly lease: string;
   finished: boolean;
 }
 
-type Verdict = { kind: 'full'; retryAt: number } | { kind: 'busy'; key: string } | { kind: 'open' };
+type Subjects = LoginReservation['subjects'];
+type Verdict = { kind: 'full'; retryAt: number } | { kind: 'busy'; key: string } | { kind: 'missing' } | { kind: 'open' };
+type CounterOutcome = 'failed' | 'succeeded' | 'gave-back';
+
+/** Thrown inside the admitting transaction when the address refuses, to roll the account's count back. */
+class AddressRefused extends Error {}
 
 /**
  * Limits login attempts per account and per client address, in the database (so restarts and
  * several instances share the count). Every attempt is counted BEFORE its password is
- * checked, by one conditional UPDATE that both counts and admits: at most the limit, failed
- * logins plus those being checked now, get through to bcrypt, however many arrive at once,
- * on every database and across instances. An attempt over the limit only because others are
- * being checked waits for them (up to WAIT_LIMIT_MS), so many concurrent logins of one
- * account with the right password all get in; once the window holds the limit of failures,
- * logins are refused with 429 / 4290 and Retry-After until the window (opened by its first
- * attempt) has passed, even with the right password: it is not even checked. A success
- * forgets the account's failures (as after any successful login) but not the address's, so
- * one good account does not unlock spraying guesses at others.
+ * checked, by one conditional UPDATE per counter that both counts and admits: at most the
+ * limit, failed logins plus those being checked now, get through to bcrypt, however many
+ * arrive at once, on every database and across instances. An attempt over the limit only
+ * because others are being checked waits for them (up to WAIT_LIMIT_MS), so many concurrent
+ * logins of one account with the right password all get in; once the window holds the limit
+ * of failures, logins are refused with 429 / 4290 and Retry-After until the window (opened by
+ * its first attempt) has passed, even with the right password: it is not even checked. A
+ * success forgets the account's failures (as after any successful login) but not the
+ * address's, so one good account does not unlock spraying guesses at others.
+ *
+ * A slot being checked is a lease: a `tessera_login_leases` row, made in the same transaction
+ * as the two counts, that ends when the login ends, when its client goes, when this process
+ * shuts down (`releaseAll`), or, should the process die, at its expiry, when any instance
+ * takes it back. Whoever deletes the row gives the counts back, so each is given back once,
+ * and a lease never counts as a failure.
  */
 @Injectable()
 export class LoginThrottle {
   private readonly windowMs: number;
   private readonly limits: Record<LoginAttemptScope, number>;
+  private readonly providerTimeoutMs: number;
+  private readonly retryBudgetMs: number;
   /** Logins of this process waiting for a turn, by `scope:subject`, first come first woken. */
   private readonly waiting = new Map<string, Array<() => void>>();
+  /** Reservations of this process not finished yet, each with what stops it following its client. */
+  private readonly open = new Map<LoginReservation, () => void>();
+  /** Writes of this process to the throttle's tables under way: the shutdown waits for them. */
+  private readonly busy = new Set<Promise<unknown>>();
+  private stopping = false;
+  private released?: Promise<void>;
   private lastSweep = 0;
+  private lastReclaim = 0;
 
   constructor(
     private readonly db: Database,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
+    private readonly hasher: PasswordHasher,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.windowMs = config.auth.loginFailureWindowSeconds * 1000;
     this.limits = { account: config.auth.loginMaxFailures, address: config.auth.loginMaxFailuresPerAddress };
+    this.providerTimeoutMs = config.auth.providerTimeoutMs;
+    this.retryBudgetMs = config.database.writeRetryBudgetMs;
   }
 
   /** Counts the attempt against its account and its address, or throws 429 / 4290. */
   async reserve(attempt: LoginAttempt): Promise<LoginReservation> {
     const subjects = { account: subjectOf(attempt.account), address: subjectOf(attempt.address) };
+    const gone = attempt.clientGone;
     const giveUpAt = Date.now() + WAIT_LIMIT_MS;
     for (;;) {
+      this.refuseIfUnwanted(gone);
       const now = this.clock.now();
-      const admitted = await this.db.write(async ({ manager }) => {
-        if (!(await this.take(manager, 'account', subjects.account, now))) return false;
-        if (await this.take(manager, 'address', subjects.address, now)) return true;
-        // The address refused: give the account its attempt back, so only admitted attempts count.
-        await this.settle(manager, 'account', subjects.account, 'gave-back');
-        return false;
-      });
+      const reservation = await this.admit(subjects, now, gone);
       await this.sweepNow(now);
-      if (admitted) return { subjects, finished: false };
+      if (reservation) {
+        if (!reservation.finished) return reservation;
+        // Given back as soon as it was taken: the client went, or the service is stopping.
+        continue;
+      }
       const verdict = await this.verdict(subjects, now);
+      if (verdict.kind === 'missing') {
+        await this.createCounters(subjects, now);
+        continue;
+      }
       if (verdict.kind === 'full') {
         // Whoever waits behind this one would hear the same: pass the word on.
         for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
         throw tooMany(verdict.retryAt, now);
       }
+      // Held up by logins in progress: some may be leases a dead process left.
+      if (verdict.kind === 'busy' && (await this.reclaimNow(now)) > 0) continue;
       if (Date.now() >= giveUpAt) throw tooMany(now, now);
-      if (verdict.kind === 'busy') await this.waitForTurn(verdict.key, giveUpAt);
+      if (verdict.kind === 'busy') await this.waitForTurn(verdict.key, giveUpAt, gone);
     }
   }
 
@@ -97,43 +156,173 @@ export class LoginThrottle {
   async finish(reservation: LoginReservation, outcome: LoginOutcome): Promise<void> {
     if (reservation.finished) return;
     reservation.finished = true;
+    this.open.get(reservation)?.();
+    this.open.delete(reservation);
     const { subjects } = reservation;
     try {
-      await this.db.write(async ({ manager }) => {
-        await this.settle(manager, 'account', subjects.account, outcome === 'abandoned' ? 'gave-back' : outcome);
-        await this.settle(manager, 'address', subjects.address, outcome === 'failed' ? 'failed' : 'gave-back');
-      });
+      await this.endLease(
+        { id: reservation.lease, ...subjects },
+        { account: outcome === 'abandoned' ? 'gave-back' : outcome, address: outcome === 'failed' ? 'failed' : 'gave-back' },
+      );
     } finally {
       for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
     }
   }
 
-  /** Admits one attempt on the subject's counter, creating the counter first if it has none. */
-  private async take(manager: EntityManager, scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
-    if (await this.increment(manager, scope, subject, now)) return true;
-    await counters(manager)
-      .createQueryBuilder()
-      .insert()
-      .into(LoginAttemptCounter)
-      .values({ scope, subject, windowStart: now, failures: 0, pending: 0 })
-      .orIgnore()
-      .execute();
-    return this.increment(manager, scope, subject, now);
+  /**
+   * Gives back every slot this process holds and admits no more; for the graceful shutdown,
+   * once the requests have finished and before the database closes. Logins still running then
+   * have no client left to answer (or outlived the grace period). Whatever cannot be given
+   * back (the database is gone) expires on its own. Safe to call again: the same promise.
+   */
+  releaseAll(): Promise<void> {
+    this.released ??= this.giveBackAll();
+    return this.released;
+  }
+
+  private async giveBackAll(): Promise<void> {
+    this.stopping = true;
+    for (const queue of this.waiting.values()) for (const wake of [...queue]) wake();
+    // A reservation whose transaction is under way is in `open` once it commits.
+    while (this.busy.size > 0) await Promise.all(this.busy);
+    const held = [...this.open.keys()];
+    let lost = 0;
+    for (const reservation of held) await this.finish(reservation, 'abandoned').catch(() => (lost += 1));
+    if (held.length > 0) this.logger.info({ slots: held.length, lost }, 'login slots given back at shutdown');
+  }
+
+  /** Thrown at the top of every turn of `reserve`: nobody to answer, or no more slots to take. */
+  private refuseIfUnwanted(gone: AbortSignal | undefined): void {
+    if (gone?.aborted) throw new ApiError(ErrorCode.BAD_REQUEST, 'The client closed the connection before its login was checked.');
+    if (this.stopping)
+      throw new ApiError(ErrorCode.LOGIN_QUEUE_FULL, 'The service is shutting down; try the login again.', { 'Retry-After': '1' });
+  }
+
+  /**
+   * How long a slot taken now may be held: LEASE_MULTIPLE times the longest a password check
+   * can take. That is the provider's time limit (AUTH_PROVIDER_TIMEOUT_MS), or, when longer,
+   * the built-in check behind a full login queue (LOGIN_QUEUE_MAX hashes at BCRYPT_COST, one
+   * job per core, timed here). The provider's limit also covers the database work around a
+   * built-in check. Whole milliseconds: PostgreSQL refuses a fraction in a bigint.
+   */
+  private leaseMs(): number {
+    return Math.ceil(LEASE_MULTIPLE * Math.max(this.providerTimeoutMs, this.hasher.longestCheckMs()));
+  }
+
+  /**
+   * Takes a slot on both counters and its lease in one transaction, or nothing: a refusal, or
+   * a connection lost halfway, leaves no count behind. Undefined when refused. The
+   * reservation is in `open` before the tracked write settles, so a shutdown waiting for the
+   * write finds it there.
+   */
+  private admit(subjects: Subjects, now: number, gone: AbortSignal | undefined): Promise<LoginReservation | undefined> {
+    const lease: LoginLease = { id: randomUUID(), ...subjects, expiresAt: now + this.leaseMs() };
+    return this.tracked(async () => {
+      const admitted = await this.againOnConflict(() =>
+        this.db.transaction((tx) =>
+          tx.write(async ({ manager }) => {
+            if (!(await this.increment(manager, 'account', subjects.account, now))) return false;
+            if (!(await this.increment(manager, 'address', subjects.address, now))) throw new AddressRefused();
+            await manager.getRepository(LoginLease).insert(lease);
+            return true;
+          }),
+        ),
+      ).catch((error: unknown) => {
+        if (error instanceof AddressRefused) return false;
+        throw error;
+      });
+      return admitted ? this.hold({ subjects, lease: lease.id, finished: false }, gone) : undefined;
+    });
+  }
+
+  /** Keeps a new reservation in `open`, following its client; one admitted too late (client gone, stopping) is given back. */
+  private hold(reservation: LoginReservation, gone: AbortSignal | undefined): LoginReservation {
+    const giveBack = () => void this.finish(reservation, 'abandoned').catch(() => undefined);
+    gone?.addEventListener('abort', giveBack, { once: true });
+    this.open.set(reservation, () => gone?.removeEventListener('abort', giveBack));
+    if (gone?.aborted || this.stopping) giveBack();
+    return reservation;
+  }
+
+  /**
+   * Deletes a lease and, if this call deleted it, gives back its counts: the lease's one
+   * transaction, so whoever ends it (its login, its process's shutdown, another instance once
+   * it expired) counts it exactly once. A login whose lease was taken back while it ran late
+   * still counts its outcome. Returns whether this call ended the lease.
+   */
+  private endLease(lease: Omit<LoginLease, 'expiresAt'>, outcomes: Record<LoginAttemptScope, CounterOutcome>): Promise<boolean> {
+    return this.tracked(() =>
+      this.againOnConflict(() =>
+        this.db.transaction((tx) =>
+          tx.write(async ({ manager }) => {
+            const ended = await manager
+              .getRepository(LoginLease)
+              .createQueryBuilder()
+              .delete()
+              .where('id = :id', { id: lease.id })
+              .execute();
+            const held = (ended.affected ?? 0) > 0;
+            await this.settle(manager, 'account', lease.account, outcomes.account, held);
+            await this.settle(manager, 'address', lease.address, outcomes.address, held);
+            return held;
+          }),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Runs one of the throttle's transactions again when it lost a deadlock or a lock wait to a
+   * concurrent one, within WRITE_RETRY_BUDGET_MS, as the write engine does: on MySQL/MariaDB
+   * two attempts making the same counter again after the sweep deleted it deadlock (both hold
+   * a shared lock on the deleted row and want it exclusive), and on Galera a conflict with
+   * another node fails at COMMIT. Past the budget: 409 / 4093.
+   */
+  private againOnConflict<T>(work: () => Promise<T>): Promise<T> {
+    return withConflictRetries(work, {
+      budgetMs: this.retryBudgetMs,
+      onRetry: (retry, error, delayMs) =>
+        this.logger.debug({ retry, ...conflictCodes(error), delayMs: Math.round(delayMs) }, 'login throttle write conflict; retrying'),
+    });
+  }
+
+  /** `reclaimExpired` at most once per POLL_MS in this process: many logins waiting their turn poll together. */
+  private async reclaimNow(now: number): Promise<number> {
+    if (now - this.lastReclaim < POLL_MS) return 0;
+    this.lastReclaim = now;
+    return this.reclaimExpired(now);
+  }
+
+  /** Takes back the leases that have expired (their process died, or could not reach the database to end them); returns how many. */
+  private async reclaimExpired(now: number): Promise<number> {
+    const expired = await this.db.read(({ manager }) =>
+      manager
+        .getRepository(LoginLease)
+        .createQueryBuilder()
+        .select(['id', 'account', 'address'])
+        .where('expires_at <= :now', { now })
+        .limit(RECLAIM_BATCH)
+        .getRawMany<Omit<LoginLease, 'expiresAt'>>(),
+    );
+    let reclaimed = 0;
+    for (const lease of expired) if (await this.endLease(lease, { account: 'gave-back', address: 'gave-back' })) reclaimed += 1;
+    if (reclaimed > 0) this.logger.warn({ slots: reclaimed }, 'expired login slots taken back (a process ended without giving them back)');
+    return reclaimed;
   }
 
   /**
    * The one statement that counts and admits: under READ COMMITTED the row lock makes
    * concurrent increments wait, and each re-checks the condition on the row as the one
-   * before it left it. A closed window restarts with this attempt. Assignments are in this
-   * order on purpose: MySQL evaluates them left to right, and the CASEs must see the old
-   * window_start.
+   * before it left it. A closed window restarts with this attempt; the logins in progress
+   * stay counted, as their leases do. Assignments are in this order on purpose: MySQL
+   * evaluates them left to right, and the CASE must see the old window_start.
    */
   private async increment(manager: EntityManager, scope: LoginAttemptScope, subject: string, now: number): Promise<boolean> {
     const result = await counters(manager)
       .createQueryBuilder()
       .update(LoginAttemptCounter)
       .set({
-        pending: () => 'CASE WHEN window_start <= :closedBefore THEN 1 ELSE pending + 1 END',
+        pending: () => 'pending + 1',
         failures: () => 'CASE WHEN window_start <= :closedBefore THEN 0 ELSE failures END',
         windowStart: () => 'CASE WHEN window_start <= :closedBefore THEN :now ELSE window_start END',
       })
@@ -144,27 +333,54 @@ export class LoginThrottle {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Ends one pending attempt: counted as a failure, forgetting the failures (a success on the account), or given back. */
+  /**
+   * The counters a first attempt needs, each on its own, outside any transaction: on MySQL an
+   * INSERT IGNORE meeting another's row keeps a shared lock on it to the end of its
+   * transaction, which two of them would turn into a deadlock when both then update it.
+   */
+  private async createCounters(subjects: Subjects, now: number): Promise<void> {
+    for (const scope of SCOPES) {
+      await this.againOnConflict(() =>
+        this.db.write(({ manager }) =>
+          counters(manager)
+            .createQueryBuilder()
+            .insert()
+            .into(LoginAttemptCounter)
+            .values({ scope, subject: subjects[scope], windowStart: now, failures: 0, pending: 0 })
+            .orIgnore()
+            .execute(),
+        ),
+      );
+    }
+  }
+
+  /** Ends one attempt on a counter: counted as a failure, forgetting the failures (a success on the account), or given back. */
   private async settle(
     manager: EntityManager,
     scope: LoginAttemptScope,
     subject: string,
-    outcome: 'failed' | 'succeeded' | 'gave-back',
+    outcome: CounterOutcome,
+    held: boolean,
   ): Promise<void> {
+    if (!held && outcome === 'gave-back') return;
     const failures = { failed: 'failures + 1', succeeded: '0', 'gave-back': 'failures' }[outcome];
     await counters(manager)
       .createQueryBuilder()
       .update(LoginAttemptCounter)
-      .set({ failures: () => failures, pending: () => 'CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END' })
+      .set({ failures: () => failures, ...(held ? { pending: () => 'CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END' } : {}) })
       .where('scope = :scope AND subject = :subject', { scope, subject })
       .execute();
   }
 
-  /** Why `take` refused: failures at the limit (refuse until the window closes), logins in progress (wait), or neither any more. */
-  private async verdict(subjects: Record<LoginAttemptScope, string>, now: number): Promise<Verdict> {
+  /**
+   * Why `admit` refused: failures at the limit (refuse until the window closes), logins in
+   * progress (wait), a counter not made yet, or none of these any more.
+   */
+  private async verdict(subjects: Subjects, now: number): Promise<Verdict> {
     const rows = await this.db.read(({ manager }) =>
       counters(manager).find({ where: SCOPES.map((scope) => ({ scope, subject: subjects[scope] })) }),
     );
+    if (rows.length < SCOPES.length) return { kind: 'missing' };
     let retryAt = 0;
     let busy: string | undefined;
     for (const row of rows) {
@@ -178,19 +394,21 @@ export class LoginThrottle {
     return busy === undefined ? { kind: 'open' } : { kind: 'busy', key: busy };
   }
 
-  /** Until a login of this process on `key` finishes, POLL_MS passes, or the wait's limit is reached. */
-  private waitForTurn(key: string, giveUpAt: number): Promise<void> {
+  /** Until a login of this process on `key` finishes, POLL_MS passes, the wait's limit is reached, or the client goes. */
+  private waitForTurn(key: string, giveUpAt: number, gone: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const queue = this.waiting.get(key) ?? [];
       this.waiting.set(key, queue);
       const wake = () => {
         clearTimeout(timer);
+        gone?.removeEventListener('abort', wake);
         const at = queue.indexOf(wake);
         if (at >= 0) queue.splice(at, 1);
         if (queue.length === 0 && this.waiting.get(key) === queue) this.waiting.delete(key);
         resolve();
       };
       const timer = setTimeout(wake, Math.max(1, Math.min(POLL_MS, giveUpAt - Date.now())));
+      gone?.addEventListener('abort', wake, { once: true });
       queue.push(wake);
     });
   }
@@ -199,20 +417,37 @@ export class LoginThrottle {
     this.waiting.get(key)?.[0]?.();
   }
 
+  /** Runs a write to the throttle's tables where the shutdown can wait for it. */
+  private tracked<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.busy.add(settled);
+    void settled.then(() => this.busy.delete(settled));
+    return running;
+  }
+
   private async sweepNow(now: number): Promise<void> {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;
-    // A closed window with an attempt still in progress stays until that attempt is counted,
-    // unless it is so old that the attempt must have been lost with its process.
-    await this.db.write(({ manager }) =>
-      counters(manager)
-        .createQueryBuilder()
-        .delete()
-        .where('window_start <= :cutoff AND (pending = 0 OR window_start <= :lost)', {
-          cutoff: now - this.windowMs,
-          lost: now - 2 * this.windowMs,
-        })
-        .execute(),
+    await this.reclaimExpired(now);
+    // A closed window goes once no lease counts in it. One whose pending no lease explains
+    // (left by an older build, which counted without leases) goes too.
+    await this.againOnConflict(() =>
+      this.db.write(({ manager }) =>
+        counters(manager)
+          .createQueryBuilder()
+          .delete()
+          .where('window_start <= :cutoff', { cutoff: now - this.windowMs })
+          .andWhere(
+            `(pending = 0 OR NOT EXISTS (SELECT 1 FROM tessera_login_leases l WHERE ` +
+              `(tessera_login_attempts.scope = 'account' AND l.account = tessera_login_attempts.subject) OR ` +
+              `(tessera_login_attempts.scope = 'address' AND l.address = tessera_login_attempts.subject)))`,
+          )
+          .execute(),
+      ),
     );
   }
 }

@@ -72,6 +72,14 @@ export class PasswordHasher implements OnModuleInit {
     return this.admitLogin(() => this.hash(password));
   }
 
+  /**
+   * The longest a login admitted now may wait for bcrypt and spend in it: behind at most
+   * LOGIN_QUEUE_MAX - 1 others, BCRYPT_JOBS at a time, each taking the hash time measured here.
+   */
+  longestCheckMs(): number {
+    return Math.ceil(this.logins.max / BCRYPT_JOBS) * this.jobMs;
+  }
+
   hash(password: string): Promise<string> {
     return this.jobs.run(() => this.timed(bcrypt.hash(password, this.cost)));
   }

@@ -131,6 +131,14 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
 }
 
 /**
+ * A second instance of the demo service on the test app's database, as another process on the
+ * same database would be (a connection of its own, closed with it), on the same clock.
+ */
+export function anotherInstance(t: TestApp, clock?: Clock): Promise<INestApplication> {
+  return createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
+}
+
+/**
  * Boots a test app for the enclosing suite and closes it after the suite (if it booted), handing
  * it to `ready` first: `suiteApp(target, { clock }, (app) => { t = app; })`. `ready` may be async
  * and do the suite's setup (log in, seed rows); the app is closed even when that fails. Options

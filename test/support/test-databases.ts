@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -76,4 +77,36 @@ export async function inspectorOf(database: ScratchDatabase): Promise<DataSource
   if (database.kind === 'sqlite') return new DataSource({ type: 'better-sqlite3', database: url.slice('sqlite:'.length) }).initialize();
   if (database.kind === 'postgres') return new DataSource({ type: 'postgres', url }).initialize();
   return new DataSource({ type: 'mysql', url }).initialize();
+}
+
+/**
+ * Runs one statement on a scratch database from outside the service, on a connection of its own
+ * (the service may be running, stopped or killed), and returns the rows it answers.
+ */
+export async function queryScratch(database: ScratchDatabase, sql: string): Promise<Array<Record<string, unknown>>> {
+  if (database.kind === 'sqlite') {
+    const connection = new Sqlite(database.url.slice('sqlite:'.length));
+    try {
+      const statement = connection.prepare(sql);
+      return statement.reader ? (statement.all() as Array<Record<string, unknown>>) : (statement.run(), []);
+    } finally {
+      connection.close();
+    }
+  }
+  if (database.kind === 'mysql') {
+    const connection = await mysql.createConnection(database.url);
+    try {
+      const [rows] = await connection.query(sql);
+      return Array.isArray(rows) ? (rows as Array<Record<string, unknown>>) : [];
+    } finally {
+      await connection.end();
+    }
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
 }

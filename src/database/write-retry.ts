@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { concurrentConflict, isRetryableConflict } from '../database/database-errors.js';
+import { concurrentConflict, isRetryableConflict } from './database-errors.js';
 
 /** The first retry waits about this long; each later one up to twice as long as the one before. */
 const FIRST_DELAY_MS = 4;
