@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -84,29 +83,10 @@ export async function inspectorOf(database: ScratchDatabase): Promise<DataSource
  * (the service may be running, stopped or killed), and returns the rows it answers.
  */
 export async function queryScratch(database: ScratchDatabase, sql: string): Promise<Array<Record<string, unknown>>> {
-  if (database.kind === 'sqlite') {
-    const connection = new Sqlite(database.url.slice('sqlite:'.length));
-    try {
-      const statement = connection.prepare(sql);
-      return statement.reader ? (statement.all() as Array<Record<string, unknown>>) : (statement.run(), []);
-    } finally {
-      connection.close();
-    }
-  }
-  if (database.kind === 'mysql') {
-    const connection = await mysql.createConnection(database.url);
-    try {
-      const [rows] = await connection.query(sql);
-      return Array.isArray(rows) ? (rows as Array<Record<string, unknown>>) : [];
-    } finally {
-      await connection.end();
-    }
-  }
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
+  const inspector = await inspectorOf(database);
   try {
-    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+    return await inspector.query<Array<Record<string, unknown>>>(sql);
   } finally {
-    await client.end();
+    await inspector.destroy();
   }
 }
