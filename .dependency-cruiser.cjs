@@ -14,7 +14,9 @@
  *   users     ──> security, login, admin-api
  *   security  ──> logic (the row-policy contract), admin-api, data
  *   logic     ──> data
- *   data, login, admin-api, http, system ──> database ──> common ──> config
+ *   resources, auth, admin, system ──> http   (the edge: request context, client address, …)
+ *   data, login, admin-api, http, system ──> database ──> observability ──> common ──> config
+ *   every layer above common ──> observability (logging, metrics, boot notes)
  *   generator (npm run generate) ──> data, database, config   (nothing imports it)
  *
  * A folder may import its own files and whatever its arrows reach, nothing else. Specs
@@ -30,11 +32,14 @@
 const PRODUCTION = '^src/.+(?<!\\.spec\\.ts)$';
 const SPEC = '\\.spec\\.ts$';
 
+/** The layers under every feature: none of them may import a root file (the project's definition included). */
+const BASE = ['config', 'common', 'observability', 'database', 'data', 'http'];
+
 /**
  * One "may import only" rule: files under `src/<folder>/` may import within `src/` only the
  * folders in `allowed` (their own always). Imports into src/project/, src/demo/, src/auth/ and
- * src/resources/, and into the root files (src/*.ts), are left to the rules of their own, so
- * each broken import is reported once, with the message that explains it best.
+ * src/resources/, and (above the base) into the root files (src/*.ts), are left to the rules of
+ * their own, so each broken import is reported once, with the message that explains it best.
  *
  * @param {string} name
  * @param {string[]} folders
@@ -44,15 +49,15 @@ const SPEC = '\\.spec\\.ts$';
  */
 function mayImportOnly(name, folders, allowed, comment) {
   const own = folders.join('|');
+  const exempt = ['^src/(project|demo|auth|resources)/'];
+  // The base knows no project: not even its definition's type (src/project-definition.ts, src/schema.ts).
+  if (!folders.some((folder) => BASE.includes(folder))) exempt.push('^src/[^/]+\\.ts$');
   return {
     name,
     comment,
     severity: 'error',
     from: { path: `^src/(${own})/`, pathNot: SPEC },
-    to: {
-      path: '^src/',
-      pathNot: [`^src/(${[own, ...allowed].join('|')})/`, '^src/(project|demo|auth|resources)/', '^src/[^/]+\\.ts$'],
-    },
+    to: { path: '^src/', pathNot: [`^src/(${[own, ...allowed].join('|')})/`, ...exempt] },
   };
 }
 
@@ -135,14 +140,23 @@ module.exports = {
       'common-stays-under-the-database',
       ['common'],
       ['config'],
-      'src/common/ (errors, request context, logging, the principal, clock) is shared by every layer and knows no ' +
-        'database and no feature: it may import only src/config/. Something that needs the database belongs in ' +
-        'a layer above it (src/login/, a feature); a type of a feature belongs to that feature or below.',
+      'src/common/ (errors and their codes, the principal, request slots, the clock, endpoint metadata) is shared ' +
+        'by every layer and knows no database, no HTTP edge and no feature: it may import only src/config/. ' +
+        'Something that needs the database belongs in a layer above it (src/login/, a feature); a piece of the ' +
+        'HTTP edge belongs in src/http/; a type of a feature belongs to that feature or below.',
+    ),
+    mayImportOnly(
+      'observability-watches-from-below',
+      ['observability'],
+      ['common', 'config'],
+      'src/observability/ (the logger, request metrics and Prometheus, the boot banner and boot notes) is used by ' +
+        'every layer, so it may import only src/common/ and src/config/. A layer reports to it; it never asks a ' +
+        'layer: pass the figure in (as the pool usage is, by a function).',
     ),
     mayImportOnly(
       'database-knows-no-feature',
       ['database'],
-      ['common', 'config'],
+      ['observability', 'common', 'config'],
       "src/database/ (the connection, the one facade every statement goes through, migrations of Tessera's own " +
         'tables, error mapping) may import only src/common/ and src/config/. An entity or type of a feature ' +
         'belongs to the feature; the composition root (src/schema.ts) hands the entity lists in.',
@@ -150,7 +164,7 @@ module.exports = {
     mayImportOnly(
       'data-imports-only-the-base',
       ['data'],
-      ['common', 'config', 'database'],
+      ['observability', 'common', 'config', 'database'],
       'src/data/ (registry, codec, checksum, keys, row store, query) is the layer under logic, security and ' +
         'resources: it knows rows and SQL, not rules, roles or HTTP. It may import only src/database/, ' +
         'src/common/ and src/config/. Move the piece you need down into data/, or take it as a parameter.',
@@ -158,7 +172,7 @@ module.exports = {
     mayImportOnly(
       'shared-services-import-the-base',
       ['login', 'admin-api'],
-      ['common', 'config', 'database'],
+      ['observability', 'common', 'config', 'database'],
       "src/login/ (bcrypt admission, password policy, the login throttle) and src/admin-api/ (the admin API's " +
         'shared contract: endpoint decorator, admin principal, audit-trail port, paging) serve several feature ' +
         'modules: they may import only the base (common, config, database), never a feature.',
@@ -166,14 +180,14 @@ module.exports = {
     mayImportOnly(
       'logic-knows-rows-not-roles',
       ['logic'],
-      ['data', 'common', 'config', 'database'],
+      ['data', 'observability', 'common', 'config', 'database'],
       'src/logic/ (the rule engine) may import src/data/ and the base only. It does not know src/security/: it ' +
         'defines the row policy it asks (logic/row-policy.ts), which security implements and resources hands in.',
     ),
     mayImportOnly(
       'security-implements-the-engine-contract',
       ['security'],
-      ['logic', 'admin-api', 'data', 'common', 'config', 'database'],
+      ['logic', 'admin-api', 'data', 'observability', 'common', 'config', 'database'],
       "src/security/ (roles, grants, row and column permissions, RolesGuard) may import the rule engine's " +
         'contracts (src/logic/: the row policy it implements), the admin API contract (admin roles) and the ' +
         'layers below. Never users, tokens, auth or admin: those take role names from security, not the reverse.',
@@ -181,7 +195,7 @@ module.exports = {
     mayImportOnly(
       'resources-imports-the-engine-not-the-features',
       ['resources'],
-      ['security', 'logic', 'data', 'common', 'config', 'database'],
+      ['security', 'logic', 'data', 'http', 'observability', 'common', 'config', 'database'],
       'src/resources/ (HTTP for the REST resources) may import security, logic, data and the base. Users, tokens, ' +
         'admin and the provider are separate feature modules: take what you need through an injection token, not ' +
         "by importing another module's internals.",
@@ -189,7 +203,7 @@ module.exports = {
     mayImportOnly(
       'users-stay-under-tokens',
       ['users'],
-      ['security', 'login', 'admin-api', 'common', 'config', 'database'],
+      ['security', 'login', 'admin-api', 'observability', 'common', 'config', 'database'],
       'src/users/ (built-in users and their admin endpoints) may import security (role names), login, the admin ' +
         'API contract and the base. Tokens follow their users, so tokens import users and never the reverse: ' +
         'what users need of tokens comes through USER_TOKENS (users/user-tokens.ts).',
@@ -197,7 +211,7 @@ module.exports = {
     mayImportOnly(
       'tokens-follow-users',
       ['tokens'],
-      ['users', 'security', 'admin-api', 'data', 'common', 'config', 'database'],
+      ['users', 'security', 'admin-api', 'data', 'observability', 'common', 'config', 'database'],
       'src/tokens/ (API tokens and their admin endpoints) may import users (a login token follows its user), ' +
         'security (role names), the admin API contract, data (SQL quoting) and the base; not auth, admin or the ' +
         'REST engine.',
@@ -205,14 +219,14 @@ module.exports = {
     mayImportOnly(
       'provider-uses-users',
       ['provider'],
-      ['users', 'login', 'admin-api', 'common', 'config', 'database'],
+      ['users', 'login', 'admin-api', 'observability', 'common', 'config', 'database'],
       'src/provider/ (the AuthProvider contract, the built-in and custom providers) may import users (the default ' +
         'provider checks them), login, the admin API contract and the base.',
     ),
     mayImportOnly(
       'admin-keeps-to-its-accounts',
       ['admin'],
-      ['tokens', 'login', 'admin-api', 'common', 'config', 'database'],
+      ['tokens', 'login', 'admin-api', 'http', 'observability', 'common', 'config', 'database'],
       'src/admin/ (admin accounts, their sign-in, the audit trail, the admin guard) may import tokens (key ' +
         'generation), login, the admin API contract and the base. The admin endpoints of users, tokens, roles and ' +
         'the provider live in those modules and reach admin only through src/admin-api/.',
@@ -220,27 +234,29 @@ module.exports = {
     mayImportOnly(
       'auth-sits-under-the-app',
       ['auth'],
-      ['tokens', 'provider', 'users', 'login', 'admin-api', 'common', 'config', 'database'],
+      ['tokens', 'provider', 'users', 'login', 'admin-api', 'http', 'observability', 'common', 'config', 'database'],
       'src/auth/ (@authentication and the API token guard) may import tokens, the provider, users, login, the ' +
         'admin API contract (to leave admin endpoints to their own guard) and the base; not the REST engine.',
     ),
     mayImportOnly(
       'http-plumbing-imports-the-base',
       ['http'],
-      ['common', 'config', 'database'],
-      'src/http/ (the one exception filter: every error, whatever layer threw it, becomes the error envelope) ' +
-        'may import only the base; layers above raise ApiErrors, which it maps.',
+      ['observability', 'common', 'config', 'database'],
+      'src/http/ (the edge, everything between the socket and a controller on both adapters: the front door, ' +
+        'body parsing, CORS, security headers, host and URL checks, timeouts, static files, the request context ' +
+        'and the one exception filter) may import only the base; layers above raise ApiErrors, which it maps. ' +
+        'Controllers may import it (the request context, the client address); it never imports them.',
     ),
     mayImportOnly(
       'system-imports-only-the-base',
       ['system'],
-      ['common', 'config', 'database'],
+      ['http', 'observability', 'common', 'config', 'database'],
       'src/system/ (heartbeat, license, server info) answers without touching features: it may import only the base.',
     ),
     mayImportOnly(
       'generator-reads-the-database-only',
       ['generator'],
-      ['data', 'common', 'config', 'database'],
+      ['data', 'observability', 'common', 'config', 'database'],
       'src/generator/ (`npm run generate`: writes src/project/ from a database) is a command of its own: it ' +
         'reads the schema through src/database/ and maps column types with src/data/, and knows nothing of ' +
         'the running service. Keep it that way, so the service never carries it.',

@@ -6,9 +6,9 @@
  */
 import 'reflect-metadata';
 import { configFromEnvironment } from './src/config/read-environment.js';
-import { buildDataSourceOptions } from './src/database/data-source-options.js';
-import { MigrationsDataSource } from './src/database/migrations-data-source.js';
-import { asTheServerIs } from './src/database/server-flavour.js';
+import { buildDataSourceOptions } from './src/database/connection/data-source-options.js';
+import { MigrationsDataSource } from './src/database/migrations/migrations-data-source.js';
+import { asTheServerIs } from './src/database/connection/server-flavour.js';
 import { project } from './src/project/project.js';
 import { schemaOf } from './src/schema.js';
 

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap.js';
-import { bootBanner } from './common/boot-banner.js';
-import { BootNotes } from './common/boot-notes.js';
-import { ApiSettings } from './common/api-settings.js';
-import { stopOnSignals } from './common/graceful-shutdown.js';
-import { createLogger } from './common/logger.js';
+import { bootBanner } from './observability/boot-banner.js';
+import { BootNotes } from './observability/boot-notes.js';
+import { ApiSettings } from './config/api-settings.js';
+import { stopOnSignals } from './http/graceful-shutdown.js';
+import { createLogger } from './observability/logger.js';
 import { ConfigError, type AppConfig } from './config/app-config.js';
 import { configFromEnvironment } from './config/read-environment.js';
-import { DatabaseBootError } from './database/boot-errors.js';
+import { DatabaseBootError } from './database/errors/boot-errors.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { project } from './project/project.js';
 

@@ -1,11 +1,11 @@
 import { AdminAccount } from './admin/admin-account.entity.js';
 import { AdminAuditEntry } from './admin/admin-audit-entry.entity.js';
 import { AdminToken } from './admin/admin-token.entity.js';
-import type { SchemaParts } from './database/data-source-options.js';
-import { LoginAttemptCounter } from './database/login-attempt.entity.js';
-import { LoginLease } from './database/login-lease.entity.js';
-import { systemMigrations } from './database/system-migrations.js';
-import { TesseraMeta } from './database/tessera-meta.entity.js';
+import type { SchemaParts } from './database/connection/data-source-options.js';
+import { LoginAttemptCounter } from './database/schema/login-attempt.entity.js';
+import { LoginLease } from './database/schema/login-lease.entity.js';
+import { systemMigrations } from './database/migrations/system-migrations.js';
+import { TesseraMeta } from './database/schema/tessera-meta.entity.js';
 import type { ProjectDefinition } from './project-definition.js';
 import { ApiToken } from './tokens/api-token.entity.js';
 import { User } from './users/user.entity.js';

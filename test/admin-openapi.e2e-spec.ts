@@ -1,4 +1,4 @@
-import { TESSERA_VERSION } from '../src/common/version.js';
+import { TESSERA_VERSION } from '../src/config/version.js';
 import { adminHeader, createManualToken, createUser } from './support/auth.js';
 import { capturedLog, type CapturedLog } from './support/captured-log.js';
 import { describeEachTarget, suiteApp, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';

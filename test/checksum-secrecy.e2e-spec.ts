@@ -1,11 +1,11 @@
 import { createHash, createHmac, scryptSync } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createLogger } from '../src/common/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { CHECKSUM_SECRET_NAME, loadChecksumSecret } from '../src/database/checksum-secret.js';
 import { Database } from '../src/database/database.js';
-import { openDatabase } from '../src/database/open-database.js';
+import { openDatabase } from '../src/database/connection/open-database.js';
 import { hmacKey } from '../src/data/checksum.js';
 import { demoProject } from '../src/demo/project.js';
 import { schemaOf } from '../src/schema.js';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../src/common/error-codes.js';
-import { TESSERA_VERSION } from '../src/common/version.js';
+import { TESSERA_VERSION } from '../src/config/version.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';

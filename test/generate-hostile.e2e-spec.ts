@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
-import { readSchema, type SchemaSnapshot } from '../src/database/schema-reader.js';
+import { readSchema, type SchemaSnapshot } from '../src/database/schema/schema-reader.js';
 import { generateProject, type GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';

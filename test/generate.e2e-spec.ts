@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { Column } from 'typeorm';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
-import { readSchema, schemaDiff, type SchemaSnapshot } from '../src/database/schema-reader.js';
+import { readSchema, schemaDiff, type SchemaSnapshot } from '../src/database/schema/schema-reader.js';
 import { GenerateError, generateProject, type GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, oneRow, type Api } from './support/api.js';

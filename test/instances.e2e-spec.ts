@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { MYSQL_BOOT_LOCK_NAME, POSTGRES_BOOT_KEY } from '../src/database/boot-lock.js';
+import { MYSQL_BOOT_LOCK_NAME, POSTGRES_BOOT_KEY } from '../src/database/locks/boot-lock.js';
 import { authHeader } from './support/auth.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { startService, type ServiceProcess } from './support/service-process.js';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { LoginAttemptCounter } from '../src/database/login-attempt.entity.js';
+import { LoginAttemptCounter } from '../src/database/schema/login-attempt.entity.js';
 import { createUser } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../src/config/app-config.js';
-import { buildDataSourceOptions } from '../src/database/data-source-options.js';
-import { MigrationsDataSource } from '../src/database/migrations-data-source.js';
-import { openDatabase } from '../src/database/open-database.js';
-import { asTheServerIs } from '../src/database/server-flavour.js';
+import { buildDataSourceOptions } from '../src/database/connection/data-source-options.js';
+import { MigrationsDataSource } from '../src/database/migrations/migrations-data-source.js';
+import { openDatabase } from '../src/database/connection/open-database.js';
+import { asTheServerIs } from '../src/database/connection/server-flavour.js';
 import { demoProject } from '../src/demo/project.js';
 import { schemaOf } from '../src/schema.js';
 import { suiteResource } from './support/suite-resource.js';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from '../src/config/app-config.js';
-import { DatabaseBootError } from '../src/database/boot-errors.js';
-import { openDatabase } from '../src/database/open-database.js';
+import { DatabaseBootError } from '../src/database/errors/boot-errors.js';
+import { openDatabase } from '../src/database/connection/open-database.js';
 import { demoProject } from '../src/demo/project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { schemaOf } from '../src/schema.js';

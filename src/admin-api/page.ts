@@ -1,4 +1,4 @@
-import type { ApiSettings } from '../common/api-settings.js';
+import type { ApiSettings } from '../config/api-settings.js';
 
 /** A page of an admin list. */
 export interface Page<T> {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { AdminRole } from '../admin-api/admin-principal.js';
-import { epochMillis } from '../database/epoch-millis.transformer.js';
+import { epochMillis } from '../database/schema/epoch-millis.transformer.js';
 
 /** An operator of the admin API. Not an API user: API logins never see this table (spec §1). */
 @Entity({ name: 'tessera_admin_accounts' })

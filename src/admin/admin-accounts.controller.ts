@@ -4,7 +4,7 @@ import { CurrentAdmin } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
 import { PageQueryDto } from '../admin-api/page-query.dto.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { adminAccountView, type AdminAccountView } from './admin-account-view.js';
 import { AdminRosterService } from './admin-roster.service.js';
 import { CreateAdminDto, SetAdminPasswordDto, SetAdminRoleDto } from './dto/admin-account.dto.js';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { epochMillis } from '../database/epoch-millis.transformer.js';
+import { epochMillis } from '../database/schema/epoch-millis.transformer.js';
 
 /** One change made through the admin API: who, what, when. Never holds a password or a key. */
 @Entity({ name: 'tessera_admin_audit' })

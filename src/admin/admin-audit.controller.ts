@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { AdminEndpoint, AdminOperation, pageOf } from '../admin-api/admin-endpoint.decorator.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
 import { PageQueryDto } from '../admin-api/page-query.dto.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { isoTime } from '../common/clock.js';
 import { AdminAuditService } from './admin-audit.service.js';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { AdminEndpoint, AdminOperation, schema } from '../admin-api/admin-endpoint.decorator.js';
-import { whileClientConnected } from '../common/client-abort.js';
-import { clientAddressOf } from '../common/client-address.js';
+import { whileClientConnected } from '../http/client-abort.js';
+import { clientAddressOf } from '../http/client-address.js';
 import { Public } from '../common/public.decorator.js';
-import { rawRequestOf } from '../common/request-context.js';
+import { rawRequestOf } from '../common/request-slot.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminAccountsService, type AdminLoginAnswer } from './admin-accounts.service.js';

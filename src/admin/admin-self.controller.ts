@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Inject, Put, Req } from '@nestjs/commo
 import { AdminEndpoint, AdminOperation, AdminRoleRequired, schema } from '../admin-api/admin-endpoint.decorator.js';
 import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
 import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
-import { whileClientConnected } from '../common/client-abort.js';
-import { clientAddressOf } from '../common/client-address.js';
-import { rawRequestOf } from '../common/request-context.js';
+import { whileClientConnected } from '../http/client-abort.js';
+import { clientAddressOf } from '../http/client-address.js';
+import { rawRequestOf } from '../common/request-slot.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminAccountsService } from './admin-accounts.service.js';

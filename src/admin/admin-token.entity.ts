@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { epochMillis } from '../database/epoch-millis.transformer.js';
+import { epochMillis } from '../database/schema/epoch-millis.transformer.js';
 
 /** A token of the admin API, kept apart from API tokens so neither opens the other's endpoints. */
 @Entity({ name: 'tessera_admin_tokens' })

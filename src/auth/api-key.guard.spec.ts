@@ -4,7 +4,7 @@ import { apiRejectionOf } from '../../test/support/api-error-of.js';
 import { endpointContext } from '../../test/support/execution-context.js';
 import { AdminEndpoint } from '../admin-api/admin-endpoint.decorator.js';
 import { ApiError } from '../common/api-error.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { principalOf, type Principal } from '../common/principal.js';
 import { Public } from '../common/public.decorator.js';

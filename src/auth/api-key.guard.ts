@@ -2,11 +2,11 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import { IS_ADMIN_API } from '../admin-api/admin-endpoint.decorator.js';
 import { ApiError } from '../common/api-error.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
-import { rawRequestOf } from '../common/request-context.js';
+import { rawRequestOf } from '../common/request-slot.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { TokensService } from '../tokens/tokens.service.js';

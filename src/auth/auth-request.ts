@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error.js';
-import { keyFromCredential } from '../common/authorization-header.js';
+import { keyFromCredential } from '../http/authorization-header.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { LoginPayload } from '../provider/auth-provider.js';
 

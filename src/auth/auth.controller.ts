@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { whileClientConnected } from '../common/client-abort.js';
-import { clientAddressOf } from '../common/client-address.js';
+import { whileClientConnected } from '../http/client-abort.js';
+import { clientAddressOf } from '../http/client-address.js';
 import { Public } from '../common/public.decorator.js';
-import { queryParamsOf, rawRequestOf } from '../common/request-context.js';
+import { rawRequestOf } from '../common/request-slot.js';
+import { queryParamsOf } from '../http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AUTH_PROVIDER, type AuthProvider, type LoginInfo } from '../provider/auth-provider.js';

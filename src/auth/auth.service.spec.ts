@@ -1,4 +1,4 @@
-import { NO_METRICS } from '../common/metrics.js';
+import { NO_METRICS } from '../observability/metrics.js';
 import { Clock } from '../common/clock.js';
 import type { LoginAttempt, LoginThrottle } from '../login/login-throttle.js';
 import type { PasswordHasher } from '../login/password-hasher.js';

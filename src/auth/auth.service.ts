@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { Clock, isoTime } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { countedLogin, Metrics } from '../common/metrics.js';
+import { countedLogin, Metrics } from '../observability/metrics.js';
 import { LoginThrottle, type LoginOutcome } from '../login/login-throttle.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import type { AppConfig } from '../config/app-config.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../common/api-error.js';
-import { keyFromAuthorizationHeader, keyFromCredential } from '../common/authorization-header.js';
+import { keyFromAuthorizationHeader, keyFromCredential } from '../http/authorization-header.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { rawQueryValue } from '../common/request-context.js';
+import { rawQueryValue } from '../http/request-context.js';
 
 /**
  * The API key a request carries (api-contract §2): from `Authorization: <scheme> <key>[:n]`,

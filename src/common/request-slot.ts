@@ -1,4 +1,10 @@
-import { rawRequestOf } from './request-context.js';
+import type { IncomingMessage } from 'node:http';
+
+/** The raw Node request behind an Express or Fastify request object. */
+export function rawRequestOf(request: unknown): IncomingMessage {
+  const r = request as { raw?: IncomingMessage };
+  return (r.raw ?? request) as IncomingMessage;
+}
 
 /** A value a guard attaches to a request for the guards and handlers after it. */
 export interface RequestSlot<T> {

@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { pathSegment } from '../common/path-segment.js';
+import { pathSegment } from './path-segment.js';
 import type { Resource } from './resource-registry.js';
 import { fromRequest, type CanonicalRow, type CanonicalValue } from './value-codec.js';
 

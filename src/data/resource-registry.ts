@@ -3,9 +3,9 @@ import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import type { Database } from '../database/database.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { NameLookup } from '../common/name-lookup.js';
+import { NameLookup } from '../database/name-lookup.js';
 import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
-import { pathSegment } from '../common/path-segment.js';
+import { pathSegment } from './path-segment.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
 export interface ResourceColumn {

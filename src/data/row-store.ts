@@ -4,7 +4,7 @@ import { keyOf, type KeyValues } from './primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn } from './resource-registry.js';
 import { quoteIdentifier } from './sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
-import { ConstraintRefusal, violationKindOf } from '../database/constraint-violations.js';
+import { ConstraintRefusal, violationKindOf } from '../database/errors/constraint-violations.js';
 import { fromDatabase, toDatabase, type CanonicalRow, type CanonicalValue, type DriverValue } from './value-codec.js';
 
 export type Params = ParameterList;

@@ -3,9 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import type { SchemaParts } from './data-source-options.js';
+import type { SchemaParts } from './connection/data-source-options.js';
 import { Database } from './database.js';
-import { dataSourceOptionsFor, openDataSource } from './open-database.js';
+import { dataSourceOptionsFor, openDataSource } from './connection/open-database.js';
 
 export interface DatabaseModuleOptions {
   database: AppConfig['database'];

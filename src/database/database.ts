@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
-import { ConstraintCatalog, type ConstraintViolation } from './constraint-violations.js';
-import { DatabaseGate } from './database-gate.js';
+import { ConstraintCatalog, type ConstraintViolation } from './errors/constraint-violations.js';
+import { DatabaseGate } from './connection/database-gate.js';
 import { dialectOf, insertReturnsRow, type Dialect } from './dialect.js';
 import { loneReads } from './lone-reads.js';
-import { pendingMigrationNames } from './pending-migrations.js';
-import { poolUsageOf, type PoolUsage } from './pool-usage.js';
+import { pendingMigrationNames } from './migrations/pending-migrations.js';
+import { poolUsageOf, type PoolUsage } from './connection/pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
-import { underBootLock } from './boot-lock.js';
+import { underBootLock } from './locks/boot-lock.js';
 import { ChangeSignals } from './change-signals.js';
 
 /** Rows of a SELECT, as the driver answers them. */

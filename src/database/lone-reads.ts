@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { runOnSqlite, sqliteConnectionOf, usesSqlite } from './sqlite-connection.js';
+import { runOnSqlite, sqliteConnectionOf, usesSqlite } from './connection/sqlite-connection.js';
 
 /** Runs one SELECT outside any transaction and answers its rows. */
 export type LoneRead = (sql: string, values?: unknown[]) => Promise<Array<Record<string, unknown>>>;

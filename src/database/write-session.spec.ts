@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { sqliteConnectionOf } from './sqlite-connection.js';
+import { sqliteConnectionOf } from './connection/sqlite-connection.js';
 import { beginWriteSession } from './write-session.js';
 
 describe('beginWriteSession on SQLite', () => {

@@ -1,5 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { runOnSqlite, sqliteConnectionOf, usesSqlite, type SqliteConnection } from './sqlite-connection.js';
+import { runOnSqlite, sqliteConnectionOf, usesSqlite, type SqliteConnection } from './connection/sqlite-connection.js';
 
 /** One open write transaction: statements on one connection, then `commit` or `abandon`. */
 export interface WriteSession {

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { parseDatabaseUrl } from '../config/database-url.js';
 import { NAME, NAME_MESSAGE } from '../config/environment.schema.js';
 import { PROJECT_ROOT } from '../config/project-root.js';
-import { readSchema, UnreadableSchemaError } from '../database/schema-reader.js';
-import { connectFailureMessage } from '../database/boot-errors.js';
+import { readSchema, UnreadableSchemaError } from '../database/schema/schema-reader.js';
+import { connectFailureMessage } from '../database/errors/boot-errors.js';
 import { GenerateError, generateProject, type ProjectSource } from './generate-project.js';
 
 /** How long the drivers wait for the server (their own defaults: mysql2 10 s). */

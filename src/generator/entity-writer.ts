@@ -1,4 +1,4 @@
-import type { SchemaForeignKey } from '../database/schema-reader.js';
+import type { SchemaForeignKey } from '../database/schema/schema-reader.js';
 import type { EntityNames } from './names.js';
 import { access, commentText, propertyKey, quote } from './names.js';
 import type { ServedColumn, ServedTable } from './served-schema.js';

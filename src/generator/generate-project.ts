@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { SchemaSnapshot } from '../database/schema-reader.js';
+import type { SchemaSnapshot } from '../database/schema/schema-reader.js';
 import { entitySource } from './entity-writer.js';
 import { BASELINE_CLASS, BASELINE_FILE, baselineMigrationSource } from './migration-writer.js';
 import { entityNames } from './names.js';

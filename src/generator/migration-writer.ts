@@ -1,4 +1,4 @@
-import type { SchemaColumn, SchemaForeignKey, SchemaIndex } from '../database/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaIndex } from '../database/schema/schema-reader.js';
 import { quote } from './names.js';
 import type { ServedTable } from './served-schema.js';
 

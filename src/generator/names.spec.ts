@@ -1,4 +1,4 @@
-import type { SchemaColumn, SchemaTable } from '../database/schema-reader.js';
+import type { SchemaColumn, SchemaTable } from '../database/schema/schema-reader.js';
 import { entitySource } from './entity-writer.js';
 import { commentText, entityNames, propertyKey, quote } from './names.js';
 import { servedSchema } from './served-schema.js';

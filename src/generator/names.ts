@@ -1,4 +1,4 @@
-import type { SchemaForeignKey } from '../database/schema-reader.js';
+import type { SchemaForeignKey } from '../database/schema/schema-reader.js';
 import { RESERVED_PROPERTIES } from './reserved-properties.js';
 import type { ServedTable } from './served-schema.js';
 

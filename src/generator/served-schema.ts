@@ -1,5 +1,5 @@
 import { columnKindOfTypeName, type ColumnKind } from '../data/column-kind.js';
-import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema/schema-reader.js';
 import { RESERVED_PROPERTIES } from './reserved-properties.js';
 
 /** A column the generated entity declares, with the API kind Tessera serves it as. */

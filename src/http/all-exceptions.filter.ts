@@ -9,16 +9,17 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { driverFactsOf } from '../database/constraint-violations.js';
+import { driverFactsOf } from '../database/errors/constraint-violations.js';
 import { Database } from '../database/database.js';
-import { DatabaseOutage } from '../database/database-outage.js';
-import { apiErrorFromDatabase, type ViolationFinder } from '../database/database-errors.js';
+import { DatabaseOutage } from '../database/connection/database-outage.js';
+import { apiErrorFromDatabase, type ViolationFinder } from '../database/errors/database-errors.js';
 import { ApiError } from '../common/api-error.js';
-import { isClientAbort } from '../common/client-abort.js';
-import { bodyTooLarge } from '../common/body-encoding.js';
+import { isClientAbort } from './client-abort.js';
+import { bodyTooLarge } from './body-encoding.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LOGGER } from '../common/logger.js';
-import { rawRequestOf, redactUrl, requestIdOf } from '../common/request-context.js';
+import { LOGGER } from '../observability/logger.js';
+import { rawRequestOf } from '../common/request-slot.js';
+import { redactUrl, requestIdOf } from './request-context.js';
 
 const BY_STATUS: Record<number, ErrorCode> = {
   400: ErrorCode.BAD_REQUEST,

@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ApiError } from '../common/api-error.js';
-import { Metrics, type RuleCounter } from '../common/metrics.js';
+import { Metrics, type RuleCounter } from '../observability/metrics.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RowChecksum } from '../data/checksum.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { RowStore } from '../data/row-store.js';
 import { Database } from '../database/database.js';
-import { ConstraintRefusal } from '../database/constraint-violations.js';
-import { conflictCodes } from '../database/database-errors.js';
+import { ConstraintRefusal } from '../database/errors/constraint-violations.js';
+import { conflictCodes } from '../database/errors/database-errors.js';
 import { ConstraintFailure } from './constraint-failure.js';
 import type { RowPolicy } from './row-policy.js';
 import { RuleBank } from './rule-bank.js';
@@ -19,7 +19,7 @@ import { RuleLog } from './rule-log.js';
 import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
-import { withConflictRetries } from '../database/write-retry.js';
+import { withConflictRetries } from '../database/locks/write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { Metrics } from '../common/metrics.js';
+import { Metrics } from '../observability/metrics.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { LogicEngine } from './logic-engine.js';
 import { RuleBank } from './rule-bank.js';

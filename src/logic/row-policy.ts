@@ -4,7 +4,7 @@ import type { RowChange } from '../data/row-change.js';
 import type { RowStore } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
 import type { Unsettled } from '../data/values-column-resolver.js';
-import type { ConstraintViolation } from '../database/constraint-violations.js';
+import type { ConstraintViolation } from '../database/errors/constraint-violations.js';
 import type { ConstraintFailure } from './constraint-failure.js';
 
 /**

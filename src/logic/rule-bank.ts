@@ -1,4 +1,4 @@
-import { Metrics, NO_COUNT, NO_METRICS, type RuleCounter } from '../common/metrics.js';
+import { Metrics, NO_COUNT, NO_METRICS, type RuleCounter } from '../observability/metrics.js';
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { undeclaredReads } from './formula-dry-run.js';
 import { orderFormulas } from './formula-order.js';

@@ -15,7 +15,7 @@ import { applyFormulas } from './rules/formula.js';
 import type { RuleContext } from './rules/rule-context.js';
 import type { RuleBank, ResourceRules } from './rule-bank.js';
 import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
-import type { RuleCounter } from '../common/metrics.js';
+import type { RuleCounter } from '../observability/metrics.js';
 import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
 import type { RuleLog } from './rule-log.js';

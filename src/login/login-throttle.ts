@@ -5,14 +5,14 @@ import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';
-import { LoginAttemptCounter, type LoginAttemptScope } from '../database/login-attempt.entity.js';
-import { LoginLease } from '../database/login-lease.entity.js';
-import { conflictCodes } from '../database/database-errors.js';
-import { withConflictRetries } from '../database/write-retry.js';
+import { LoginAttemptCounter, type LoginAttemptScope } from '../database/schema/login-attempt.entity.js';
+import { LoginLease } from '../database/schema/login-lease.entity.js';
+import { conflictCodes } from '../database/errors/database-errors.js';
+import { withConflictRetries } from '../database/locks/write-retry.js';
 import { ApiError } from '../common/api-error.js';
 import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import { PasswordHasher } from './password-hasher.js';
 
 /** Closed windows are swept at most this often, not on every login. */

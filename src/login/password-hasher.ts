@@ -3,9 +3,9 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import bcrypt from 'bcrypt';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { AdmissionLimit } from '../common/admission-limit.js';
+import { AdmissionLimit } from './admission-limit.js';
 import { ApiError } from '../common/api-error.js';
-import { ConcurrencyLimit } from '../common/concurrency-limit.js';
+import { ConcurrencyLimit } from './concurrency-limit.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { fitsBcrypt, passwordProblem } from './password-policy.js';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AUTH_PROVIDER } from './auth-provider.js';

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { rawLastPathSegment } from '../common/request-context.js';
+import { rawLastPathSegment } from '../http/request-context.js';
 
 /**
  * The `:pk` segment of `<resource>/<pk>` as sent, still URL-encoded, for `parseKeySegment`.

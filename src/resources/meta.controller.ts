@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { Public } from '../common/public.decorator.js';
-import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../common/request-context.js';
+import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';

@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
-import type { ApiSettings } from '../common/api-settings.js';
+import type { ApiSettings } from '../config/api-settings.js';
 
 /** The query parameters of a collection read, checked but not yet compiled. */
 export interface ReadQuery {

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiSettings } from '../common/api-settings.js';
-import { apiBaseUrl, nextBatchLink, rawRequestOf, requestUrlWithoutAuth } from '../common/request-context.js';
+import { ApiSettings } from '../config/api-settings.js';
+import { rawRequestOf } from '../common/request-slot.js';
+import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { CallerAccess } from '../security/caller-access.decorator.js';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { TESSERA_VERSION } from '../common/version.js';
+import { TESSERA_VERSION } from '../config/version.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { RuleBank } from '../logic/rule-bank.js';
 import { CustomResourceRegistry } from './custom/custom-resource-registry.js';

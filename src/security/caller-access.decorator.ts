@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { rawRequestOf } from '../common/request-context.js';
+import { rawRequestOf } from '../common/request-slot.js';
 import type { ResourceAccess } from './resource-access.js';
 
 const ACCESS = Symbol('tesseraCallerAccess');

@@ -6,7 +6,7 @@ import type { RowChange } from '../data/row-change.js';
 import { RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow } from '../data/value-codec.js';
 import { ValuesColumnResolver, type Unsettled } from '../data/values-column-resolver.js';
-import type { ConstraintViolation } from '../database/constraint-violations.js';
+import type { ConstraintViolation } from '../database/errors/constraint-violations.js';
 import type { Database } from '../database/database.js';
 import type { ConstraintFailure } from '../logic/constraint-failure.js';
 import type { RowPolicy } from '../logic/row-policy.js';

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import { Public } from '../common/public.decorator.js';
 import { Database } from '../database/database.js';
 import { checkReadiness } from './readiness.js';

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { Public } from '../common/public.decorator.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/app-config.js';
-import { TESSERA_VERSION } from '../common/version.js';
+import { TESSERA_VERSION } from '../config/version.js';
 
 /** Public and informational system endpoints under the API base (api-contract §1). */
 @Controller('rest/:account/:project/:version')

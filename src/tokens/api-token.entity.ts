@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { GlobalValue, GlobalValues } from '../common/global-values.js';
-import { epochMillis } from '../database/epoch-millis.transformer.js';
+import { epochMillis } from '../database/schema/epoch-millis.transformer.js';
 
 /**
  * How a token came to be: a login of a built-in user at `@authentication`, a login through a

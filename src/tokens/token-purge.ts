@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Clock } from '../common/clock.js';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Database } from '../database/database.js';

@@ -5,7 +5,7 @@ import { AUDIT_TRAIL, type AuditTrail } from '../admin-api/audit-trail.js';
 import { pageWindow, type Page } from '../admin-api/page.js';
 import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiError } from '../common/api-error.js';
-import { ApiSettings } from '../common/api-settings.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { KnownRoles } from '../security/known-roles.js';
 import { UsersService } from '../users/users.service.js';

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { GlobalValues } from '../common/global-values.js';
-import { epochMillis } from '../database/epoch-millis.transformer.js';
+import { epochMillis } from '../database/schema/epoch-millis.transformer.js';
 
 /** A user of the built-in (default) authentication provider (spec §2.2). */
 @Entity({ name: 'tessera_users' })

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '../common/logger.js';
+import { LOGGER } from '../observability/logger.js';
 import { Database } from '../database/database.js';
-import { TesseraMeta } from '../database/tessera-meta.entity.js';
+import { TesseraMeta } from '../database/schema/tessera-meta.entity.js';
 import { SEED_USERS, type SeedUser } from './seed-user.js';
 import { UsersService, type NewUser } from './users.service.js';
 import { PasswordHasher } from '../login/password-hasher.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createLogger } from '../../src/common/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { LogLevel } from '../../src/config/app-config.js';
 
 /** A logger whose lines a test can read back: pass `logger` to `startTestApp`. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../../src/config/database-url.js';
 import { PROJECT_ROOT } from '../../src/config/project-root.js';
-import { readSchema } from '../../src/database/schema-reader.js';
+import { readSchema } from '../../src/database/schema/schema-reader.js';
 import { generateProject, type GenerateResult } from '../../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { runSql } from './shop-schema.js';

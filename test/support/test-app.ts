@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createApp, type AppFactory } from '../../src/bootstrap.js';
-import { createLogger } from '../../src/common/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { Clock } from '../../src/common/clock.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';

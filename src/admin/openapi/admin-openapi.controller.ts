@@ -2,7 +2,8 @@ import { Controller, Get, Inject, Req, type OnModuleInit, type Type } from '@nes
 import { DiscoveryService } from '@nestjs/core';
 import { AdminEndpoint, AdminOperation } from '../../admin-api/admin-endpoint.decorator.js';
 import { Public } from '../../common/public.decorator.js';
-import { rawRequestOf, requestOrigin } from '../../common/request-context.js';
+import { rawRequestOf } from '../../common/request-slot.js';
+import { requestOrigin } from '../../http/request-context.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
 import type { OpenApiDocument } from '../../common/openapi/openapi-types.js';

@@ -1,6 +1,6 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { RuleCounter } from '../../common/metrics.js';
+import type { RuleCounter } from '../../observability/metrics.js';
 import type { ConstraintRule, Rule } from '../rule-dsl.js';
 import { ConstraintFailure } from '../constraint-failure.js';
 import { toRuleRow } from '../rule-values.js';

@@ -1,7 +1,7 @@
 import type { ParentRelation, ResourceRegistry } from '../../data/resource-registry.js';
 import type { RowStore } from '../../data/row-store.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { RuleCounter } from '../../common/metrics.js';
+import type { RuleCounter } from '../../observability/metrics.js';
 import type { EntityClass, Rule, RuleRow } from '../rule-dsl.js';
 
 /** What a rule may ask of the write transaction it runs in (the transaction implements it; rules never see the rest). */

@@ -1,5 +1,5 @@
 import { ApiError } from '../../common/api-error.js';
-import type { ApiSettings } from '../../common/api-settings.js';
+import type { ApiSettings } from '../../config/api-settings.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { FilterNode, OrderTerm } from '../../data/query/ast.js';
 import { excerpt } from '../../data/query/limits.js';

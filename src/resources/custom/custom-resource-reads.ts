@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/api-error.js';
-import { ApiSettings } from '../../common/api-settings.js';
+import { ApiSettings } from '../../config/api-settings.js';
 import { ErrorCode } from '../../common/error-codes.js';
-import { nextBatchLink } from '../../common/request-context.js';
+import { nextBatchLink } from '../../http/request-context.js';
 import { RowChecksum } from '../../data/checksum.js';
 import { keySegment, parseKeySegment } from '../../data/primary-key.js';
 import { ResourceRegistry } from '../../data/resource-registry.js';

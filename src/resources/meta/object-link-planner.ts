@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiSettings } from '../../common/api-settings.js';
+import { ApiSettings } from '../../config/api-settings.js';
 import { ResourceRegistry, type Resource } from '../../data/resource-registry.js';
 import type { ResourceAccess } from '../../security/resource-access.js';
 import { ObjectLinks } from './object-links.js';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
-import { ConstraintRefusal } from '../../database/constraint-violations.js';
-import { apiErrorFromDatabase } from '../../database/database-errors.js';
+import { ConstraintRefusal } from '../../database/errors/constraint-violations.js';
+import { apiErrorFromDatabase } from '../../database/errors/database-errors.js';
 
 /** Whether a write failed on a duplicate key (a unique or primary-key constraint), however it was reported. */
 export function isDuplicateKey(error: unknown): boolean {

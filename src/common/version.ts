@@ -1,4 +1,0 @@
-import { PACKAGE_VERSION } from '../config/project-root.js';
-
-/** The running Tessera version, from package.json. */
-export const TESSERA_VERSION: string = PACKAGE_VERSION;

@@ -1,0 +1,28 @@
+import mysql from 'mysql2/promise';
+import type { DatabaseTarget } from '../../config/database-url.js';
+
+/**
+ * The database settings with a mysql:// URL that points at a MariaDB server marked `mariadb`
+ * (the migration CLI's and the schema reader's; the service itself runs either way).
+ *
+ * TypeORM reads a MariaDB schema right only when told it is MariaDB: as `mysql` it takes the
+ * `NULL` MariaDB reports as the default of every nullable column for a default to drop, so
+ * `migration:generate` would write a change for each of them. If the server cannot be asked,
+ * the settings stay as they are (connecting then reports why, as usual).
+ */
+export async function asTheServerIs<T extends DatabaseTarget>(database: T, connectTimeoutMs = 10_000): Promise<T> {
+  if (database.kind !== 'mysql') return database;
+  let version: string;
+  try {
+    const connection = await mysql.createConnection({ uri: database.url, connectTimeout: connectTimeoutMs });
+    try {
+      const [rows] = await connection.query('SELECT VERSION() AS version');
+      version = (rows as Array<{ version?: string }>)[0]?.version ?? '';
+    } finally {
+      await connection.end();
+    }
+  } catch {
+    return database;
+  }
+  return version.includes('MariaDB') ? { ...database, kind: 'mariadb' } : database;
+}
