@@ -90,9 +90,9 @@ module.exports = {
       comment:
         'Only the composition root (src/main.ts; ormconfig.ts outside src/) may import src/project/, and only the ' +
         'project may import the demo (src/demo/). The engine ' +
-        'receives the project definition through AppModule / forRoot(project), so tests can boot it with a small ' +
-        'project of their own and teams can change their project without touching the engine. Take what you need ' +
-        "in your module's forRoot(project), not from the demo project.",
+        'receives the project through ProjectModule.forRoot(project), so tests can boot it with a small ' +
+        'project of their own and teams can change their project without touching the engine. Declare a token for ' +
+        'the part you need in your module and have ProjectModule (src/project.module.ts) provide it.',
       severity: 'error',
       from: { path: PRODUCTION, pathNot: ['^src/main\\.ts$', '^src/project/', '^src/demo/'] },
       to: { path: '^src/(project|demo)/' },

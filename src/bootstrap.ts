@@ -10,8 +10,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { AppModule, type AppModuleOptions } from './app.module.js';
+import { AppModule } from './app.module.js';
 import { ApiSettings } from './config/api-settings.js';
+import type { AppParts } from './core.module.js';
 import { Database } from './database/database.js';
 import { seedProjectOnce } from './database/migrations/seed-project.js';
 import { expressEdge } from './http/express-edge.js';
@@ -19,8 +20,6 @@ import { fastifyEdge } from './http/fastify-edge.js';
 import { installServerEdge, type EdgeParts } from './http/http-edge.js';
 import { recordSecurityHeaders } from './http/security-headers.js';
 import { PinoNestLogger } from './observability/logger.js';
-
-export type AppParts = AppModuleOptions;
 
 /**
  * Makes the Nest application of a module on an adapter: `NestFactory.create` for the service;

@@ -1,5 +1,5 @@
 import { AdminAccount } from './admin/admin-account.entity.js';
-import { AdminAuditEntry } from './admin/admin-audit-entry.entity.js';
+import { AdminAuditEntry } from './admin-api/admin-audit-entry.entity.js';
 import { AdminToken } from './admin/admin-token.entity.js';
 import type { SchemaParts } from './database/connection/data-source-options.js';
 import { LoginAttemptCounter } from './database/schema/login-attempt.entity.js';

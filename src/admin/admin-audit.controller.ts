@@ -4,7 +4,7 @@ import { pageWindow, type Page } from '../admin-api/page.js';
 import { PageQueryDto } from '../admin-api/page-query.dto.js';
 import { ApiSettings } from '../config/api-settings.js';
 import { isoTime } from '../common/clock.js';
-import { AdminAuditService } from './admin-audit.service.js';
+import { AdminAuditService } from '../admin-api/admin-audit.service.js';
 
 export interface AuditView {
   id: number;

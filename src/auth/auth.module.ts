@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LoginModule } from '../login/login.module.js';
 import { ProviderModule } from '../provider/provider.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { ApiKeyGuard } from './api-key.guard.js';
@@ -7,7 +8,7 @@ import { AuthService } from './auth.service.js';
 
 /** `@authentication` and the API's token guard. AppModule registers `ApiKeyGuard` as a global guard. */
 @Module({
-  imports: [TokensModule, ProviderModule],
+  imports: [TokensModule, ProviderModule, LoginModule],
   controllers: [AuthController],
   providers: [AuthService, ApiKeyGuard],
   exports: [ApiKeyGuard],

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '../observability/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { UsersModule } from '../users/users.module.js';
 import { AUTH_PROVIDER } from './auth-provider.js';
 import { DefaultAuthProvider } from './default.provider.js';
 import { NoneAuthProvider } from './none.provider.js';
@@ -15,6 +16,7 @@ import { selectProvider } from './select-provider.js';
  * and the admin API's view of it.
  */
 @Module({
+  imports: [UsersModule],
   controllers: [ProviderController],
   providers: [
     DefaultAuthProvider,

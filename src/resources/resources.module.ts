@@ -4,7 +4,11 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { TESSERA_VERSION } from '../config/version.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
+import { DataModule } from '../data/data.module.js';
+import { LogicModule } from '../logic/logic.module.js';
 import { RuleBank } from '../logic/rule-bank.js';
+import { SecurityModule } from '../security/security.module.js';
+import { CustomResourcesModule } from './custom/custom-resources.module.js';
 import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
 import { MetaController } from './meta.controller.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
@@ -19,6 +23,7 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
  * names (Express matches in order).
  */
 @Module({
+  imports: [DataModule, SecurityModule, LogicModule, CustomResourcesModule],
   controllers: [MetaController, ResourcesController],
   providers: [
     {

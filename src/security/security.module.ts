@@ -1,36 +1,35 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { Database } from '../database/database.js';
+import { Module } from '@nestjs/common';
+import { DataModule } from '../data/data.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
+import { Database } from '../database/database.js';
 import { KnownRoles } from './known-roles.js';
 import { RoleBank } from './role-bank.js';
 import type { RolesDefinition } from './role-definition.js';
 import { RolesController } from './roles.controller.js';
-import { RolesGuard } from './roles.guard.js';
 import { SecurityService } from './security.service.js';
 
+/** Injection token of the project's roles (ProjectModule provides it). */
+export const PROJECT_ROLES = Symbol('PROJECT_ROLES');
+
 /**
- * Who may do what: the project's roles checked at boot (a bad role stops the start), the
- * global RolesGuard (AppModule places it after the token guards), per-caller resource access
- * and row policies, the role names the admin API accepts, and its read-only roles endpoint.
+ * Who may do what: the project's roles checked at boot (a bad role stops the start), per-caller
+ * resource access and row policies, the role names the admin API accepts, and its read-only
+ * roles endpoint. `RolesGuard` is a global guard: AppModule places it after the token guards,
+ * where it also finds the custom resources' `ResourcePaths`.
  */
-@Module({})
-export class SecurityModule {
-  static forRoot(project: { roles: RolesDefinition }): DynamicModule {
-    return {
-      module: SecurityModule,
-      global: true,
-      controllers: [RolesController],
-      providers: [
-        {
-          provide: RoleBank,
-          useFactory: (registry: ResourceRegistry, database: Database) => new RoleBank(registry, project.roles, database.dialect),
-          inject: [ResourceRegistry, Database],
-        },
-        { provide: KnownRoles, useValue: new KnownRoles(project.roles) },
-        SecurityService,
-        RolesGuard,
-      ],
-      exports: [SecurityService, RolesGuard, KnownRoles],
-    };
-  }
-}
+@Module({
+  imports: [DataModule],
+  controllers: [RolesController],
+  providers: [
+    {
+      provide: RoleBank,
+      useFactory: (registry: ResourceRegistry, database: Database, roles: RolesDefinition) =>
+        new RoleBank(registry, roles, database.dialect),
+      inject: [ResourceRegistry, Database, PROJECT_ROLES],
+    },
+    { provide: KnownRoles, useFactory: (roles: RolesDefinition) => new KnownRoles(roles), inject: [PROJECT_ROLES] },
+    SecurityService,
+  ],
+  exports: [SecurityService, KnownRoles],
+})
+export class SecurityModule {}

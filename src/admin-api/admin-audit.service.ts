@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AuditedChange, AuditTrail } from '../admin-api/audit-trail.js';
+import type { AuditedChange, AuditTrail } from './audit-trail.js';
 import { Clock } from '../common/clock.js';
 import { Database, type DatabaseScope } from '../database/database.js';
 import { AdminAuditEntry } from './admin-audit-entry.entity.js';
