@@ -4,16 +4,17 @@
 import 'reflect-metadata';
 
 /**
- * The compiled service (imported by URL: dist/ is built output, not part of the type check).
- * @param {string} path
+ * A module of the compiled service (dist/ is built output, outside the type check: each use
+ * below names its source module's type).
+ * @param {string} path under src/, as `.js`
+ * @returns {Promise<unknown>}
  */
 const compiled = (path) => import(new URL(`../dist/src/${path}`, import.meta.url).href);
 
-const [{ loadConfig }, { moduleGraph, printModuleGraph }, { createLogger }, { project }] = await Promise.all([
-  compiled('config/app-config.js'),
-  compiled('module-graph.js'),
-  compiled('observability/logger.js'),
-  compiled('project/project.js'),
-]);
+const { loadConfig } = /** @type {typeof import('../src/config/app-config.js')} */ (await compiled('config/app-config.js'));
+const { moduleGraph, printModuleGraph } = /** @type {typeof import('../src/module-graph.js')} */ (await compiled('module-graph.js'));
+const { createLogger } = /** @type {typeof import('../src/observability/logger.js')} */ (await compiled('observability/logger.js'));
+const { project } = /** @type {typeof import('../src/project/project.js')} */ (await compiled('project/project.js'));
+
 const modules = await moduleGraph({ config: loadConfig({}), project, logger: createLogger('silent') });
 process.stdout.write(`${printModuleGraph(modules)}\n`);
