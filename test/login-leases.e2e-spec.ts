@@ -166,6 +166,34 @@ describeEachTarget('login slots held across a restart', (target) => {
     expect(after.pending['account:api:demo']).toBe(after.leases.length);
     expect(after.failures['address:127.0.0.1']).toBe(0);
   });
+
+  // Issue 31 item 2: the bench's 429 "Too many failed logins" on a database where no login had
+  // failed. The throttle's refusal is independent of the HTTP adapter, and the wait costs 10 s.
+  if (target.adapter === 'express')
+    it('never answers a right password "too many failed logins" when no login failed, even after a 10 s wait', async () => {
+      // A provider limit of 30 s makes the killed process's leases outlast the next login's 10 s wait.
+      const env = { BCRYPT_COST: '13', LOGIN_MAX_FAILURES: '3', LOGIN_QUEUE_MAX: '4', AUTH_PROVIDER_TIMEOUT_MS: '30000' };
+      const first = await start(env);
+      const clients = Array.from({ length: 4 }, () => sendLogin(first.port, 'demo', 'Password1'));
+      await until(database, held(3, 'api:demo'));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      for (const client of clients) client.destroy();
+      const second = await start(env);
+      const res = await fetch(`http://127.0.0.1:${second.port}${B}/@authentication`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password: 'Password1' }),
+      });
+      const body = (await res.json()) as { errorCode: number; errorMessage: string };
+      // Held up by logins in progress (a dead process's), not by failures: "try again", not "too many failed logins".
+      expect({ status: res.status, errorCode: body.errorCode }).toEqual({ status: 503, errorCode: 5032 });
+      expect(body.errorMessage).not.toMatch(/fail/i);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const state = await throttleState(database);
+      expect(state.failures['account:api:demo']).toBe(0);
+      expect(state.failures['address:127.0.0.1']).toBe(0);
+    });
 });
 
 /**

@@ -13,6 +13,7 @@ import { poolUsageOf, type PoolUsage } from './connection/pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
 import { underBootLock } from './locks/boot-lock.js';
 import { ChangeSignals } from './change-signals.js';
+import { indexLeads } from './schema/index-leads.js';
 
 /** Rows of a SELECT, as the driver answers them. */
 export type Rows = Array<Record<string, unknown>>;
@@ -140,6 +141,14 @@ export class Database implements DatabaseScope {
   changeSignals(logger?: Logger): ChangeSignals {
     this.signals ??= new ChangeSignals(this.dataSource, logger);
     return this.signals;
+  }
+
+  /**
+   * Which columns of these entities' live tables an index starts with (see `indexLeads`), by
+   * table name: for the boot's note on filters that would read a whole table.
+   */
+  indexLeads(entities: ReadonlyArray<Function | string>): Promise<Map<string, (column: string) => boolean>> {
+    return this.read(() => indexLeads(this.dataSource, entities));
   }
 
   /** An entity's TypeORM metadata: table and column names for SQL written from it. */

@@ -7,6 +7,7 @@ import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
+import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
 import { demoResources } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
@@ -25,7 +26,7 @@ export const demoProject: ProjectDefinition = {
     allowFreeFormFilters: true,
   },
   entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
-  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000],
+  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000, IndexCustomerBalance1763900002000],
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,

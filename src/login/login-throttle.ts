@@ -77,8 +77,9 @@ class AddressRefused extends Error {}
  * checked, by one conditional UPDATE per counter that both counts and admits: at most the
  * limit, failed logins plus those being checked now, get through to bcrypt, however many
  * arrive at once, on every database and across instances. An attempt over the limit only
- * because others are being checked waits for them (up to WAIT_LIMIT_MS), so many concurrent
- * logins of one account with the right password all get in; once the window holds the limit
+ * because others are being checked waits for them (up to WAIT_LIMIT_MS, then 503 / 5032: no
+ * failure refused it), so many concurrent logins of one account with the right password all
+ * get in; once the window holds the limit
  * of failures, logins are refused with 429 / 4290 and Retry-After until the window (opened by
  * its first attempt) has passed, even with the right password: it is not even checked. A
  * success forgets the account's failures (as after any successful login) but not the
@@ -147,7 +148,7 @@ export class LoginThrottle {
       }
       // Held up by logins in progress: some may be leases a dead process left.
       if (verdict.kind === 'busy' && (await this.reclaimNow(now)) > 0) continue;
-      if (Date.now() >= giveUpAt) throw tooMany(now, now);
+      if (Date.now() >= giveUpAt) throw stillBusy();
       if (verdict.kind === 'busy') await this.waitForTurn(verdict.key, giveUpAt, gone);
     }
   }
@@ -463,6 +464,16 @@ function tooMany(retryAt: number, now: number): ApiError {
   return new ApiError(ErrorCode.TOO_MANY_LOGINS, `Too many failed logins; try again in ${seconds} seconds.`, {
     'Retry-After': String(seconds),
   });
+}
+
+/**
+ * Held up past WAIT_LIMIT_MS by logins in progress (some perhaps a dead process's, until their
+ * leases expire), not by failures: no login failed, so the answer must not say one did, nor
+ * count as throttled.
+ */
+function stillBusy(): ApiError {
+  const message = 'Too many logins of this account or from this address are being checked; try again in a second.';
+  return new ApiError(ErrorCode.LOGIN_QUEUE_FULL, message, { 'Retry-After': '1' });
 }
 
 /**

@@ -127,6 +127,21 @@ function checkColumns(dataSource: DataSource, metadata: EntityMetadata, table: T
  */
 export async function schemaProblems(dataSource: DataSource): Promise<string[]> {
   const metadatas = dataSource.entityMetadatas.filter((m) => m.tableType !== 'view' && m.tableType !== 'entity-child');
+  const tableOf = await liveTables(dataSource, metadatas);
+  const problems: string[] = [];
+  for (const metadata of metadatas) {
+    const table = tableOf(metadata);
+    if (!table) problems.push(`table ${metadata.tableName} is missing (entity ${entityName(metadata)})`);
+    else problems.push(...checkColumns(dataSource, metadata, table));
+  }
+  return problems;
+}
+
+/** The live tables of these entities, as TypeORM reads them; undefined for an entity whose table the database lacks. */
+export async function liveTables(
+  dataSource: DataSource,
+  metadatas: EntityMetadata[],
+): Promise<(metadata: EntityMetadata) => Table | undefined> {
   const runner = dataSource.createQueryRunner();
   let tables: Table[];
   try {
@@ -136,13 +151,7 @@ export async function schemaProblems(dataSource: DataSource): Promise<string[]> 
   }
   const byName = new NameLookup<Table>();
   for (const table of tables) byName.set(bareName(table.name), table);
-  const problems: string[] = [];
-  for (const metadata of metadatas) {
-    const table = byName.get(bareName(metadata.tablePath));
-    if (!table) problems.push(`table ${metadata.tableName} is missing (entity ${entityName(metadata)})`);
-    else problems.push(...checkColumns(dataSource, metadata, table));
-  }
-  return problems;
+  return (metadata) => byName.get(bareName(metadata.tablePath));
 }
 
 /** A table's name without the schema or database TypeORM may put before it. */

@@ -1,4 +1,4 @@
-import { Column, Entity, OneToMany, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, OneToMany, PrimaryColumn } from 'typeorm';
 import type { DecimalString } from '../../data/decimal-string.js';
 import type { Purchaseorder } from './purchaseorder.entity.js';
 import { decimalColumn } from './decimal-column.js';
@@ -8,6 +8,7 @@ export class Customer {
   @PrimaryColumn({ type: 'varchar', length: 30 })
   name!: string;
 
+  @Index('ix_customer_balance')
   @Column({ ...decimalColumn, default: 0 })
   balance!: DecimalString;
 

@@ -5,6 +5,7 @@ import { Database } from '../../database/database.js';
 import { ResourcePaths } from '../../security/resource-paths.js';
 import type { CustomResourceDefinition } from './custom-resource-definition.js';
 import { CustomResourceRegistry } from './custom-resource-registry.js';
+import { NamedQueryIndexes } from './named-query-indexes.js';
 
 /** Injection token of the project's custom resources (ProjectModule provides it). */
 export const PROJECT_RESOURCES = Symbol('PROJECT_RESOURCES');
@@ -12,7 +13,8 @@ export const PROJECT_RESOURCES = Symbol('PROJECT_RESOURCES');
 /**
  * The project's custom resources, checked at boot (a bad definition stops the start with every
  * problem listed), for the resources controller, the meta endpoints and RolesGuard (as
- * `ResourcePaths`: which table's grants decide access to `Customers.Orders`).
+ * `ResourcePaths`: which table's grants decide access to `Customers.Orders`); at boot it names
+ * the columns its named filters and orders read that no index starts with (`NamedQueryIndexes`).
  */
 @Module({
   imports: [DataModule],
@@ -24,6 +26,7 @@ export const PROJECT_RESOURCES = Symbol('PROJECT_RESOURCES');
       inject: [ResourceRegistry, Database, PROJECT_RESOURCES],
     },
     { provide: ResourcePaths, useExisting: CustomResourceRegistry },
+    NamedQueryIndexes,
   ],
   exports: [CustomResourceRegistry, ResourcePaths],
 })
