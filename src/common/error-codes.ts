@@ -30,7 +30,7 @@ export enum ErrorCode {
   DATABASE_UNAVAILABLE = 5030,
   /** A custom authentication provider did not answer in time or could not be reached. */
   PROVIDER_UNAVAILABLE = 5031,
-  /** Too many logins in progress (the bcrypt queue is full). */
+  /** Too many logins in progress: the bcrypt queue is full, or an account's or address's logins being checked held this one past its wait. */
   LOGIN_QUEUE_FULL = 5032,
 }
 
