@@ -1,13 +1,15 @@
+import bcrypt from 'bcrypt';
 import { adminHeader, adminToken, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTarget, LOW_BCRYPT_COST, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 describeEachTarget('admin API', (target) => {
   let t: TestApp;
   /** Every secret this suite sends or receives; the final test looks for them in the tables. */
   const secrets = new Set<string>(['Password1', TEST_ADMIN_PASSWORD]);
 
-  suiteApp(target, {}, (app) => {
+  // It creates users, sets passwords and logs in often, and times none of it: bcrypt at its least cost.
+  suiteApp(target, { bcryptCost: LOW_BCRYPT_COST }, (app) => {
     t = app;
   });
 
@@ -324,6 +326,14 @@ describeEachTarget('admin API', (target) => {
       const text = JSON.stringify(res.body);
       for (const secret of secrets) expect(text).not.toContain(secret);
     });
+  });
+
+  it("hashes every password with the application's one hasher: seeded users, created ones, the first admin", async () => {
+    for (const table of ['tessera_users', 'tessera_admin_accounts']) {
+      const rows: Array<{ password_hash: string }> = await t.dataSource.query(`SELECT password_hash FROM ${table}`);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.map((r) => bcrypt.getRounds(r.password_hash))).toEqual(rows.map(() => LOW_BCRYPT_COST));
+    }
   });
 
   // Last: it looks at what every test above left in the tables.

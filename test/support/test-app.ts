@@ -8,6 +8,8 @@ import request from 'supertest';
 import { createApp, type AppFactory } from '../../src/bootstrap.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { Clock } from '../../src/common/clock.js';
+import { AUTH_PROVIDER, type AuthProvider } from '../../src/provider/auth-provider.js';
+import { PasswordHasher } from '../../src/login/password-hasher.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { loadConfig, type AppConfig, type HttpAdapterName } from '../../src/config/app-config.js';
 import { demoProject } from '../../src/demo/project.js';
@@ -62,25 +64,45 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Boot on this database (e.g. one a suite built by hand) instead of a scratch one; it is left as it is on close. */
   databaseUrl?: string;
+  /**
+   * The authentication provider, instead of the one AUTH_PROVIDER selects (`overrideProvider(AUTH_PROVIDER)`): a
+   * fake written in the suite (`fakeProvider`), for suites about what surrounds a provider, not about loading one.
+   */
+  authProvider?: AuthProvider;
+  /**
+   * bcrypt's cost in the application's `PasswordHasher` (`overrideProvider(PasswordHasher)`), below the 10 that
+   * BCRYPT_COST allows: `LOW_BCRYPT_COST` for a suite that hashes often and times no login.
+   */
+  bcryptCost?: number;
   /** Replaces providers of the application (`overrideProvider`, `overrideGuard`, `overrideModule`) before it compiles. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
 }
 
+/** bcrypt's least cost: a hash in about a millisecond, where BCRYPT_COST's floor of 10 takes 60 to 100. */
+export const LOW_BCRYPT_COST = 4;
+
 /**
  * The application as the service builds it (`createApp`: adapter, body parsing, front door), its
- * module compiled by @nestjs/testing: `Test.createTestingModule`, the overrides (the clock
- * first), `createNestApplication`. Another instance on a suite's database is one of these on
- * `t.config`: a connection of its own, closed with it.
+ * module compiled by @nestjs/testing: `Test.createTestingModule`, the overrides (the clock, the
+ * auth provider and the password hasher first, then the suite's own), `createNestApplication`.
+ * Another instance on a suite's database is one of these on `t.config`: a connection of its own,
+ * closed with it.
  */
 export function createTestApplication(
   config: AppConfig,
   project: ProjectDefinition,
-  options: Pick<TestAppOptions, 'clock' | 'logger' | 'override'> = {},
+  options: Pick<TestAppOptions, 'clock' | 'logger' | 'authProvider' | 'bcryptCost' | 'override'> = {},
 ): Promise<INestApplication> {
-  const { clock, override } = options;
+  const { clock, authProvider, bcryptCost, override } = options;
   const build: AppFactory = async (module, adapter, appOptions) => {
     let builder = Test.createTestingModule({ imports: [module] });
     if (clock) builder = builder.overrideProvider(Clock).useValue(clock);
+    if (authProvider) builder = builder.overrideProvider(AUTH_PROVIDER).useValue(authProvider);
+    if (bcryptCost !== undefined) {
+      // The configuration's cost only for the hasher: past the environment's validation, which keeps production at 10 or more.
+      const hasherConfig = { ...config, auth: { ...config.auth, bcryptCost } };
+      builder = builder.overrideProvider(PasswordHasher).useValue(new PasswordHasher(hasherConfig));
+    }
     if (override) builder = override(builder);
     const moduleRef = await builder.compile();
     return moduleRef.createNestApplication(adapter, appOptions);
