@@ -55,7 +55,8 @@ function indexArguments(name: string | undefined, columns: string[]): string {
 function manyToOne(table: ServedTable, fk: SchemaForeignKey, names: EntityNames): string[] {
   const target = names.className.get(fk.referencedTable)!;
   const relation = names.relation.get(fk)!;
-  const nullable = fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
+  const loopCloser = table.loopClosers.has(fk);
+  const nullable = loopCloser || fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
   const options = [`nullable: ${nullable}`];
   if (fk.onDelete) options.push(`onDelete: ${quote(fk.onDelete)}`);
   if (fk.onUpdate) options.push(`onUpdate: ${quote(fk.onUpdate)}`);
@@ -65,6 +66,12 @@ function manyToOne(table: ServedTable, fk: SchemaForeignKey, names: EntityNames)
     return `{ ${parts.join(', ')} }`;
   });
   return [
+    ...(loopCloser
+      ? [
+          '  // nullable for TypeORM only: this relation closes a loop of NOT NULL foreign keys, which TypeORM refuses;',
+          '  // the column and the foreign key stay NOT NULL.',
+        ]
+      : []),
     `  @ManyToOne(${quote(target)}, (parent: ${target}) => ${access('parent', relation.oneToMany)}, { ${options.join(', ')} })`,
     `  @JoinColumn(${joins.length === 1 ? joins[0]! : `[${joins.join(', ')}]`})`,
     `  ${propertyKey(relation.manyToOne)}?: ${target};`,

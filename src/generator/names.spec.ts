@@ -1,4 +1,4 @@
-import type { SchemaColumn, SchemaTable } from '../database/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '../database/schema-reader.js';
 import { entitySource } from './entity-writer.js';
 import { commentText, entityNames, propertyKey, quote } from './names.js';
 import { servedSchema } from './served-schema.js';
@@ -125,5 +125,31 @@ describe('generator names', () => {
       'column child.doc: type jsonb, which Tessera cannot serve (the column stays in the database)',
       'relation child(blob_id) -> blobby: that table is not served',
     ]);
+  });
+});
+
+const key = (from: string, to: string): SchemaForeignKey => ({ columns: [from], referencedTable: to, referencedColumns: ['id'] });
+
+describe('served schema', () => {
+  it('breaks each loop of NOT NULL foreign keys at one relation, marked for TypeORM only; nullable loops and chains stay as they are', () => {
+    const served = servedSchema({
+      kind: 'postgres',
+      unread: [],
+      tables: [
+        table('chain', [column('id', { primary: true }), column('staff_id')], { foreignKeys: [key('staff_id', 'staff')] }),
+        table('node', [column('id', { primary: true }), column('node_id')], { foreignKeys: [key('node_id', 'node')] }),
+        table('optional', [column('id', { primary: true }), column('optional_id', { nullable: true })], {
+          foreignKeys: [key('optional_id', 'optional')],
+        }),
+        table('staff', [column('id', { primary: true }), column('store_id')], { foreignKeys: [key('store_id', 'store')] }),
+        table('store', [column('id', { primary: true }), column('manager_id')], { foreignKeys: [key('manager_id', 'staff')] }),
+      ],
+    });
+    const closers = served.tables.flatMap((t) => [...t.loopClosers].map((fk) => `${t.source.name}.${fk.columns.join()}`));
+    expect(closers).toEqual(['node.node_id', 'store.manager_id']);
+    const store = served.tables.find((t) => t.source.name === 'store')!;
+    const source = entitySource(store, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
+    expect(source).toContain("@ManyToOne('Staff', (parent: Staff) => parent.store_list, { nullable: true })");
+    expect(source).toContain("@Column({ type: 'integer' })\n  manager_id!: number;");
   });
 });

@@ -14,6 +14,8 @@ export interface ServedTable {
   columns: ServedColumn[];
   /** Foreign keys between served tables on served columns. */
   relations: SchemaForeignKey[];
+  /** Relations declared `nullable: true` although their columns are NOT NULL: each closes a loop (see `loopClosers`). */
+  loopClosers: Set<SchemaForeignKey>;
 }
 
 export interface ServedSchema {
@@ -84,7 +86,39 @@ export function servedSchema(schema: SchemaSnapshot): ServedSchema {
       }
       return true;
     });
-    return { source: table, columns, relations };
+    return { source: table, columns, relations, loopClosers: new Set<SchemaForeignKey>() };
   });
+  markLoopClosers(tables);
   return { tables, skipped };
+}
+
+/** Whether every column of the relation is NOT NULL: TypeORM then saves the parent first. */
+function required(table: ServedTable, fk: SchemaForeignKey): boolean {
+  return !fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
+}
+
+/**
+ * TypeORM refuses entities whose NOT NULL many-to-one relations form a loop (Sakila's store and
+ * staff refer to each other; a NOT NULL self-reference is one too): it could not order its saves.
+ * The relation is only TypeORM's view: declared `nullable: true`, it breaks the loop while the
+ * column and the foreign key stay NOT NULL. A depth-first walk in table order marks each relation
+ * that leads back into the walk's current path, the fewest that leave no loop in that order, and
+ * the same ones on every run.
+ */
+function markLoopClosers(tables: ServedTable[]): void {
+  const byName = new Map(tables.map((t) => [t.source.name, t]));
+  const onPath = new Set<ServedTable>();
+  const done = new Set<ServedTable>();
+  const walk = (table: ServedTable): void => {
+    onPath.add(table);
+    for (const fk of table.relations) {
+      const parent = byName.get(fk.referencedTable);
+      if (!parent || !required(table, fk) || done.has(parent)) continue;
+      if (onPath.has(parent)) table.loopClosers.add(fk);
+      else walk(parent);
+    }
+    onPath.delete(table);
+    done.add(table);
+  };
+  for (const table of tables) if (!done.has(table)) walk(table);
 }
