@@ -135,8 +135,18 @@ function quoteNames(quote: string, statements: string[]): string[] {
   );
 }
 
-/** Tables the generator serves from the shop schema (event_log has no key, attachment a binary NOT NULL column). */
-export const SHOP_TABLES = ['category', 'customer', 'order_line', 'orders', 'product', 'product_supplier', 'supplier', 'warehouse_bin'];
+/** Tables the generator serves from the shop schema (event_log has no key; attachment is served without its binary NOT NULL column). */
+export const SHOP_TABLES = [
+  'attachment',
+  'category',
+  'customer',
+  'order_line',
+  'orders',
+  'product',
+  'product_supplier',
+  'supplier',
+  'warehouse_bin',
+];
 
 const dialectOf = (db: ScratchDatabase): Dialect => (db.kind === 'sqlite' ? 'sqlite' : db.kind === 'postgres' ? 'postgres' : 'mysql');
 
