@@ -6,6 +6,7 @@ import { loadChecksumSecret } from '../database/checksum-secret.js';
 import { Database } from '../database/database.js';
 import { RowChecksum } from './checksum.js';
 import { ResourceRegistry } from './resource-registry.js';
+import { rewrittenTables } from './rewritten-tables.js';
 
 /**
  * The data layer's boot-time pieces, for everything above it: the resource registry built from
@@ -21,7 +22,8 @@ export class DataModule {
       providers: [
         {
           provide: ResourceRegistry,
-          useFactory: (database: Database, settings: ApiSettings) => new ResourceRegistry(database, project.entities, settings.resourcePrefix),
+          useFactory: async (database: Database, settings: ApiSettings) =>
+            new ResourceRegistry(database, project.entities, settings.resourcePrefix, await rewrittenTables(database)),
           inject: [Database, ApiSettings],
         },
         {

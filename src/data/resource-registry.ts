@@ -68,6 +68,12 @@ export interface Resource {
   primaryKey: ResourceColumn[];
   parents: ParentRelation[];
   children: ChildRelation[];
+  /**
+   * The database may store other values than a write sent (a trigger, `ON UPDATE CURRENT_TIMESTAMP`,
+   * JSON the database normalises): a write reads its rows back before answering, so that the
+   * checksums it answers are the stored rows' (see `rewrittenTables`).
+   */
+  readBackAfterWrite: boolean;
 }
 
 /** How the registry reads the entities: their metadata, and the database's kind (SQLite keys differ). */
@@ -81,10 +87,11 @@ export class ResourceRegistry {
   private readonly byName = new NameLookup<Resource>();
   readonly resources: readonly Resource[];
 
-  constructor(database: RegistryDatabase, entities: Function[], readonly prefix: string) {
+  /** `rewritten`: tables whose rows the database changes itself (triggers), by name as the database spells them. */
+  constructor(database: RegistryDatabase, entities: Function[], readonly prefix: string, rewritten: ReadonlySet<string> = new Set()) {
     const metadatas = entities.map((entity) => database.metadata(entity));
     const tableOf = new Map(metadatas.map((m) => [m.target, m.tableName]));
-    this.resources = metadatas.map((m) => buildResource(m, tableOf, database.dialect === 'sqlite'));
+    this.resources = metadatas.map((m) => buildResource(m, tableOf, database.dialect === 'sqlite', rewritten.has(m.tableName)));
     for (const resource of this.resources) {
       for (const child of this.resources) {
         for (const relation of child.parents) {
@@ -131,7 +138,7 @@ function isSqliteRowid(metadata: EntityMetadata, column: ColumnMetadata): boolea
   return column.isPrimary && metadata.primaryColumns.length === 1 && String(column.type).toLowerCase() === 'integer' && !metadata.withoutRowid;
 }
 
-function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>, sqlite: boolean): Resource {
+function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>, sqlite: boolean, rewritten: boolean): Resource {
   const uniqueColumns = new Set(
     metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
   );
@@ -159,6 +166,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     primaryKey,
     parents,
     children: [],
+    readBackAfterWrite: rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined),
   };
 }
 
