@@ -1,7 +1,14 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 
-/** The API kinds of column value: how a value is read, written, compared and checksummed. */
-export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime';
+/**
+ * The API kinds of column value: how a value is read, written, compared and checksummed. `json`
+ * holds any JSON value (json and jsonb columns, PostgreSQL arrays as JSON arrays); filters and
+ * sorts cannot compare it.
+ */
+export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json';
+
+/** The kinds a PostgreSQL array's elements may have: it is served as a JSON array of them. */
+export type ArrayItemKind = 'string' | 'integer' | 'boolean';
 
 const BY_TYPE_NAME: Record<string, ColumnKind> = {
   varchar: 'string', 'character varying': 'string', char: 'string', character: 'string', nvarchar: 'string',
@@ -14,6 +21,9 @@ const BY_TYPE_NAME: Record<string, ColumnKind> = {
   date: 'date',
   datetime: 'datetime', timestamp: 'datetime', 'timestamp without time zone': 'datetime',
   'timestamp with time zone': 'datetime', timestamptz: 'datetime',
+  // MySQL/MariaDB: YEAR is a number; ENUM and SET are text held to their values (see ResourceColumn.values).
+  year: 'integer', enum: 'string', set: 'string', citext: 'string',
+  json: 'json', jsonb: 'json',
 };
 
 /** The API kind of a database type name (`varchar`, `numeric`, `timestamp with time zone`...), if Tessera serves it. */
@@ -24,12 +34,24 @@ export function columnKindOfTypeName(typeName: string): ColumnKind | undefined {
 
 /** Bits of each integer type, as MySQL and PostgreSQL store it (SQLite stores any width; Tessera holds it to the declared one). */
 const INTEGER_BITS: Record<string, number> = {
-  tinyint: 8, smallint: 16, int2: 16, mediumint: 24, int: 32, integer: 32, int4: 32, bigint: 64, int8: 64,
+  tinyint: 8, smallint: 16, int2: 16, mediumint: 24, int: 32, integer: 32, int4: 32, bigint: 64, int8: 64, year: 16,
 };
+
+/** The kind of an array's elements, when Tessera serves arrays of that type. */
+export function arrayItemKindOfTypeName(typeName: string): ArrayItemKind | undefined {
+  const kind = columnKindOfTypeName(typeName);
+  return kind === 'string' || kind === 'integer' || kind === 'boolean' ? kind : undefined;
+}
 
 /** Maps an entity column's declared type to its API kind; unsupported types stop the boot. */
 export function columnKindOf(column: ColumnMetadata): ColumnKind {
   const type = column.type;
+  if (column.isArray) {
+    if (typeof type === 'string' && arrayItemKindOfTypeName(type)) return 'json';
+    throw new Error(
+      `Column ${column.entityMetadata.name}.${column.propertyName} is an array of ${String(type)}, which Tessera does not serve; arrays of text, integers or booleans are served as JSON arrays.`,
+    );
+  }
   if (type === String) return 'string';
   if (type === Number) return column.isGenerated ? 'integer' : 'decimal';
   if (type === Boolean) return 'boolean';
@@ -37,7 +59,7 @@ export function columnKindOf(column: ColumnMetadata): ColumnKind {
   const kind = typeof type === 'string' ? BY_TYPE_NAME[type.toLowerCase()] : undefined;
   if (!kind) {
     throw new Error(
-      `Column ${column.entityMetadata.name}.${column.propertyName} has type ${String(type)}, which Tessera does not serve; use varchar/text, int, decimal, boolean, date or datetime.`,
+      `Column ${column.entityMetadata.name}.${column.propertyName} has type ${String(type)}, which Tessera does not serve; use varchar/text, int, decimal, boolean, date, datetime or json.`,
     );
   }
   return kind;

@@ -6,6 +6,7 @@ import { loadChecksumSecret } from '../database/checksum-secret.js';
 import { Database } from '../database/database.js';
 import { RowChecksum } from './checksum.js';
 import { ResourceRegistry } from './resource-registry.js';
+import { rewrittenTables } from './rewritten-tables.js';
 
 /** Injection token of the project's entity classes (ProjectModule provides it). */
 export const PROJECT_ENTITIES = Symbol('PROJECT_ENTITIES');
@@ -19,8 +20,8 @@ export const PROJECT_ENTITIES = Symbol('PROJECT_ENTITIES');
   providers: [
     {
       provide: ResourceRegistry,
-      useFactory: (database: Database, settings: ApiSettings, entities: Function[]) =>
-        new ResourceRegistry(database, entities, settings.resourcePrefix),
+      useFactory: async (database: Database, settings: ApiSettings, entities: Function[]) =>
+        new ResourceRegistry(database, entities, settings.resourcePrefix, await rewrittenTables(database)),
       inject: [Database, ApiSettings, PROJECT_ENTITIES],
     },
     {

@@ -4,7 +4,7 @@ import type { Database } from '../database/database.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { NameLookup } from '../database/name-lookup.js';
-import { columnKindOf, integerBitsOf, type ColumnKind } from './column-kind.js';
+import { arrayItemKindOfTypeName, columnKindOf, integerBitsOf, type ArrayItemKind, type ColumnKind } from './column-kind.js';
 import { pathSegment } from './path-segment.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
@@ -24,6 +24,12 @@ export interface ResourceColumn {
   integerBits?: number;
   /** integer declared unsigned (MySQL). */
   unsigned?: boolean;
+  /** string: the only values it takes (an ENUM's, or a SET's members). */
+  values?: readonly string[];
+  /** string: a MySQL/MariaDB SET, whose value is a comma-separated list of `values`, in their order. */
+  valueSet?: boolean;
+  /** json: a PostgreSQL array, served as a JSON array of values of this kind. */
+  items?: ArrayItemKind;
   nullable: boolean;
   /** Filled by the database (auto-increment key). */
   generated: boolean;
@@ -62,7 +68,16 @@ export interface Resource {
   primaryKey: ResourceColumn[];
   parents: ParentRelation[];
   children: ChildRelation[];
+  /**
+   * The database may store other values than a write sent (a trigger, `ON UPDATE CURRENT_TIMESTAMP`,
+   * JSON the database normalises): a write reads its rows back before answering, so that the
+   * checksums it answers are the stored rows' (see `rewrittenTables`).
+   */
+  readBackAfterWrite: boolean;
 }
+
+/** How the registry reads the entities: their metadata, and the database's kind (SQLite keys differ). */
+export type RegistryDatabase = Pick<Database, 'metadata'> & Partial<Pick<Database, 'dialect'>>;
 
 /**
  * The project's resources, built once at boot from TypeORM entity metadata. It is the only
@@ -72,10 +87,11 @@ export class ResourceRegistry {
   private readonly byName = new NameLookup<Resource>();
   readonly resources: readonly Resource[];
 
-  constructor(database: Pick<Database, 'metadata'>, entities: Function[], readonly prefix: string) {
+  /** `rewritten`: tables whose rows the database changes itself (triggers), by name as the database spells them. */
+  constructor(database: RegistryDatabase, entities: Function[], readonly prefix: string, rewritten: ReadonlySet<string> = new Set()) {
     const metadatas = entities.map((entity) => database.metadata(entity));
     const tableOf = new Map(metadatas.map((m) => [m.target, m.tableName]));
-    this.resources = metadatas.map((m) => buildResource(m, tableOf));
+    this.resources = metadatas.map((m) => buildResource(m, tableOf, database.dialect === 'sqlite', rewritten.has(m.tableName)));
     for (const resource of this.resources) {
       for (const child of this.resources) {
         for (const relation of child.parents) {
@@ -114,7 +130,15 @@ export class ResourceRegistry {
   }
 }
 
-function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>): Resource {
+/**
+ * SQLite: a table's only key column, declared INTEGER, is its rowid (unless the table is WITHOUT
+ * ROWID), which SQLite numbers when an insert leaves it out (an `INT` key is not one).
+ */
+function isSqliteRowid(metadata: EntityMetadata, column: ColumnMetadata): boolean {
+  return column.isPrimary && metadata.primaryColumns.length === 1 && String(column.type).toLowerCase() === 'integer' && !metadata.withoutRowid;
+}
+
+function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>, sqlite: boolean, rewritten: boolean): Resource {
   const uniqueColumns = new Set(
     metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
   );
@@ -123,7 +147,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
   }
   const columns = metadata.columns
     .filter((c) => !c.isVirtual)
-    .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns));
+    .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns, sqlite && isSqliteRowid(metadata, c)));
   const parents = metadata.manyToOneRelations.map((relation): ParentRelation => ({
     name: relation.propertyName,
     parent: tableOf.get(relation.inverseEntityMetadata.target) ?? relation.inverseEntityMetadata.tableName,
@@ -142,10 +166,11 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     primaryKey,
     parents,
     children: [],
+    readBackAfterWrite: rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined),
   };
 }
 
-function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): ResourceColumn {
+function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean): ResourceColumn {
   const length = c.length ? Number(c.length) : undefined;
   const kind = columnKindOf(c);
   const precision = c.precision ?? undefined;
@@ -160,10 +185,13 @@ function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>): Resour
     scale: c.scale ?? (precision !== undefined && /^(decimal|numeric)$/i.test(String(c.type)) ? 0 : undefined),
     integerBits: kind === 'integer' ? integerBitsOf(c) : undefined,
     unsigned: kind === 'integer' && c.unsigned ? true : undefined,
+    values: kind === 'string' && c.enum ? c.enum.map(String) : undefined,
+    valueSet: kind === 'string' && c.type === 'set' ? true : undefined,
+    items: kind === 'json' && c.isArray ? arrayItemKindOfTypeName(String(c.type)) : undefined,
     nullable: c.isNullable,
     generated: c.isGenerated,
     // Creation and update dates and versions are filled by TypeORM or the database too.
-    hasDefault: c.default !== undefined || c.isCreateDate || c.isUpdateDate || c.isVersion,
+    hasDefault: c.default !== undefined || c.isCreateDate || c.isUpdateDate || c.isVersion || rowid,
     primary: c.isPrimary,
     unique: uniqueColumns.has(c.databaseName),
   };

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { ApiError } from '../common/api-error.js';
 import type { ResourceColumn } from './resource-registry.js';
-import { canonicalDecimal, fromRequest, sameDecimal } from './value-codec.js';
+import { canonicalDecimal, fromDatabase, fromRequest, sameDecimal, toDatabase, toJson } from './value-codec.js';
 
 describe('canonicalDecimal', () => {
   const numeral = fc
@@ -242,5 +242,62 @@ describe('fromRequest on string columns', () => {
       expect(() => fromRequest(column({}), text)).toThrow('Column "label" is not well-formed Unicode');
     }
     expect(fromRequest(column({}), 'z\ud83d\ude00')).toBe('z😀');
+  });
+});
+
+describe('ENUM and SET columns (MySQL/MariaDB)', () => {
+  const column = (extra: Partial<ResourceColumn>): ResourceColumn => ({
+    name: 'rating', propertyName: 'rating', kind: 'string', nullable: true, generated: false, hasDefault: false, primary: false, unique: false, ...extra,
+  });
+  const rating = column({ values: ['G', 'PG', "it's", 'a,b'] });
+  const features = column({ name: 'features', values: ['Trailers', 'Commentaries', 'Deleted Scenes'], valueSet: true });
+
+  it('an ENUM takes one of its values, as written', () => {
+    expect(fromRequest(rating, 'a,b')).toBe('a,b');
+    expect(() => fromRequest(rating, 'g')).toThrow('Column "rating" must be one of "G", "PG", "it\'s", "a,b".');
+  });
+
+  it('a SET takes its members, each once, in the order it declares them (as the server stores them)', () => {
+    expect(fromRequest(features, 'Deleted Scenes,Trailers,Trailers')).toBe('Trailers,Deleted Scenes');
+    expect(fromRequest(features, '')).toBe('');
+    expect(() => fromRequest(features, 'Trailers,Bloopers')).toThrow(
+      'Column "features" must be a comma-separated list of "Trailers", "Commentaries", "Deleted Scenes" (not "Bloopers").',
+    );
+  });
+});
+
+describe('JSON columns and arrays', () => {
+  const column = (extra: Partial<ResourceColumn>): ResourceColumn => ({
+    name: 'doc', propertyName: 'doc', kind: 'json', nullable: true, generated: false, hasDefault: false, primary: false, unique: false, ...extra,
+  });
+  const doc = column({});
+  const tags = column({ name: 'tags', items: 'string' });
+
+  it('holds any JSON value as its JSON text, answered as the value; a JSON null is SQL NULL', () => {
+    expect(fromRequest(doc, { b: [1, true, null], a: 'x' })).toBe('{"b":[1,true,null],"a":"x"}');
+    expect(fromRequest(doc, 'text')).toBe('"text"');
+    expect(fromRequest(doc, null)).toBeNull();
+    expect(toJson(doc, '{"b":[1,true,null],"a":"x"}')).toEqual({ b: [1, true, null], a: 'x' });
+  });
+
+  it('refuses NUL and lone surrogates at any depth, in keys too', () => {
+    expect(() => fromRequest(doc, { a: ['x\u0000'] })).toThrow('Column "doc" may not contain the NUL character.');
+    expect(() => fromRequest(doc, { 'k\u0000': 1 })).toThrow(/NUL/);
+    expect(() => fromRequest(doc, ['\ud800'])).toThrow(/not well-formed Unicode/);
+  });
+
+  it('reads what each driver hands back: parsed values, JSON text, or text that is no JSON', () => {
+    expect(fromDatabase(doc, { a: 1 } as unknown as string, 'postgres')).toBe('{"a":1}');
+    expect(fromDatabase(doc, '{"a": 1}', 'mysql')).toBe('{"a":1}');
+    expect(fromDatabase(doc, 'plain', 'sqlite')).toBe('"plain"');
+    expect(fromDatabase(tags, ['a', null] as unknown as string, 'postgres')).toBe('["a",null]');
+  });
+
+  it('an array takes an array of its kind of values (or nulls), and is bound as an array', () => {
+    expect(fromRequest(tags, ['a', null])).toBe('["a",null]');
+    expect(() => fromRequest(tags, 'a')).toThrow('Column "tags" must be an array of strings (or nulls).');
+    expect(() => fromRequest(column({ name: 'scores', items: 'integer' }), [1, 1.5])).toThrow('must be an array of integers (or nulls)');
+    expect(toDatabase(tags, '["a",null]', 'postgres')).toEqual(['a', null]);
+    expect(toDatabase(doc, '{"a":1}', 'postgres')).toBe('{"a":1}');
   });
 });

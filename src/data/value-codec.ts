@@ -9,8 +9,10 @@ import type { ResourceColumn } from './resource-registry.js';
 /**
  * Values inside Tessera are canonical and the same on every database:
  * string → string; integer → number; decimal → string with the column's scale ("10.5000");
- * boolean → boolean; date → "YYYY-MM-DD"; datetime → "YYYY-MM-DDTHH:mm:ss.sssZ" (UTC).
- * Checksums, comparisons and rules work on these; JSON output renders decimals as numbers.
+ * boolean → boolean; date → "YYYY-MM-DD"; datetime → "YYYY-MM-DDTHH:mm:ss.sssZ" (UTC);
+ * json → the value's JSON text, as JSON.stringify writes it.
+ * Checksums, comparisons and rules work on these; JSON output renders decimals as numbers and
+ * json values as the values they spell.
  */
 export type CanonicalValue = string | number | boolean | null;
 export type CanonicalRow = Record<string, CanonicalValue>;
@@ -90,6 +92,23 @@ export function fromDatabase(column: ResourceColumn, raw: DriverValue | null | u
       const ms = Date.parse(withZone);
       return Number.isNaN(ms) ? String(raw) : utcIso(ms);
     }
+    case 'json':
+      return jsonFromDatabase(raw);
+  }
+}
+
+/**
+ * PostgreSQL's driver parses json, jsonb and arrays; MySQL's parses JSON; MariaDB (whose JSON is
+ * text) and SQLite hand back the text. Text that is no JSON (SQLite keeps whatever was written)
+ * is served as the JSON string it is.
+ */
+function jsonFromDatabase(raw: DriverValue | object): string {
+  if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return JSON.stringify(raw);
+  const text = String(raw);
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return JSON.stringify(text);
   }
 }
 
@@ -104,6 +123,9 @@ export function toDatabase(column: ResourceColumn, value: CanonicalValue, dialec
       const d = new Date(String(value));
       return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
     }
+    case 'json':
+      // An array's driver takes a JavaScript array (node-pg writes it as an array literal); JSON columns take the text.
+      return column.items !== undefined ? (JSON.parse(String(value)) as unknown) : value;
     default:
       return value;
   }
@@ -226,9 +248,11 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
       if (column.length !== undefined && value.length > column.length && [...value].length > column.length) {
         throw bad(column, `is longer than ${column.length} characters`);
       }
-      return value;
+      return column.values ? oneOfTheValues(column, column.values, value) : value;
     case 'integer':
       return integerFromRequest(column, value);
+    case 'json':
+      return jsonFromRequest(column, value);
     case 'decimal':
       return decimalFromRequest(column, value);
     case 'boolean':
@@ -249,9 +273,55 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
   }
 }
 
-/** The JSON form of a canonical value: decimals become numbers (exact to 15 significant digits). */
+/**
+ * An ENUM's value must be one of its values; a SET's a comma-separated list of its members, each
+ * at most once, put in the order the SET declares them (as MySQL/MariaDB store it, so the value
+ * answered is the value stored).
+ */
+function oneOfTheValues(column: ResourceColumn, values: readonly string[], value: string): string {
+  const listed = values.map((v) => JSON.stringify(v)).join(', ');
+  if (!column.valueSet) {
+    if (!values.includes(value)) throw bad(column, `must be one of ${listed}`);
+    return value;
+  }
+  const members = value === '' ? [] : value.split(',');
+  const unknown = members.filter((m) => !values.includes(m));
+  if (unknown.length > 0) throw bad(column, `must be a comma-separated list of ${listed} (not ${JSON.stringify(unknown[0])})`);
+  return values.filter((v) => members.includes(v)).join(',');
+}
+
+const ITEM_KINDS: Record<NonNullable<ResourceColumn['items']>, { test: (v: unknown) => boolean; what: string }> = {
+  string: { test: (v) => typeof v === 'string' && !v.includes('\u0000') && isWellFormed(v), what: 'strings' },
+  integer: { test: (v) => typeof v === 'number' && Number.isSafeInteger(v), what: 'integers' },
+  boolean: { test: (v) => typeof v === 'boolean', what: 'true/false values' },
+};
+
+/** Any JSON value (a JSON null is SQL NULL); an array column's value is an array of its kind of values, or nulls. */
+function jsonFromRequest(column: ResourceColumn, value: unknown): string {
+  if (column.items !== undefined) {
+    const { test, what } = ITEM_KINDS[column.items];
+    if (!Array.isArray(value) || !value.every((item) => item === null || test(item))) {
+      throw bad(column, `must be an array of ${what} (or nulls)`);
+    }
+  }
+  // As in text columns: PostgreSQL refuses the NUL character, and JSON.stringify writes a lone surrogate as an escape each database reads its own way.
+  if (anyText(value, (text) => text.includes('\u0000'))) throw bad(column, 'may not contain the NUL character');
+  if (anyText(value, (text) => !isWellFormed(text))) throw bad(column, 'is not well-formed Unicode (it holds a lone surrogate)');
+  return JSON.stringify(value);
+}
+
+/** Whether any string of a JSON value, property names included, at any depth, passes `test`. */
+function anyText(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((item) => anyText(item, test));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, item]) => test(key) || anyText(item, test));
+  return false;
+}
+
+/** The JSON form of a canonical value: decimals become numbers (exact to 15 significant digits), json values what they spell. */
 export function toJson(column: ResourceColumn, value: CanonicalValue): unknown {
   if (value !== null && column.kind === 'decimal') return Number(value);
+  if (value !== null && column.kind === 'json') return JSON.parse(value as string) as unknown;
   return value;
 }
 

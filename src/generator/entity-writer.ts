@@ -1,3 +1,4 @@
+import { columnKindOfTypeName } from '../data/column-kind.js';
 import type { SchemaForeignKey } from '../database/schema/schema-reader.js';
 import type { EntityNames } from './names.js';
 import { access, commentText, propertyKey, quote } from './names.js';
@@ -11,19 +12,24 @@ export interface ImportBase {
 
 const FLOATS = new Set(['float', 'double', 'real', 'double precision', 'float4', 'float8']);
 
+const ARRAY_ITEM_TYPES: Record<string, string> = { string: 'string', integer: 'number', boolean: 'boolean' };
+
 function propertyType(column: ServedColumn): string {
-  const base =
-    column.kind === 'decimal'
-      ? FLOATS.has(column.type.toLowerCase())
-        ? 'number'
-        : 'DecimalString'
-      : column.kind === 'integer'
-        ? 'number'
-        : column.kind === 'boolean'
-          ? 'boolean'
-          : column.kind === 'datetime'
-            ? 'Date'
-            : 'string';
+  const base = column.array
+    ? `Array<${ARRAY_ITEM_TYPES[columnKindOfTypeName(column.type) ?? ''] ?? 'unknown'} | null>`
+    : column.kind === 'json'
+      ? 'unknown'
+      : column.kind === 'decimal'
+        ? FLOATS.has(column.type.toLowerCase())
+          ? 'number'
+          : 'DecimalString'
+        : column.kind === 'integer'
+          ? 'number'
+          : column.kind === 'boolean'
+            ? 'boolean'
+            : column.kind === 'datetime'
+              ? 'Date'
+              : 'string';
   return column.nullable && !column.primary ? `${base} | null` : base;
 }
 
@@ -33,6 +39,8 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
   if (column.unsigned) options.push('unsigned: true');
+  if (column.array) options.push('array: true');
+  if (column.enum && (column.type === 'enum' || column.type === 'set')) options.push(`enum: [${column.enum.map(quote).join(', ')}]`);
   if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
@@ -42,6 +50,8 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
 function columnDecorator(column: ServedColumn): string {
   if (column.primary && column.generated && column.generated !== 'rowid') {
     const strategy = column.generated === 'uuid' ? 'uuid' : column.generated === 'identity' ? 'identity' : 'increment';
+    // A uuid key takes no type (TypeORM's overload for it has none): the strategy says it.
+    if (strategy === 'uuid') return `@PrimaryGeneratedColumn('uuid')`;
     return `@PrimaryGeneratedColumn(${quote(strategy)}, ${columnOptions(column, true)})`;
   }
   return `${column.primary ? '@PrimaryColumn' : '@Column'}(${columnOptions(column, false)})`;
@@ -55,7 +65,8 @@ function indexArguments(name: string | undefined, columns: string[]): string {
 function manyToOne(table: ServedTable, fk: SchemaForeignKey, names: EntityNames): string[] {
   const target = names.className.get(fk.referencedTable)!;
   const relation = names.relation.get(fk)!;
-  const nullable = fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
+  const loopCloser = table.loopClosers.has(fk);
+  const nullable = loopCloser || fk.columns.every((name) => table.columns.find((c) => c.name === name)?.nullable);
   const options = [`nullable: ${nullable}`];
   if (fk.onDelete) options.push(`onDelete: ${quote(fk.onDelete)}`);
   if (fk.onUpdate) options.push(`onUpdate: ${quote(fk.onUpdate)}`);
@@ -65,6 +76,12 @@ function manyToOne(table: ServedTable, fk: SchemaForeignKey, names: EntityNames)
     return `{ ${parts.join(', ')} }`;
   });
   return [
+    ...(loopCloser
+      ? [
+          '  // nullable for TypeORM only: this relation closes a loop of NOT NULL foreign keys, which TypeORM refuses;',
+          '  // the column and the foreign key stay NOT NULL.',
+        ]
+      : []),
     `  @ManyToOne(${quote(target)}, (parent: ${target}) => ${access('parent', relation.oneToMany)}, { ${options.join(', ')} })`,
     `  @JoinColumn(${joins.length === 1 ? joins[0]! : `[${joins.join(', ')}]`})`,
     `  ${propertyKey(relation.manyToOne)}?: ${target};`,
@@ -117,7 +134,10 @@ export function entitySource(table: ServedTable, tables: ServedTable[], names: E
   lines.push('', `/** Table ${commentText(table.source.name)}, as generated from the database (\`npm run generate\`). */`);
   lines.push(`@Entity({ name: ${quote(table.source.name)} })`);
   for (const u of uniques) lines.push(`@Unique(${indexArguments(u.name, u.columns)})`);
-  for (const i of indices) lines.push(`@Index(${indexArguments(i.name, i.columns)}${i.unique ? ', { unique: true }' : ''})`);
+  for (const i of indices) {
+    const options = [...(i.unique ? ['unique: true'] : []), ...(i.fulltext ? ['fulltext: true'] : [])];
+    lines.push(`@Index(${indexArguments(i.name, i.columns)}${options.length > 0 ? `, { ${options.join(', ')} }` : ''})`);
+  }
   lines.push(`export class ${className} {`);
   lines.push(body.map((member) => member.join('\n')).join('\n\n'));
   lines.push('}', '');

@@ -29,6 +29,7 @@ function indexOptions(index: SchemaIndex, withUnique: boolean): string {
   if (index.name !== undefined) options.push(`name: ${quote(index.name)}`);
   options.push(`columnNames: [${index.columns.map(quote).join(', ')}]`);
   if (withUnique && index.unique) options.push('isUnique: true');
+  if (index.fulltext) options.push('isFulltext: true');
   return `{ ${options.join(', ')} }`;
 }
 

@@ -1,4 +1,5 @@
-import type { SchemaColumn, SchemaTable } from '../database/schema/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '../database/schema/schema-reader.js';
+import { entityColumnType } from './column-types.js';
 import { entitySource } from './entity-writer.js';
 import { commentText, entityNames, propertyKey, quote } from './names.js';
 import { servedSchema } from './served-schema.js';
@@ -113,7 +114,7 @@ describe('generator names', () => {
     const child = table('child', [
       column('id', { primary: true }),
       column('blob_id', { nullable: true }),
-      column('doc', { type: 'jsonb', nullable: true }),
+      column('search', { type: 'tsvector', nullable: true }),
     ]);
     child.foreignKeys = [{ columns: ['blob_id'], referencedTable: 'blobby', referencedColumns: ['id'] }];
     const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])], unread: [] });
@@ -122,8 +123,90 @@ describe('generator names', () => {
     expect(served.skipped).toEqual([
       'table blobby: its key column id has type bytea, which Tessera cannot serve',
       'table log: it has no primary key',
-      'column child.doc: type jsonb, which Tessera cannot serve (the column stays in the database)',
+      'column child.search: type tsvector, which Tessera cannot serve (the column stays in the database)',
       'relation child(blob_id) -> blobby: that table is not served',
     ]);
+  });
+});
+
+const key = (from: string, to: string): SchemaForeignKey => ({ columns: [from], referencedTable: to, referencedColumns: ['id'] });
+
+describe('served schema', () => {
+  it('breaks each loop of NOT NULL foreign keys at one relation, marked for TypeORM only; nullable loops and chains stay as they are', () => {
+    const served = servedSchema({
+      kind: 'postgres',
+      unread: [],
+      tables: [
+        table('chain', [column('id', { primary: true }), column('staff_id')], { foreignKeys: [key('staff_id', 'staff')] }),
+        table('node', [column('id', { primary: true }), column('node_id')], { foreignKeys: [key('node_id', 'node')] }),
+        table('optional', [column('id', { primary: true }), column('optional_id', { nullable: true })], {
+          foreignKeys: [key('optional_id', 'optional')],
+        }),
+        table('staff', [column('id', { primary: true }), column('store_id')], { foreignKeys: [key('store_id', 'store')] }),
+        table('store', [column('id', { primary: true }), column('manager_id')], { foreignKeys: [key('manager_id', 'staff')] }),
+      ],
+    });
+    const closers = served.tables.flatMap((t) => [...t.loopClosers].map((fk) => `${t.source.name}.${fk.columns.join()}`));
+    expect(closers).toEqual(['node.node_id', 'store.manager_id']);
+    const store = served.tables.find((t) => t.source.name === 'store')!;
+    const source = entitySource(store, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
+    expect(source).toContain("@ManyToOne('Staff', (parent: Staff) => parent.store_list, { nullable: true })");
+    expect(source).toContain("@Column({ type: 'integer' })\n  manager_id!: number;");
+  });
+
+  it('never leaves a table out for a column it cannot serve, only for its key: the column is left out, and the line says what inserts need', () => {
+    const served = servedSchema({
+      kind: 'postgres',
+      unread: [],
+      tables: [
+        table('film', [
+          column('id', { primary: true }),
+          column('fulltext', { type: 'tsvector' }),
+          column('picture', { type: 'bytea', nullable: true }),
+        ]),
+        table('blob_keyed', [column('id', { primary: true, type: 'bytea' })]),
+      ],
+    });
+    expect(served.tables.map((t) => [t.source.name, t.columns.map((c) => c.name)])).toEqual([['film', ['id']]]);
+    expect(served.skipped).toEqual([
+      'table blob_keyed: its key column id has type bytea, which Tessera cannot serve',
+      'column film.fulltext: type tsvector, which Tessera cannot serve (the column stays in the database; it is NOT NULL without a default, so an insert through the API succeeds only where the database fills it, e.g. by a trigger)',
+      'column film.picture: type bytea, which Tessera cannot serve (the column stays in the database)',
+    ]);
+  });
+
+  it.each([
+    ['timestamp', undefined, { type: 'datetime', kind: 'datetime' }],
+    ['datetime', undefined, { type: 'datetime', kind: 'datetime' }],
+    ['char(20)', undefined, { type: 'character', length: '20', kind: 'string' }],
+    ['varchar', '45', { type: 'varchar', length: '45', kind: 'string' }],
+    ['blob sub_type text', undefined, { type: 'text', kind: 'string' }],
+    ['int', undefined, { type: 'int', kind: 'integer' }],
+    ['unsigned integer(4)', undefined, { type: 'integer', kind: 'integer' }],
+    ['double(8)', undefined, { type: 'real', kind: 'decimal' }],
+    ['money', undefined, { type: 'numeric', kind: 'decimal' }],
+    ['json', undefined, { type: 'json', kind: 'json' }],
+    ['blob', undefined, undefined],
+    ['', undefined, undefined],
+  ])('declares a SQLite column of type "%s" (length %s) as %o', (type, length, expected) => {
+    expect(entityColumnType('sqlite', column('c', { type, ...(length ? { length } : {}) }))).toEqual(expected);
+  });
+
+  it('serves MySQL enums, sets and years, PostgreSQL json, citext and arrays of text, integers and booleans; not PostgreSQL enums nor other arrays', () => {
+    expect(entityColumnType('mysql', column('c', { type: 'enum', enum: ['a'] }))).toEqual({ type: 'enum', kind: 'string' });
+    expect(entityColumnType('mysql', column('c', { type: 'set', enum: ['a'] }))).toEqual({ type: 'set', kind: 'string' });
+    expect(entityColumnType('mysql', column('c', { type: 'year' }))).toEqual({ type: 'year', kind: 'integer' });
+    expect(entityColumnType('postgres', column('c', { type: 'jsonb' }))).toEqual({ type: 'jsonb', kind: 'json' });
+    expect(entityColumnType('postgres', column('c', { type: 'citext' }))).toEqual({ type: 'citext', kind: 'string' });
+    expect(entityColumnType('postgres', column('c', { type: 'text', array: true }))).toEqual({ type: 'text', kind: 'json' });
+    expect(entityColumnType('postgres', column('c', { type: 'numeric', array: true }))).toBeUndefined();
+    expect(entityColumnType('postgres', column('c', { type: 'enum', enum: ['a'], enumName: 'mood' }))).toBeUndefined();
+    const served = servedSchema({
+      kind: 'mysql',
+      unread: [],
+      tables: [table('film', [column('id', { primary: true }), column('rating', { type: 'enum', enum: ["it's", 'G'], nullable: true })])],
+    });
+    const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
+    expect(source).toContain("@Column({ type: 'enum', enum: ['it\\'s', 'G'], nullable: true })");
   });
 });

@@ -12,6 +12,7 @@ const TYPICAL: Record<ColumnKind, CanonicalValue> = {
   boolean: true,
   date: '2000-01-01',
   datetime: '2000-01-01T00:00:00.000Z',
+  json: '[1]',
 };
 const ZEROS: Record<ColumnKind, CanonicalValue> = {
   string: '',
@@ -20,6 +21,7 @@ const ZEROS: Record<ColumnKind, CanonicalValue> = {
   boolean: false,
   date: '2000-01-01',
   datetime: '2000-01-01T00:00:00.000Z',
+  json: '[]',
 };
 
 /** Sample runs: values that take the usual branches, values that take the other ones, and a row of nulls without parents. */

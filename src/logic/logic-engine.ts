@@ -100,6 +100,7 @@ export class LogicEngine {
       const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums, policy, ruleLog);
       await work(tx);
       await this.beforeCommit(tx);
+      await tx.readBackStored();
       return policy.summary(store, tx.summary.list());
     });
   }

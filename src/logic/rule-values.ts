@@ -11,7 +11,14 @@ export function toRuleRow<T = any>(resource: Resource, row: CanonicalRow): RuleR
   const view: RuleRow = {};
   for (const column of resource.columns) {
     const value = row[column.name] ?? null;
-    view[column.name] = column.kind === 'decimal' && value !== null ? new Decimal(value as string) : value;
+    view[column.name] =
+      value === null
+        ? null
+        : column.kind === 'decimal'
+          ? new Decimal(value as string)
+          : column.kind === 'json'
+            ? (JSON.parse(value as string) as unknown)
+            : value;
   }
   return view as RuleRow<T>;
 }

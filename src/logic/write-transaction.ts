@@ -211,6 +211,19 @@ export class WriteTransaction implements RuleContext {
     return this.insert(resource, fromRuleRow(resource, values), depth + 1);
   }
 
+  /**
+   * The rows written to tables whose stored values may differ from those written (a trigger,
+   * `ON UPDATE`, normalised JSON: see `Resource.readBackAfterWrite`), read back as stored, so that
+   * the summary answers the stored rows and their checksums are the ones the next write must send.
+   */
+  async readBackStored(): Promise<void> {
+    for (const entry of this.summary.list()) {
+      if (entry.verb === 'DELETE' || !entry.resource.readBackAfterWrite) continue;
+      const stored = await this.store.findByKey(entry.resource, keyOf(entry.resource, entry.row), false);
+      if (stored) this.summary.record(entry.resource, entry.verb, stored);
+    }
+  }
+
   /** Reads a parent row through a relation (not locked: copies and formulas only read it). */
   async parentOf(relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined> {
     const parent = this.registry.get(relation.parent);

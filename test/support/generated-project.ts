@@ -4,8 +4,10 @@ import { PROJECT_ROOT } from '../../src/config/project-root.js';
 import { readSchema } from '../../src/database/schema/schema-reader.js';
 import { generateProject, type GenerateResult } from '../../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
+import { apiWithRoles, type Api } from './api.js';
 import { runSql } from './shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './test-databases.js';
+import { suiteApp, type TestApp, type TestTarget } from './test-app.js';
 
 /** Where the suites write generated projects: inside the repository (so they resolve `typeorm` and `src/`), ignored by git and the linters. */
 export const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
@@ -31,4 +33,21 @@ export async function generateFromSql(
   const result = generateProject({ source: { kind: 'database', schema }, name, out, force: true, root: PROJECT_ROOT });
   const project = ((await import(join(out, 'project.ts'))) as { project: ProjectDefinition }).project;
   return { source, result, project };
+}
+
+/**
+ * For the enclosing suite: the generated project `of()` names (known once an earlier `beforeAll`
+ * made it) served by a test app on the database it came from, closed after the suite; `ready`
+ * gets the app and a client with a manual token of the `Full access` role.
+ */
+export function suiteServing(
+  target: TestTarget,
+  of: () => Pick<GeneratedProject, 'source' | 'project'>,
+  ready: (t: TestApp, api: Api) => void | Promise<void>,
+): void {
+  suiteApp(
+    target,
+    () => ({ project: of().project, databaseUrl: of().source.url }),
+    async (app) => ready(app, await apiWithRoles(app, ['Full access'])),
+  );
 }

@@ -21,5 +21,6 @@ export function resourceOf(name: string, columns: ResourceColumn[], parents: Res
     primaryKey: columns.filter((c) => c.primary),
     parents,
     children: [],
+    readBackAfterWrite: false,
   };
 }

@@ -135,8 +135,18 @@ function quoteNames(quote: string, statements: string[]): string[] {
   );
 }
 
-/** Tables the generator serves from the shop schema (event_log has no key, attachment a binary NOT NULL column). */
-export const SHOP_TABLES = ['category', 'customer', 'order_line', 'orders', 'product', 'product_supplier', 'supplier', 'warehouse_bin'];
+/** Tables the generator serves from the shop schema (event_log has no key; attachment is served without its binary NOT NULL column). */
+export const SHOP_TABLES = [
+  'attachment',
+  'category',
+  'customer',
+  'order_line',
+  'orders',
+  'product',
+  'product_supplier',
+  'supplier',
+  'warehouse_bin',
+];
 
 const dialectOf = (db: ScratchDatabase): Dialect => (db.kind === 'sqlite' ? 'sqlite' : db.kind === 'postgres' ? 'postgres' : 'mysql');
 
@@ -145,7 +155,12 @@ export async function createShopSchema(db: ScratchDatabase): Promise<void> {
   await runSql(db, shopSchemaSql(dialectOf(db)));
 }
 
-/** Runs statements one by one on a scratch database, through its driver (no TypeORM). */
+/**
+ * Runs statements one by one on a scratch database, through its driver (no TypeORM). An item may
+ * be a whole script of several statements, trigger and function bodies included (SQLite's exec
+ * and PostgreSQL's simple query protocol take one; MySQL/MariaDB as a multi-statement query,
+ * which needs no DELIMITER lines).
+ */
 export async function runSql(db: ScratchDatabase, statements: string[]): Promise<void> {
   const dialect = dialectOf(db);
   if (dialect === 'sqlite') {
@@ -156,7 +171,7 @@ export async function runSql(db: ScratchDatabase, statements: string[]): Promise
       sqlite.close();
     }
   } else if (dialect === 'mysql') {
-    const connection = await mysql.createConnection(db.url);
+    const connection = await mysql.createConnection({ uri: db.url, multipleStatements: true });
     try {
       for (const sql of statements) await connection.query(sql);
     } finally {

@@ -50,6 +50,14 @@ function keyPath(resource: ResourceInfo, row: Row): string {
 /** A field's text back to a value of the column's kind; the API refuses (beside the field) what does not fit. */
 function valueOf(text: string, column: ColumnInfo | undefined, original: Json | undefined): Json {
   if (text === '' && (column?.nullable ?? original === null)) return null;
+  // A JSON column (json, jsonb, an array) takes the JSON its field spells; what is no JSON goes as the text it is, and is refused beside the field.
+  if (column ? column.type === 'json' : typeof original === 'object' && original !== null) {
+    try {
+      return JSON.parse(text) as Json;
+    } catch {
+      return text;
+    }
+  }
   const numeric = column ? /int|decimal|number|float|double|real|numeric/i.test(column.type) : typeof original === 'number';
   if (numeric && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
   if (column ? /bool/i.test(column.type) : typeof original === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;

@@ -201,6 +201,8 @@ function sqlOf(column: ResolvedColumn, params: ParameterSink): string {
 function resolveColumn(columns: ColumnResolver, path: ColumnPath): ResolvedColumn {
   const column = columns.resolve(path);
   if (!column) throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `unknown column "${nameOf(path)}"`);
+  // The databases compare JSON differently (PostgreSQL's json not at all): no filter or sort reads it.
+  if (column.kind === 'json') throw badRequest(`column "${nameOf(path)}" holds JSON values, which filters and sorts cannot compare`);
   return column;
 }
 

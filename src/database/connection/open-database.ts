@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../../config/app-config.js';
 import { connectionErrorSink, pgClientReportingErrors, reportMysqlConnectionErrors } from '../errors/connection-errors.js';
-import { connectFailureMessage, DatabaseBootError } from '../errors/boot-errors.js';
+import { connectFailureMessage, DatabaseBootError, entityFailureMessage } from '../errors/boot-errors.js';
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { schemaMismatchMessage, schemaProblems } from '../schema/schema-check.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
@@ -26,6 +26,21 @@ function limitMysqlStatementTime(dataSource: DataSource, timeoutMs: number): voi
       if (error) connection.query(`SET SESSION max_execution_time = ${Math.trunc(timeoutMs)}`, () => undefined);
     });
   });
+}
+
+/**
+ * Builds the entities' metadata before connecting (`initialize` builds it again, after its
+ * driver connects): an error here is the project's entities, never the connection or the file,
+ * and is reported as such (see `entityFailureMessage`).
+ */
+async function buildEntitiesFirst(database: AppConfig['database'], dataSource: DataSource): Promise<void> {
+  try {
+    await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
+  } catch (error) {
+    const listed: unknown[] = Object.values(dataSource.options.entities ?? {});
+    const entities = listed.filter((entity): entity is Function => typeof entity === 'function');
+    throw new DatabaseBootError(entityFailureMessage(database, entities, error));
+  }
 }
 
 /**
@@ -57,6 +72,7 @@ export async function openDatabase(database: AppConfig['database'], schema: Sche
 export async function openDataSource(database: AppConfig['database'], options: DataSourceOptions, logger?: Logger): Promise<DataSource> {
   const sink = connectionErrorSink(logger);
   const dataSource = new DataSource(options);
+  await buildEntitiesFirst(database, dataSource);
   try {
     await dataSource.initialize();
   } catch (error) {

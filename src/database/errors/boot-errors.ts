@@ -1,3 +1,4 @@
+import { getMetadataArgsStorage } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 
 /** Why the service cannot use its database: one plain line (or a list), printed as config errors are, then exit 1. */
@@ -90,4 +91,76 @@ export function connectFailureMessage(target: DatabaseTarget, error: unknown, ac
     return `Cannot reach the database server at ${where} (database "${database}"): ${why}. Check that the server is running and that DATABASE_URL names the right host and port.`;
   }
   return `Cannot connect to the database at ${target.safeUrl}: ${code ?? message}`;
+}
+
+/** A relation's target as the decorator took it: a class name, or a function that returns the class. */
+function relationTarget(type: unknown, entities: Function[]): Function | undefined {
+  if (typeof type === 'string') return entities.find((entity) => entity.name === type);
+  if (typeof type !== 'function') return undefined;
+  try {
+    const target: unknown = (type as () => unknown)();
+    return entities.find((entity) => entity === target);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A loop of NOT NULL (`nullable: false`) many-to-one relations among the entities, as
+ * `Store.manager → Staff`, read from the decorators (TypeORM's own message garbles the names).
+ */
+function notNullRelationLoop(entities: Function[]): string[] | undefined {
+  const edges = new Map<Function, Array<{ name: string; to: Function }>>();
+  for (const relation of getMetadataArgsStorage().relations) {
+    if (relation.relationType !== 'many-to-one' || relation.options.nullable !== false) continue;
+    const from = entities.find((entity) => entity === relation.target);
+    const to = relationTarget(relation.type, entities);
+    if (from && to) edges.set(from, [...(edges.get(from) ?? []), { name: `${from.name}.${relation.propertyName} → ${to.name}`, to }]);
+  }
+  const path: Array<{ entity: Function; via?: string }> = [];
+  const done = new Set<Function>();
+  const visit = (entity: Function): string[] | undefined => {
+    for (const edge of edges.get(entity) ?? []) {
+      const at = path.findIndex((step) => step.entity === edge.to);
+      if (at >= 0) return [...path.slice(at + 1).map((step) => step.via!), edge.name];
+      if (done.has(edge.to)) continue;
+      path.push({ entity: edge.to, via: edge.name });
+      const loop = visit(edge.to);
+      if (loop) return loop;
+      path.pop();
+    }
+    done.add(entity);
+    return undefined;
+  };
+  for (const entity of entities) {
+    path.splice(0, path.length, { entity });
+    const loop = visit(entity);
+    if (loop) return loop;
+  }
+  return undefined;
+}
+
+const REGENERATE = 'or regenerate the project from the database: npm run generate -- --from <DATABASE_URL> --name <project> --force';
+
+/**
+ * The plain line for entities TypeORM refused while building their metadata, which it does
+ * before connecting (see `openDataSource`): what is wrong, naming the entity, relation or
+ * column, and the fix. Never a connection message: the database was not asked anything yet.
+ */
+export function entityFailureMessage(target: DatabaseTarget, entities: Function[], error: unknown): string {
+  const head = "The project's entities cannot be used (TypeORM refused them before connecting to the database)";
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = ((error as { message?: unknown } | null)?.message as string | undefined) ?? String(error);
+  if (name === 'CircularRelationsError') {
+    const loop = notNullRelationLoop(entities);
+    const what = loop
+      ? `the relations ${loop.join(', ')} form a loop of NOT NULL (nullable: false) many-to-ones, which TypeORM cannot order its saves by`
+      : message;
+    return `${head}: ${what}. Fix: give one @ManyToOne of the loop { nullable: true } (its column stays NOT NULL: the option only orders TypeORM's own saves, and npm run generate writes it so), ${REGENERATE}.`;
+  }
+  if (name === 'DataTypeNotSupportedError') {
+    const driver = target.kind === 'sqlite' ? 'better-sqlite3' : target.kind;
+    return `${head}: ${message.replace(/\.$/, '')}. Fix: declare the column with a type the ${driver} driver supports (on SQLite e.g. datetime for timestamp, character for char), ${REGENERATE}.`;
+  }
+  return `${head}: ${message.replace(/\.$/, '')}. Fix: correct the entity it names (src/project/entities/), ${REGENERATE}.`;
 }

@@ -219,7 +219,7 @@ export class ConstraintCatalog {
       this.constraintNamed(facts.constraint, kind) ??
       this.fromPostgres(kind, facts) ??
       this.fromMysql(kind, facts, written) ??
-      this.fromSqlite(kind, facts, written, target);
+      this.fromSqlite(kind, facts);
     if (kind === 'foreign key' && written && (target?.verb === 'delete' || (found && found.table !== written.name))) {
       return { kind, table: written.name, columns: [], stillReferenced: true };
     }
@@ -243,8 +243,9 @@ export class ConstraintCatalog {
       : undefined;
     if (!columns) return undefined;
     if (kind !== 'foreign key') return { kind, table: table.name, columns };
+    // A key to a table no entity maps: its columns, without the table they refer to.
     const fk = table.foreignKeys.find((f) => f.columns.join() === columns.join());
-    return fk ? { kind, table: table.name, columns, referencedTable: fk.referencedTable } : undefined;
+    return fk ? { kind, table: table.name, columns, referencedTable: fk.referencedTable } : { kind, table: table.name, columns };
   }
 
   /** MySQL/MariaDB: a foreign key's message spells the constraint out; not null names the column; a duplicate names the key. */
@@ -260,8 +261,10 @@ export class ConstraintCatalog {
       if (byName) return byName;
       const table = this.table(fk[1]);
       const columns = this.known(table, quotedNames(fk[3]!));
+      if (!table || !columns) return undefined;
+      // A key to a table no entity maps: its columns, without the table they refer to.
       const referenced = this.table(fk[4]);
-      return table && columns && referenced ? { kind, table: table.name, columns, referencedTable: referenced.name } : undefined;
+      return referenced ? { kind, table: table.name, columns, referencedTable: referenced.name } : { kind, table: table.name, columns };
     }
     if (kind === 'not null') {
       const column = /^Column '([^']+)' cannot be null/.exec(facts.message);
@@ -279,15 +282,11 @@ export class ConstraintCatalog {
 
   /**
    * SQLite names `table.column` pairs for not null and unique; a failed foreign key names
-   * nothing: the statement's foreign keys are the candidates (the write engine narrows them
-   * down to the one whose parent is missing, see `ConstraintRefusal`).
+   * nothing, and is not guessed from the keys the entities know (the table may have others, to
+   * tables no entity maps): the write engine names the one whose parent is missing, see
+   * `ConstraintRefusal`; otherwise only the table is named.
    */
-  private fromSqlite(
-    kind: ConstraintViolation['kind'],
-    facts: DriverFacts,
-    written: TableFacts | undefined,
-    target: ReturnType<typeof statementTarget>,
-  ): ConstraintViolation | undefined {
+  private fromSqlite(kind: ConstraintViolation['kind'], facts: DriverFacts): ConstraintViolation | undefined {
     const pairs = /constraint failed: (.+)$/.exec(facts.message);
     if (pairs && (kind === 'not null' || kind === 'unique')) {
       const named = pairs[1]!.split(',').map((p) => p.trim().split('.'));
@@ -297,12 +296,6 @@ export class ConstraintCatalog {
         named.map((p) => p[1] ?? ''),
       );
       return table && columns ? { kind, table: table.name, columns } : undefined;
-    }
-    if (kind === 'foreign key' && written && target && target.verb !== 'delete') {
-      const set = new Set(target.columns.map((c) => c.toLowerCase()));
-      const candidates = written.foreignKeys.filter((fk) => fk.columns.every((c) => set.has(c.toLowerCase())));
-      const only = candidates.length === 1 ? candidates[0] : undefined;
-      return only ? { kind, table: written.name, columns: only.columns, referencedTable: only.referencedTable } : undefined;
     }
     return undefined;
   }

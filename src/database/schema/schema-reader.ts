@@ -42,6 +42,8 @@ export interface SchemaIndex {
   name?: string;
   columns: string[];
   unique: boolean;
+  /** MySQL/MariaDB: a FULLTEXT index. */
+  fulltext?: true;
 }
 
 export interface SchemaTable {
@@ -57,7 +59,7 @@ export interface SchemaTable {
 export interface SchemaSnapshot {
   kind: DatabaseTarget['kind'];
   tables: SchemaTable[];
-  /** Tables TypeORM cannot read, and why, one line each (`table a.b: ...`). */
+  /** Tables TypeORM cannot read, and views (not generated), and why, one line each (`table a.b: ...`, `view v: ...`). */
   unread: string[];
 }
 
@@ -87,6 +89,14 @@ const TABLE_NAMES: Record<DatabaseTarget['kind'], string> = {
   mysql: "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'",
   mariadb: "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'",
   postgres: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+};
+
+/** The views of that database (or schema): not generated, but named in the generator's output. */
+const VIEW_NAMES: Record<DatabaseTarget['kind'], string> = {
+  sqlite: "SELECT name FROM sqlite_master WHERE type = 'view'",
+  mysql: "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'VIEW'",
+  mariadb: "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'VIEW'",
+  postgres: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'VIEW'",
 };
 
 /** By UTF-16 code units: the same order on every machine, whatever its locale (localeCompare is not). */
@@ -133,7 +143,12 @@ function plainTable(table: Table): SchemaTable {
       .sort(byName),
     uniques: table.uniques.map((u) => ({ ...(u.name ? { name: u.name } : {}), columns: [...u.columnNames], unique: true })).sort(byName),
     indices: table.indices
-      .map((i) => ({ ...(i.name ? { name: i.name } : {}), columns: [...i.columnNames], unique: i.isUnique }))
+      .map((i) => ({
+        ...(i.name ? { name: i.name } : {}),
+        columns: [...i.columnNames],
+        unique: i.isUnique,
+        ...(i.isFulltext ? { fulltext: true as const } : {}),
+      }))
       .sort(byName),
   };
 }
@@ -165,6 +180,10 @@ const MYSQL_ENUMS =
 export function mysqlEnumValues(columnType: string): string[] {
   return [...columnType.matchAll(/'((?:[^']|'')*)'/g)].map((match) => match[1]!.replaceAll("''", "'"));
 }
+
+/** MariaDB's JSON is LONGTEXT with a column check `json_valid(col)`, which TypeORM reads as plain longtext. */
+const MARIADB_JSON =
+  "SELECT TABLE_NAME AS tableName, CONSTRAINT_NAME AS columnName FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND LEVEL = 'Column' AND CHECK_CLAUSE = CONCAT('json_valid(`', CONSTRAINT_NAME, '`)')";
 
 const COLUMN_POSITIONS = {
   mysql:
@@ -386,6 +405,10 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       const project = listed.map((row) => row.name).filter((name) => !name.toLowerCase().startsWith('tessera_'));
       const twins = caseTwins(project);
       unread.push(...twins.lines);
+      for (const { name } of (await queryRunner.query(VIEW_NAMES[target.kind])) as Array<{ name: string }>) {
+        if (!name.toLowerCase().startsWith('tessera_'))
+          unread.push(`view ${name}: Tessera does not serve views yet (it serves the tables the view reads)`);
+      }
       for (const name of project) {
         if (twins.names.has(name)) continue;
         const why = await unreadable(queryRunner, target.kind, name, problems);
@@ -406,6 +429,11 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
         for (const { tableName, columnName, columnType } of enums) {
           const column = columnOf(tableName, columnName);
           if (column) column.enum = mysqlEnumValues(columnType);
+        }
+        const json = dataSource.options.type === 'mariadb' ? ((await queryRunner.query(MARIADB_JSON)) as typeof booleans) : [];
+        for (const { tableName, columnName } of json) {
+          const column = columnOf(tableName, columnName);
+          if (column?.type === 'longtext') column.type = 'json';
         }
       }
       return {

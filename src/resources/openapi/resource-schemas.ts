@@ -24,10 +24,17 @@ export function componentNamesOf<T>(items: readonly T[], nameOf: (item: T) => st
 const DECIMAL_NOTE =
   'Exact in the database and in rules (never binary floating point); sent and received as a JSON number, exact to 15 significant digits.';
 
-function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
+function kindSchema(column: ResourceColumn): JsonObject & { type: string | string[] } {
   switch (column.kind) {
-    case 'string':
-      return column.length !== undefined ? { type: 'string', maxLength: column.length } : { type: 'string' };
+    case 'string': {
+      const schema: JsonObject & { type: string } =
+        column.length !== undefined ? { type: 'string', maxLength: column.length } : { type: 'string' };
+      if (column.values && !column.valueSet) schema.enum = [...column.values];
+      if (column.values && column.valueSet) {
+        schema.description = `A comma-separated list of ${column.values.map((v) => codeSpan(v)).join(', ')}, each at most once.`;
+      }
+      return schema;
+    }
     case 'integer': {
       const { min, max } = integerRange(column);
       return { type: 'integer', minimum: min, maximum: max };
@@ -47,6 +54,10 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string } {
         format: 'date-time',
         description: `ISO 8601; stored and answered in UTC, years ${MIN_YEAR} to ${MAX_YEAR}.`,
       };
+    case 'json':
+      return column.items !== undefined
+        ? { type: 'array', items: { type: [column.items, 'null'] }, description: 'Filters and sorts cannot compare it.' }
+        : { type: ['object', 'array', 'string', 'number', 'boolean'], description: 'Any JSON value. Filters and sorts cannot compare it.' };
   }
 }
 
@@ -61,7 +72,7 @@ export function columnSchema(column: ResourceColumn, derived: boolean): JsonObje
     column.unique ? 'Unique.' : '',
     column.hasDefault && !column.generated ? 'Has a default.' : '',
   ].filter(Boolean);
-  const schema: JsonObject = { type: column.nullable ? [type, 'null'] : type, ...rest };
+  const schema: JsonObject = { type: column.nullable ? [...(Array.isArray(type) ? type : [type]), 'null'] : type, ...rest };
   if (notes.length > 0) schema.description = notes.join(' ');
   if (column.generated || derived) schema.readOnly = true;
   return schema;
