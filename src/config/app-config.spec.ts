@@ -29,6 +29,9 @@ describe('loadConfig', () => {
       loginFailureWindowSeconds: 900,
     });
     expect(config.log.level).toBe('info');
+    // Loopback: only this machine can connect until HOST says otherwise.
+    expect(config.http.host).toBe('127.0.0.1');
+    expect(config.auth.demoUsersAllowPublic).toBe(false);
   });
 
   it('names every invalid variable in one error', () => {
@@ -277,6 +280,11 @@ describe('loadConfig', () => {
           /must not be (greater|less) than|must be an integer number|must be a boolean|or equal to|must be a string/,
         );
       }
+    });
+
+    it('reads DEMO_USERS_ALLOW_PUBLIC as a flag', () => {
+      expect(loadConfig({ DEMO_USERS_ALLOW_PUBLIC: '1' }).auth.demoUsersAllowPublic).toBe(true);
+      expect(loadConfig({ DEMO_USERS_ALLOW_PUBLIC: 'false' }).auth.demoUsersAllowPublic).toBe(false);
     });
   });
 });

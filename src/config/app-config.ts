@@ -111,6 +111,11 @@ export interface AppConfig {
     providerTimeoutMs: number;
     adminUser?: string;
     adminPassword?: string;
+    /**
+     * DEMO_USERS_ALLOW_PUBLIC: start on a bind other than loopback although seed users (the demo's)
+     * still have the passwords the project definition, and the README, publish.
+     */
+    demoUsersAllowPublic: boolean;
   };
 }
 
@@ -227,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       providerTimeoutMs: schema.AUTH_PROVIDER_TIMEOUT_MS,
       adminUser: schema.TESSERA_ADMIN_USER,
       adminPassword: schema.TESSERA_ADMIN_PASSWORD,
+      demoUsersAllowPublic: schema.DEMO_USERS_ALLOW_PUBLIC,
     },
   };
 }

@@ -91,8 +91,9 @@ export class EnvironmentSchema {
   @IntegerIn(1, 65535, { noun: 'port' })
   PORT: number = 8080;
 
+  /** Loopback by default: only this machine connects until HOST says otherwise (the image and compose set 0.0.0.0). */
   @TextOf(1, 255)
-  HOST: string = '0.0.0.0';
+  HOST: string = '127.0.0.1';
 
   @IsString()
   @Matches(/^(sqlite:.+|(mysql|mariadb|postgres|postgresql):\/\/.+)$/, {
@@ -268,6 +269,13 @@ export class EnvironmentSchema {
 
   @IntegerIn(0, 3_600_000, { unit: 'milliseconds' })
   SHUTDOWN_GRACE_MS: number = 10_000;
+
+  /**
+   * Start on a bind other than loopback although the project's seed users (the demo's, whose
+   * passwords the README prints) still have their published passwords.
+   */
+  @Flag()
+  DEMO_USERS_ALLOW_PUBLIC: boolean = false;
 }
 
 /** The name of every variable Tessera reads: the properties the schema validates. */
