@@ -1,5 +1,5 @@
-import { isIPv6 } from 'node:net';
 import type { AppConfig } from '../config/app-config.js';
+import { serviceOrigin } from '../config/hosts.js';
 
 export interface BannerFacts {
   config: AppConfig;
@@ -20,8 +20,7 @@ export function bootBanner({ config, basePath, generatedAdmin }: BannerFacts): {
   fields: Record<string, string>;
   message: string;
 } {
-  const origin =
-    config.http.publicUrl ?? `http://${isIPv6(config.http.host) ? `[${config.http.host}]` : config.http.host}:${config.http.port}`;
+  const origin = serviceOrigin(config.http);
   const fields = {
     url: `${origin}${basePath}`,
     console: `${origin}/admin/`,
