@@ -4,7 +4,11 @@
 # handler finishes in-flight requests and exits 0, and reaps zombies).
 #
 #   docker build -t tessera .
-#   docker run -p 8080:8080 -e DATABASE_URL=mysql://user:pw@db:3306/tessera tessera
+#   docker run -p 127.0.0.1:8080:8080 -e DATABASE_URL=mysql://user:pw@db:3306/tessera tessera
+#
+# Built from a checkout that serves the demo, it refuses to start while the demo's users have the
+# README's passwords (HOST is 0.0.0.0 here): add -e DEMO_USERS_ALLOW_PUBLIC=1 while the port is
+# published on loopback only, change their passwords, then drop it.
 #
 # test/image.e2e-spec.ts runs this file's CMD and HEALTHCHECK as plain processes.
 
@@ -30,9 +34,10 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tini=0.19.* \
     && rm -rf /var/lib/apt/lists/*
-# Bound to every interface inside the container, so links are built only for the Host names
-# ALLOWED_HOSTS lists (or PUBLIC_URL): `docker run -p 8080:8080` reached as localhost works as it
-# is; set PUBLIC_URL or ALLOWED_HOSTS to the name clients use.
+# Bound to every interface inside the container (Tessera's own default, loopback, is out of a
+# published port's reach), so links are built only for the Host names ALLOWED_HOSTS lists (or
+# PUBLIC_URL): `docker run -p 127.0.0.1:8080:8080` reached as localhost works as it is; set
+# PUBLIC_URL or ALLOWED_HOSTS to the name clients use.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

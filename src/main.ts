@@ -10,6 +10,7 @@ import { configFromEnvironment } from './config/read-environment.js';
 import { DatabaseBootError } from './database/errors/boot-errors.js';
 import { LoginThrottle } from './login/login-throttle.js';
 import { project } from './project/project.js';
+import { UsersSeeder } from './users/users.seeder.js';
 
 function loadConfigOrExit(): AppConfig {
   try {
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
 
   const generatedAdmin = app.get(BootNotes).takeGeneratedAdmin();
   try {
+    // Seed users (the demo's) still on their published passwords are served to this machine only, unless told otherwise.
+    await app.get(UsersSeeder).refusePublishedPasswords();
     await app.listen(config.http.port, config.http.host);
   } catch (error) {
     // The account exists now; its password must not be lost with the boot.

@@ -45,6 +45,8 @@ describe('boot logs', () => {
       expect(banner).toMatchObject({
         level: 40,
         url: `http://127.0.0.1:${service.port}/rest/default/demo/v1`,
+        console: `http://127.0.0.1:${service.port}/admin/`,
+        docs: `http://127.0.0.1:${service.port}/rest/default/demo/v1/@docs/ui`,
         database: `sqlite:${join(dir, 'json.sqlite')}`,
         adapter: 'express',
         provider: 'default',
@@ -52,7 +54,7 @@ describe('boot logs', () => {
       });
       expect(banner.msg).toMatch(
         new RegExp(
-          `^Tessera is listening on http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 \\(database sqlite:\\S+, adapter express, provider default, project default/demo/v1\\); first admin account "admin" created with the generated password \\S+ ;`,
+          `^Tessera is listening on http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 \\(database sqlite:\\S+, adapter express, provider default, project default/demo/v1\\); console http://127\\.0\\.0\\.1:${service.port}/admin/ and Swagger UI http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1/@docs/ui ; first admin account "admin" created with the generated password \\S+ ;`,
         ),
       );
       const password = /generated password (\S+) ;/.exec(String(banner.msg))![1]!;
@@ -94,7 +96,7 @@ describe('boot logs', () => {
         }
         expect(lines.at(-1)).toMatch(
           new RegExp(
-            `^\\S+ INFO  Tessera is listening on http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 \\(database sqlite:\\S+, adapter express, provider default, project default/demo/v1\\) url=http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 `,
+            `^\\S+ INFO  Tessera is listening on http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 \\(database sqlite:\\S+, adapter express, provider default, project default/demo/v1\\); console http://127\\.0\\.0\\.1:${service.port}/admin/ and Swagger UI http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1/@docs/ui url=http://127\\.0\\.0\\.1:${service.port}/rest/default/demo/v1 `,
           ),
         );
         expect(service.stdout()).not.toContain('Pretty-admin-pw-1');

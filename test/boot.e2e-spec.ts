@@ -67,6 +67,41 @@ describe('the service process', () => {
     expect(run.stdout).not.toMatch(/listening/);
   });
 
+  it('refuses a misspelled variable rather than ignore it: DATABSE_URL names DATABASE_URL', async () => {
+    const run = await runService({ DATABSE_URL: `sqlite:${join(dir, 'typo.sqlite')}` });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'Invalid configuration:\n  - DATABSE_URL: did you mean DATABASE_URL? (Tessera reads no DATABSE_URL; rename it, or unset it if it is not for Tessera)\n',
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it("refuses a public bind while the demo users have the README's passwords, unless DEMO_USERS_ALLOW_PUBLIC=1", async () => {
+    const database = `sqlite:${join(dir, 'public.sqlite')}`;
+    const port = await freePort();
+    const refused = await runService({ HOST: '0.0.0.0', PORT: String(port), DATABASE_URL: database, BCRYPT_COST: '10' });
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.trim().split('\n');
+    // The first admin account made by this boot is not lost with it.
+    expect(lines[0]).toMatch(/^The first admin account "admin" was created with the password \S+$/);
+    expect(lines[1]).toMatch(
+      /^Tessera failed to start: The seed users demo, readonly and sam still have their password from the project definition \(the demo's are in the README\), and HOST=0\.0\.0\.0 lets other machines connect: .* or set DEMO_USERS_ALLOW_PUBLIC=1 to start anyway\.$/,
+    );
+    expect(lines).toHaveLength(2);
+    expect(refused.stdout).not.toMatch(/listening/);
+
+    let status = 0;
+    const allowed = await runService(
+      { HOST: '0.0.0.0', PORT: String(port), DATABASE_URL: database, BCRYPT_COST: '10', DEMO_USERS_ALLOW_PUBLIC: '1' },
+      async (p) => {
+        status = (await fetch(`http://127.0.0.1:${p}/rest/default/demo/v1/@heartbeat`)).status;
+      },
+      port,
+    );
+    expect(status).toBe(200);
+    expect(allowed.code).toBe(0);
+  });
+
   it('exits non-zero with one clear line when the database is unreachable', async () => {
     const run = await runService({ DATABASE_URL: 'postgres://tessera:pw@127.0.0.1:1/none', DB_ACQUIRE_TIMEOUT_MS: '2000' });
     expect(run.code).toBe(1);

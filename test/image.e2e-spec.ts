@@ -55,6 +55,11 @@ describe('the Dockerfile', () => {
     expect(build.instructions.map((i) => i.args).join('\n')).toMatch(/npm prune --omit=dev/);
   });
 
+  it('listens on every interface of the container: Tessera binds loopback unless told, and a published port arrives elsewhere', () => {
+    const env = runtime.instructions.filter((i) => i.keyword === 'ENV').map((i) => i.args);
+    expect(env.join(' ').split(' ')).toContain('HOST=0.0.0.0');
+  });
+
   it('runs as an unprivileged user, under tini, the same command as `npm start`, with a readiness HEALTHCHECK', () => {
     expect(instructionOf(runtime, 'USER')).toBe('node');
     expect(execForm(instructionOf(runtime, 'ENTRYPOINT'))).toEqual(['/usr/bin/tini', '--']);
@@ -88,6 +93,7 @@ describe('docker-compose.yml', () => {
     restart?: string;
     volumes?: string[];
     environment?: Record<string, string>;
+    ports?: string[];
     healthcheck?: { test: string[] };
     depends_on?: Record<string, { condition: string }>;
   }
@@ -101,9 +107,9 @@ describe('docker-compose.yml', () => {
     expect(services.postgres!.profiles).toEqual(['postgres']);
     expect(services['tessera-postgres']!.profiles).toEqual(['postgres']);
     expect(services.tessera!.profiles).toBeUndefined();
-    expect(services.tessera!.environment!.DATABASE_URL).toMatch(/^mysql:\/\/tessera:\$\{MYSQL_PASSWORD:-[^}]+\}@mysql:3306\/tessera$/);
+    expect(services.tessera!.environment!.DATABASE_URL).toMatch(/^mysql:\/\/tessera:\$\{MYSQL_PASSWORD:\?[^}]+\}@mysql:3306\/tessera$/);
     expect(services['tessera-postgres']!.environment!.DATABASE_URL).toMatch(
-      /^postgres:\/\/tessera:\$\{POSTGRES_PASSWORD:-[^}]+\}@postgres:5432\/tessera$/,
+      /^postgres:\/\/tessera:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/tessera$/,
     );
   });
 
@@ -122,12 +128,27 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it('takes every password from the environment, with a placeholder that says to change it', () => {
+  it('takes every password from the environment, and refuses to start without one, saying where to set it', () => {
     const passwords = Object.values(services).flatMap((s) =>
       Object.entries(s.environment ?? {}).filter(([name]) => name.includes('PASSWORD')),
     );
     expect(passwords.length).toBeGreaterThanOrEqual(5);
-    for (const [, value] of passwords) expect(value).toMatch(/^\$\{[A-Z_]+:-[a-z-]+-change-me\}$/);
+    // `${VAR:?message}`: compose stops with the message when VAR is unset or empty; no placeholder to forget.
+    for (const [name, value] of passwords)
+      expect(value).toMatch(new RegExp(`^\\$\\{${name}:\\?set ${name}\\b[^}]* in \\.env beside docker-compose\\.yml\\}$`));
+    const urls = Object.values(services).flatMap((s) => (s.environment?.DATABASE_URL ? [s.environment.DATABASE_URL] : []));
+    for (const url of urls) expect(url).not.toMatch(/:-/);
+  });
+
+  it.each([
+    ['tessera', '8080'],
+    ['tessera-postgres', '8081'],
+  ])("%s: binds every interface in its container, publishes on this machine's loopback unless TESSERA_PUBLISH says", (name, port) => {
+    const service = services[name]!;
+    expect(service.environment!.HOST).toBe('0.0.0.0');
+    expect(service.ports).toEqual([`\${TESSERA_PUBLISH:-127.0.0.1}:${port}:8080`]);
+    // Passed on when set (.env or the environment); unset, the demo's users keep Tessera from starting on 0.0.0.0.
+    expect(service.environment!.DEMO_USERS_ALLOW_PUBLIC).toBe('${DEMO_USERS_ALLOW_PUBLIC:-}');
   });
 });
 

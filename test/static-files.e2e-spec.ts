@@ -20,6 +20,19 @@ describeEachTarget('static files: the console and Swagger UI', (target) => {
     expect(bytes).toBeLessThan(CONSOLE_BUDGET_BYTES);
   });
 
+  it('sends / to the console: 302 to /admin/, for GET and HEAD, whatever the query', async () => {
+    for (const path of ['/', '/?from=bookmark']) {
+      const answer = await t.http().get(path).expect(302);
+      expect(answer.headers.location).toBe('/admin/');
+      expect(answer.headers['content-length']).toBe('0');
+    }
+    expect((await t.http().head('/').expect(302)).headers.location).toBe('/admin/');
+    // Only the bare root: anything else under it is still the API's 404.
+    const other = await t.http().get('/index.html').expect(404);
+    expect(other.body.errorCode).toBe(4040);
+    await t.http().post('/').send({}).expect(404);
+  });
+
   it('redirects /admin to /admin/ and answers the console page for every page path', async () => {
     const redirect = await t.http().get('/admin').expect(301);
     expect(redirect.headers.location).toBe('/admin/');

@@ -1,6 +1,18 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../config/project-root.js';
 import { ConfigError, loadConfig } from './app-config.js';
+import { ENVIRONMENT_VARIABLES } from './environment.schema.js';
+
+/** The problems `loadConfig` refuses `env` with (none: it was accepted). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+}
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -17,6 +29,9 @@ describe('loadConfig', () => {
       loginFailureWindowSeconds: 900,
     });
     expect(config.log.level).toBe('info');
+    // Loopback: only this machine can connect until HOST says otherwise.
+    expect(config.http.host).toBe('127.0.0.1');
+    expect(config.auth.demoUsersAllowPublic).toBe(false);
   });
 
   it('names every invalid variable in one error', () => {
@@ -189,6 +204,87 @@ describe('loadConfig', () => {
       expect(loadConfig({}).auth.loginQueueMax).toBe(64);
       expect(loadConfig({ LOGIN_QUEUE_MAX: '1' }).auth.loginQueueMax).toBe(1);
       for (const bad of ['0', '-1', '100001', 'many']) expect(() => loadConfig({ LOGIN_QUEUE_MAX: bad })).toThrow(/LOGIN_QUEUE_MAX/);
+    });
+  });
+
+  describe('misspelled variables', () => {
+    it('refuses DATABSE_URL naming DATABASE_URL, in the one message with every other problem', () => {
+      const problems = problemsOf({ DATABSE_URL: 'mysql://db/shop', PORT: 'abc', LOG_LEVLE: 'debug' });
+      expect(problems).toEqual([
+        'DATABSE_URL: did you mean DATABASE_URL? (Tessera reads no DATABSE_URL; rename it, or unset it if it is not for Tessera)',
+        'LOG_LEVLE: did you mean LOG_LEVEL? (Tessera reads no LOG_LEVLE; rename it, or unset it if it is not for Tessera)',
+        'PORT must be an integer port 1–65535 (got "abc")',
+      ]);
+      expect(() => loadConfig({ DATABSE_URL: 'x' })).toThrow(/Invalid configuration:\n {2}- DATABSE_URL: did you mean DATABASE_URL\?/);
+    });
+
+    it('takes a name in another case for the variable it spells, and never shows the value', () => {
+      expect(problemsOf({ port: '9000', Database_Url: 'sqlite:./secret-file.sqlite' })).toEqual([
+        expect.stringMatching(/^Database_Url: did you mean DATABASE_URL\?/),
+        expect.stringMatching(/^port: did you mean PORT\?/),
+      ]);
+      expect(problemsOf({ Database_Url: 'sqlite:./secret-file.sqlite' }).join('\n')).not.toContain('secret-file');
+    });
+
+    it("leaves alone what a machine's environment holds besides Tessera's variables", () => {
+      const machine = Object.fromEntries(
+        [
+          ...['PATH', 'HOME', 'PWD', 'OLDPWD', 'USER', 'SHELL', 'TERM', 'LANG', 'HOSTNAME', 'HOSTTYPE', 'LOGNAME', 'TZ', '_'],
+          ...['NODE_ENV', 'NODE_OPTIONS', 'INIT_CWD', 'npm_config_port', 'npm_package_name', 'npm_lifecycle_event'],
+          ...['CI', 'GITHUB_ACTIONS', 'GITHUB_TOKEN', 'RUNNER_TEMP', 'JEST_WORKER_ID'],
+          ...['PGHOST', 'PGPORT', 'PGUSER', 'PGDATABASE', 'PGPASSWORD', 'MYSQL_HOST', 'MYSQL_PWD', 'MYSQL_TCP_PORT'],
+          ...['MYSQL_PASSWORD', 'MYSQL_ROOT_PASSWORD', 'POSTGRES_PASSWORD', 'TESSERA_PUBLISH', 'TEST_MYSQL_URL', 'TEST_POSTGRES_URL'],
+          ...['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_NAME', 'DB_PASSWORD', 'DATABASE_HOST', 'DATABASE_USER', 'DATABASE_NAME'],
+          ...['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'DOCKER_HOST', 'API_KEY', 'API_URL', 'JWT_SECRET', 'LOG_FILE'],
+          // Kubernetes' service links, for services named tessera and tessera-db.
+          ...['KUBERNETES_SERVICE_HOST', 'KUBERNETES_PORT', 'TESSERA_PORT', 'TESSERA_SERVICE_HOST', 'TESSERA_PORT_8080_TCP_ADDR'],
+          'TESSERA_DB_SERVICE_HOST',
+        ].map((name) => [name, 'x']),
+      );
+      expect(problemsOf(machine)).toEqual([]);
+    });
+
+    it('judges short names by one edit only: HOME, PWD and PATH are not HOST or PORT', () => {
+      expect(problemsOf({ HOME: '/root', PWD: '/app', PATH: '/bin', POSTS: 'x', PGPORT: '5432' })).toEqual([]);
+      expect(problemsOf({ PROT: '80', HOSTT: 'x' })).toEqual([
+        expect.stringMatching(/^HOSTT: did you mean HOST\?/),
+        expect.stringMatching(/^PROT: did you mean PORT\?/),
+      ]);
+    });
+
+    it('counts an empty variable as unset, as it does for known ones', () => {
+      expect(problemsOf({ DATABSE_URL: '' })).toEqual([]);
+    });
+  });
+
+  describe('what each variable expects', () => {
+    it("says an integer variable's range whatever is wrong with its value", () => {
+      for (const value of ['abc', '0', '70000', '80.5'])
+        expect(problemsOf({ PORT: value })).toEqual([`PORT must be an integer port 1–65535 (got ${JSON.stringify(value)})`]);
+      expect(problemsOf({ REQUEST_TIMEOUT_MS: '10' })).toEqual([
+        'REQUEST_TIMEOUT_MS must be an integer 1000–3600000 (milliseconds) (got "10")',
+      ]);
+      expect(problemsOf({ METRICS_ENABLED: 'sometimes' })).toEqual([
+        'METRICS_ENABLED must be true or false (also 1/0, yes/no, on/off) (got "sometimes")',
+      ]);
+      expect(problemsOf({ TESSERA_ADMIN_PASSWORD: 'short' })).toEqual(['TESSERA_ADMIN_PASSWORD must be 8 to 72 characters (got "short")']);
+    });
+
+    it.each(ENVIRONMENT_VARIABLES)('%s: every refusal says what it expects, never only which bound was broken', (name) => {
+      const problems = ['abc', '-1', '0', '99999999999', '1.5', 'x'.repeat(20_000)].flatMap((value) =>
+        problemsOf({ [name]: value, ...(name === 'METRICS_TOKEN' ? { METRICS_ENABLED: 'true' } : {}) }),
+      );
+      for (const problem of problems) {
+        expect(problem).toMatch(new RegExp(`^${name}\\b`));
+        expect(problem).not.toMatch(
+          /must not be (greater|less) than|must be an integer number|must be a boolean|or equal to|must be a string/,
+        );
+      }
+    });
+
+    it('reads DEMO_USERS_ALLOW_PUBLIC as a flag', () => {
+      expect(loadConfig({ DEMO_USERS_ALLOW_PUBLIC: '1' }).auth.demoUsersAllowPublic).toBe(true);
+      expect(loadConfig({ DEMO_USERS_ALLOW_PUBLIC: 'false' }).auth.demoUsersAllowPublic).toBe(false);
     });
   });
 });

@@ -2,7 +2,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { PROJECT_ROOT } from './project-root.js';
-import { BUILT_IN_PROVIDERS, EnvironmentSchema, HTTP_ADAPTERS, LOG_FORMATS, LOG_LEVELS, SECRET_VARIABLES } from './environment.schema.js';
+import {
+  BUILT_IN_PROVIDERS,
+  ENVIRONMENT_VARIABLES,
+  EnvironmentSchema,
+  HTTP_ADAPTERS,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  SECRET_VARIABLES,
+} from './environment.schema.js';
+import { misspelledVariables } from './unknown-variables.js';
 import { parseCorsOrigins } from './cors-origins.js';
 import { parseAllowedHosts } from './hosts.js';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.js';
@@ -102,6 +111,11 @@ export interface AppConfig {
     providerTimeoutMs: number;
     adminUser?: string;
     adminPassword?: string;
+    /**
+     * DEMO_USERS_ALLOW_PUBLIC: start on a bind other than loopback although seed users (the demo's)
+     * still have the passwords the project definition, and the README, publish.
+     */
+    demoUsersAllowPublic: boolean;
   };
 }
 
@@ -112,10 +126,11 @@ export class ConfigError extends Error {
   }
 }
 
-function describe(errors: ValidationError[]): string[] {
+/** Each refusal with the value as it was written (`"0"`, not the number it was read as). */
+function describe(errors: ValidationError[], written: Record<string, string | undefined>): string[] {
   return errors.flatMap((e) =>
     Object.values(e.constraints ?? {}).map((message) => {
-      const got = SECRET_VARIABLES.has(e.property) ? '(value not shown)' : `(got ${JSON.stringify(e.value)})`;
+      const got = SECRET_VARIABLES.has(e.property) ? '(value not shown)' : `(got ${JSON.stringify(written[e.property] ?? e.value)})`;
       return message.startsWith(e.property) ? `${message} ${got}` : `${e.property}: ${message} ${got}`;
     }),
   );
@@ -123,12 +138,14 @@ function describe(errors: ValidationError[]): string[] {
 
 /**
  * Validates the whole environment at once and returns the typed configuration.
- * Empty strings count as unset. Throws `ConfigError` listing every invalid variable.
+ * Empty strings count as unset. Throws `ConfigError` listing every invalid variable, and every
+ * variable whose name is likely a misspelling of one Tessera reads (which would otherwise be
+ * ignored, and its default used, without a word).
  */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const schema = plainToInstance(EnvironmentSchema, present, { exposeDefaultValues: true });
-  const problems = describe(validateSync(schema, { stopAtFirstError: true }));
+  const problems = describe(validateSync(schema, { stopAtFirstError: true }), present);
 
   let database: DatabaseTarget | undefined;
   if (!problems.some((p) => p.startsWith('DATABASE_URL'))) {
@@ -159,6 +176,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     // Most likely METRICS_ENABLED was forgotten: the token would protect nothing, and nothing would be served.
     problems.push('METRICS_TOKEN is set, but METRICS_ENABLED is not true: set METRICS_ENABLED=true, or unset METRICS_TOKEN');
   }
+  // First, and added last: the checks above find a variable's problems by its name's start, which a misspelling may share.
+  problems.unshift(...misspelledVariables(present, ENVIRONMENT_VARIABLES));
   if (problems.length > 0 || !database) throw new ConfigError(problems);
 
   return {
@@ -213,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       providerTimeoutMs: schema.AUTH_PROVIDER_TIMEOUT_MS,
       adminUser: schema.TESSERA_ADMIN_USER,
       adminPassword: schema.TESSERA_ADMIN_PASSWORD,
+      demoUsersAllowPublic: schema.DEMO_USERS_ALLOW_PUBLIC,
     },
   };
 }

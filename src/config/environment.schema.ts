@@ -12,6 +12,8 @@ import {
   MinLength,
   Validate,
   ValidatorConstraint,
+  getMetadataStorage,
+  type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
 
@@ -25,6 +27,33 @@ const toBool = ({ value }: { value: unknown }): unknown => {
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   return value;
 };
+
+/**
+ * An integer variable, whose every refusal (not a number, too small, too large) says the same thing: what it expects,
+ * e.g. "PORT must be an integer port 1–65535", rather than class-validator's "must not be greater than 65535".
+ */
+function IntegerIn(min: number, max: number, what: { noun?: string; unit?: string } = {}): PropertyDecorator {
+  const message = ({ property }: ValidationArguments): string =>
+    `${property} must be an integer ${what.noun ? `${what.noun} ` : ''}${min}–${max}${what.unit ? ` (${what.unit})` : ''}`;
+  const rules = [Transform(toInt), IsInt({ message }), Min(min, { message }), Max(max, { message })];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
+/** A true/false variable; its refusal names the spellings it takes. */
+function Flag(): PropertyDecorator {
+  const message = ({ property }: ValidationArguments): string => `${property} must be true or false (also 1/0, yes/no, on/off)`;
+  const rules = [Transform(toBool), IsBoolean({ message })];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
+/** A text variable of `min` to `max` characters, refused with those bounds (class-validator's own words say only one). */
+function TextOf(min: number, max: number, hint?: string): PropertyDecorator {
+  const message = ({ property }: ValidationArguments): string =>
+    (min > 1 ? `${property} must be ${min} to ${max} characters` : `${property} must be at most ${max} characters`) +
+    (hint ? ` (${hint})` : '');
+  const rules = [IsString({ message }), MinLength(min, { message }), MaxLength(max, { message })];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
 
 export const NAME = /^[A-Za-z0-9_.-]+$/;
 export const NAME_MESSAGE = 'letters, digits, "_", "." or "-" only';
@@ -59,15 +88,12 @@ class ChecksumSecretRule implements ValidatorConstraintInterface {
  * boot error names every bad variable.
  */
 export class EnvironmentSchema {
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntegerIn(1, 65535, { noun: 'port' })
   PORT: number = 8080;
 
-  @IsString()
-  @MinLength(1)
-  HOST: string = '0.0.0.0';
+  /** Loopback by default: only this machine connects until HOST says otherwise (the image and compose set 0.0.0.0). */
+  @TextOf(1, 255)
+  HOST: string = '127.0.0.1';
 
   @IsString()
   @Matches(/^(sqlite:.+|(mysql|mariadb|postgres|postgresql):\/\/.+)$/, {
@@ -95,24 +121,15 @@ export class EnvironmentSchema {
   @IsIn(HTTP_ADAPTERS, { message: `HTTP_ADAPTER must be one of ${HTTP_ADAPTERS.join(', ')}` })
   HTTP_ADAPTER: (typeof HTTP_ADAPTERS)[number] = 'express';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
-  @Max(100 * 1024 * 1024)
+  @IntegerIn(1024, 100 * 1024 * 1024, { unit: 'bytes' })
   BODY_LIMIT_BYTES: number = 1024 * 1024;
 
   /** The longest a request (headers and body) may take to arrive; its headers get at most 10 s of it. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(3_600_000)
+  @IntegerIn(1000, 3_600_000, { unit: 'milliseconds' })
   REQUEST_TIMEOUT_MS: number = 30_000;
 
   /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout (60 s on AWS). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(600_000)
+  @IntegerIn(1000, 600_000, { unit: 'milliseconds' })
   KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
 
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
@@ -123,151 +140,93 @@ export class EnvironmentSchema {
   LOG_FORMAT?: (typeof LOG_FORMATS)[number];
 
   /** Serve /metrics (Prometheus text format). */
-  @Transform(toBool)
-  @IsBoolean()
+  @Flag()
   METRICS_ENABLED: boolean = false;
 
   /** When set, /metrics asks for `Authorization: Bearer <token>`. */
   @IsOptional()
-  @IsString()
-  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 32`)' })
-  @MaxLength(1000)
+  @TextOf(16, 1000, 'e.g. `openssl rand -hex 32`')
   METRICS_TOKEN?: string;
 
-  @Transform(toBool)
-  @IsBoolean()
+  @Flag()
   TRUST_PROXY: boolean = false;
 
   /** The origin (and optional path prefix) clients reach Tessera at; `loadConfig` checks its shape. */
   @IsOptional()
-  @IsString()
-  @MaxLength(2000)
+  @TextOf(1, 2000)
   PUBLIC_URL?: string;
 
   /** Comma-separated host[:port] values a request's Host may name (see HostPolicy); `loadConfig` checks each. */
   @IsOptional()
-  @IsString()
-  @MaxLength(10_000)
+  @TextOf(1, 10_000)
   ALLOWED_HOSTS?: string;
 
   /** Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser; `loadConfig` checks each. */
   @IsOptional()
-  @IsString()
-  @MaxLength(10_000)
+  @TextOf(1, 10_000)
   CORS_ORIGINS?: string;
 
   /** The longest request target (path and query string) in bytes; longer: 414 / 4140. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
-  @Max(65_536)
+  @IntegerIn(1024, 65_536, { unit: 'bytes' })
   MAX_URL_BYTES: number = 8192;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @IntegerIn(1, 1000, { unit: 'connections' })
   DB_POOL_SIZE: number = 10;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntegerIn(100, 600_000, { unit: 'milliseconds' })
   DB_ACQUIRE_TIMEOUT_MS: number = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(3_600_000)
+  @IntegerIn(100, 3_600_000, { unit: 'milliseconds' })
   DB_STATEMENT_TIMEOUT_MS: number = 30_000;
 
   /** Longest a statement waits for a row lock (MySQL/MariaDB round it up to whole seconds); then the write is retried. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3_600_000)
+  @IntegerIn(1, 3_600_000, { unit: 'milliseconds' })
   DB_LOCK_TIMEOUT_MS: number = 5_000;
 
   /** How long a write that conflicts with concurrent ones (deadlock, serialization, lock wait) keeps being retried; 0 never retries. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(600_000)
+  @IntegerIn(0, 600_000, { unit: 'milliseconds; 0 never retries' })
   WRITE_RETRY_BUDGET_MS: number = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10 * 365 * 86400)
+  @IntegerIn(1, 10 * 365 * 86400, { unit: 'seconds' })
   TOKEN_LIFETIME_SECONDS: number = 86400;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(60)
+  @IntegerIn(0, 60, { unit: 'seconds' })
   TOKEN_CACHE_SECONDS: number = 2;
 
   /** 0 keeps expired and disabled tokens forever. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(3650)
+  @IntegerIn(0, 3650, { unit: 'days; 0 keeps them forever' })
   TOKEN_RETENTION_DAYS: number = 30;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(15)
+  @IntegerIn(10, 15, { noun: 'bcrypt cost' })
   BCRYPT_COST: number = 12;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntegerIn(1, 10_000, { unit: 'failed logins' })
   LOGIN_MAX_FAILURES: number = 10;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IntegerIn(1, 100_000, { unit: 'failed logins' })
   LOGIN_MAX_FAILURES_PER_ADDRESS: number = 100;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(86400)
+  @IntegerIn(1, 86400, { unit: 'seconds' })
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IntegerIn(1, 100_000, { unit: 'logins' })
   LOGIN_QUEUE_MAX: number = 64;
 
   @IsOptional()
-  @Transform(toBool)
-  @IsBoolean()
+  @Flag()
   PERMIT_AUTH_IN_URL?: boolean;
 
   @IsOptional()
-  @Transform(toBool)
-  @IsBoolean()
+  @Flag()
   ALLOW_FREE_FORM_FILTERS?: boolean;
 
-  @Transform(toBool)
-  @IsBoolean()
+  @Flag()
   DOCS_PUBLIC: boolean = false;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(5000)
+  @IntegerIn(1, 5000, { unit: 'rows' })
   PAGE_SIZE_DEFAULT: number = 20;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IntegerIn(1, 100_000, { unit: 'rows' })
   PAGE_SIZE_MAX: number = 5000;
 
   @IsString()
@@ -279,8 +238,7 @@ export class EnvironmentSchema {
   @Validate(ChecksumSecretRule)
   CHECKSUM_SECRET?: string;
 
-  @IsString()
-  @MaxLength(100)
+  @TextOf(1, 100)
   @Matches(PROVIDER_NAME, {
     message:
       'AUTH_PROVIDER must be default, none, or the name of a module directly inside the providers folder ' +
@@ -295,31 +253,36 @@ export class EnvironmentSchema {
 
   /** The providers folder; relative paths start at the project root (the folder holding package.json). */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @TextOf(1, 4096)
   AUTH_PROVIDERS_DIR?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IntegerIn(100, 120_000, { unit: 'milliseconds' })
   AUTH_PROVIDER_TIMEOUT_MS: number = 5000;
 
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @TextOf(1, 100)
   TESSERA_ADMIN_USER?: string;
 
   @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(72)
+  @TextOf(8, 72)
   TESSERA_ADMIN_PASSWORD?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
+  @IntegerIn(0, 3_600_000, { unit: 'milliseconds' })
   SHUTDOWN_GRACE_MS: number = 10_000;
+
+  /**
+   * Start on a bind other than loopback although the project's seed users (the demo's, whose
+   * passwords the README prints) still have their published passwords.
+   */
+  @Flag()
+  DEMO_USERS_ALLOW_PUBLIC: boolean = false;
 }
+
+/** The name of every variable Tessera reads: the properties the schema validates. */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(EnvironmentSchema, '', true, false)
+      .map((rule) => rule.propertyName),
+  ),
+];

@@ -89,3 +89,12 @@ export function isLoopbackAddress(address: string): boolean {
 export function isWildcardBind(host: string): boolean {
   return host === '0.0.0.0' || (isIPv6(host) && /^[0:]+$/.test(host));
 }
+
+/**
+ * Where links to this service start for a person at this machine: PUBLIC_URL when set, otherwise
+ * `http://HOST:PORT` (an IPv6 address in brackets, so the URL opens). The boot banner and the
+ * generator's closing lines name the API, the console and Swagger UI with it.
+ */
+export function serviceOrigin(http: { publicUrl?: string; host: string; port: number }): string {
+  return http.publicUrl ?? `http://${isIPv6(http.host) ? `[${http.host}]` : http.host}:${http.port}`;
+}

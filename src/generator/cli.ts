@@ -12,6 +12,8 @@ import { PROJECT_ROOT } from '../config/project-root.js';
 import { readSchema, UnreadableSchemaError } from '../database/schema/schema-reader.js';
 import { connectFailureMessage } from '../database/errors/boot-errors.js';
 import { GenerateError, generateProject, type ProjectSource } from './generate-project.js';
+import { readEnvironment } from '../config/read-environment.js';
+import { closingLines } from './next-steps.js';
 
 /** How long the drivers wait for the server (their own defaults: mysql2 10 s). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -99,8 +101,8 @@ async function main(): Promise<void> {
       `Left out (Tessera cannot serve them; the rest was generated):\n${result.skipped.map((s) => `  - ${s}`).join('\n')}\n`,
     );
   }
-  if (args.demo) process.stdout.write('The demo is back: npm start serves /rest/default/demo/v1.\n');
-  else process.stdout.write(`Next: npm start serves /rest/default/${args.name!}/v1.\n`);
+  const run = { demo: args.demo, ...(args.name ? { name: args.name } : {}), ...(args.from ? { from: args.from } : {}) };
+  process.stdout.write(`${closingLines({ ...run, out: args.out, root: PROJECT_ROOT }, readEnvironment()).join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

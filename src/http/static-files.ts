@@ -13,8 +13,9 @@ import { PROJECT_ROOT } from '../config/project-root.js';
 
 /**
  * The browser side of Tessera, served the same on both HTTP adapters by the HTTP server itself (before either framework
- * routes, after the front door's checks): the console at /admin/ (built by `npm run build` into dist/console) and
- * Swagger UI at `<api base>/@docs/ui` (from the swagger-ui-dist package). Everything else passes through untouched.
+ * routes, after the front door's checks): the console at /admin/ (built by `npm run build` into dist/console, and where
+ * `/` sends a browser) and Swagger UI at `<api base>/@docs/ui` (from the swagger-ui-dist package). Everything else
+ * passes through untouched.
  *
  * Only GET and HEAD, only names of one path segment made of `A-Z a-z 0-9 . _ -` (no traversal can be spelled), only
  * from the two folders below. The console's assets carry a hash in their names and are cached for a year; index.html,
@@ -117,7 +118,13 @@ export class StaticFiles {
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     if (path === '/admin') {
-      this.redirect(req, res, `/admin/${query < 0 ? '' : url.slice(query)}`);
+      this.redirect(req, res, 301, `/admin/${query < 0 ? '' : url.slice(query)}`);
+      return true;
+    }
+    // The front door: someone who opens the bare address finds the console. 302, not 301: browsers would keep a
+    // permanent redirect of `/` even if something else were served there later.
+    if (path === '/') {
+      this.redirect(req, res, 302, '/admin/');
       return true;
     }
     if (path.startsWith('/admin/')) {
@@ -179,12 +186,12 @@ export class StaticFiles {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  private redirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+  private redirect(req: IncomingMessage, res: ServerResponse, status: 301 | 302, location: string): void {
     trackRequest(this.options.logger, req, res);
     this.options.securityHeaders.applyTo(res);
     res.setHeader('location', location);
     res.setHeader('content-length', 0);
-    res.statusCode = 301;
+    res.statusCode = status;
     res.end();
   }
 

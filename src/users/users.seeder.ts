@@ -6,6 +6,9 @@ import { TesseraMeta } from '../database/schema/tessera-meta.entity.js';
 import { SEED_USERS, type SeedUser } from './seed-user.js';
 import { UsersService, type NewUser } from './users.service.js';
 import { PasswordHasher } from '../login/password-hasher.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { refusePublishedPasswords } from './published-passwords.js';
 
 /** Remembers in tessera_meta that seeding happened, so deleting every user later never brings the demo passwords back. */
 const SEEDED = 'users_seeded_at';
@@ -22,11 +25,21 @@ export class UsersSeeder implements OnApplicationBootstrap {
     private readonly db: Database,
     private readonly hasher: PasswordHasher,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.seedUsers.length === 0) return;
     await this.db.bootStep('seed users', () => this.seedUnlessDone(), this.logger);
+  }
+
+  /**
+   * Throws `PublishedPasswordsError` when seed users still have their published passwords and the bind is
+   * public (see `refusePublishedPasswords`). main.ts asks just before it listens, once the boot is otherwise
+   * done: a first admin's generated password made in the same boot is then still printed, not lost with it.
+   */
+  refusePublishedPasswords(): Promise<void> {
+    return refusePublishedPasswords(this.config, this.seedUsers, this.users, this.hasher);
   }
 
   private async seedUnlessDone(): Promise<void> {

@@ -119,8 +119,9 @@ export async function startTestApp(target: TestTarget, options: TestAppOptions =
   const config = loadConfig({
     DATABASE_URL: scratch.url,
     HTTP_ADAPTER: target.adapter,
-    // Suites reach the app on 127.0.0.1 and name hosts of their own (tessera.test): the development setting,
-    // where any valid Host is answered. A suite about a public bind sets HOST itself.
+    // Suites reach the app on 127.0.0.1 and name hosts of their own (tessera.test): the development setting (and the
+    // default, said here so no suite leans on it), where any valid Host is answered. A suite about a public bind sets HOST
+    // itself; the seed users' published passwords are refused on one only by main.ts, which test apps do not run.
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     BCRYPT_COST: '10',
