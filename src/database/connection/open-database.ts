@@ -6,6 +6,7 @@ import { connectFailureMessage, DatabaseBootError, entityFailureMessage } from '
 import { buildDataSourceOptions, type SchemaParts } from './data-source-options.js';
 import { schemaMismatchMessage, schemaProblems } from '../schema/schema-check.js';
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
+import { typeormLog } from './typeorm-log.js';
 import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
 import { underBootLock } from '../locks/boot-lock.js';
 
@@ -45,7 +46,8 @@ async function buildEntitiesFirst(database: AppConfig['database'], dataSource: D
 
 /**
  * The data source's options from the validated configuration (see `buildDataSourceOptions`), with
- * PostgreSQL's client reporting connection errors to `logger`. Throws `DatabaseBootError`.
+ * TypeORM's own messages in `logger` (see `typeormLog`) and PostgreSQL's client reporting
+ * connection errors to it. Throws `DatabaseBootError`.
  */
 export function dataSourceOptionsFor(database: AppConfig['database'], schema: SchemaParts, logger?: Logger): DataSourceOptions {
   let options: DataSourceOptions;
@@ -54,6 +56,7 @@ export function dataSourceOptionsFor(database: AppConfig['database'], schema: Sc
   } catch (error) {
     throw new DatabaseBootError(connectFailureMessage(database, error, database.acquireTimeoutMs));
   }
+  if (logger) options = { ...options, logger: typeormLog(logger) };
   if (options.type !== 'postgres') return options;
   const sink = connectionErrorSink(logger);
   return { ...options, extra: { ...(options.extra as Record<string, unknown>), Client: pgClientReportingErrors(sink) } };
