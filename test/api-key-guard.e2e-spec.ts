@@ -4,9 +4,9 @@ import { hashTokenValue } from '../src/tokens/token-value.js';
 import { adminHeader, authHeader, createManualToken, loginAs } from './support/auth.js';
 import { ManualClock } from './support/manual-clock.js';
 import { duringRolledBackWrite } from './support/rolled-back-write.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
-describeEachTarget('API key guard', (target) => {
+describeEachTargetOnBothAdapters('API key guard', (target) => {
   describe('with the project defaults (no token in URLs)', () => {
     let t: TestApp;
     const clock = new ManualClock();

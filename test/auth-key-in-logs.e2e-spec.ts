@@ -1,7 +1,7 @@
 import { apiWithKey } from './support/api.js';
 import { authHeader, loginAs } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 /**
  * Near misses of `auth`: a key is read only under the exact name, so none of them authenticates, on either
@@ -29,7 +29,7 @@ const NEAR_MISSES = [
   'auth+',
 ];
 
-describeEachTarget('an auth key in the URL never reaches the log', (target) => {
+describeEachTargetOnBothAdapters('an auth key in the URL never reaches the log', (target) => {
   let t: TestApp;
   let key: string;
   const log = capturedLog('info');

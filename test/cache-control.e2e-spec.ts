@@ -1,7 +1,7 @@
 import { adminHeader, authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
-describeEachTarget('Cache-Control: no-store on every answer', (target) => {
+describeEachTargetOnBothAdapters('Cache-Control: no-store on every answer', (target) => {
   let t: TestApp;
   let key: string;
 

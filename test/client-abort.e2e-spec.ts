@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { apiAs, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,7 +31,7 @@ function abortMidBody(port: number, path: string, apikey: string, sent: string, 
  * reader fails with the socket's ECONNRESET, which was answered 503 / 5030 and logged at error
  * level with a stack trace. Both adapters now log it at debug level only, the same way.
  */
-describeEachTarget('a client that disconnects mid-body', (target) => {
+describeEachTargetOnBothAdapters('a client that disconnects mid-body', (target) => {
   let t: TestApp;
   let api: Api;
   let apikey: string;

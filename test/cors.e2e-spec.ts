@@ -25,7 +25,7 @@ const PREFLIGHT_REFUSED = {
 };
 
 // CORS is decided in front of the HTTP framework, before any database work: SQLite on both adapters covers it.
-for (const target of testTargets().filter((t) => t.database === 'sqlite')) {
+for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database === 'sqlite')) {
   describe(`CORS with CORS_ORIGINS set [${target.name}]`, () => {
     let t: TestApp;
     let key: string;

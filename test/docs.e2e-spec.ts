@@ -2,7 +2,7 @@ import { ErrorCode } from '../src/common/error-codes.js';
 import { TESSERA_VERSION } from '../src/config/version.js';
 import { API_HOST, apiAs, type Api } from './support/api.js';
 import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by path; the assertions on it are its type check
 type Json = Record<string, any>;
@@ -40,7 +40,7 @@ function undocumentedKeys(document: Json, schema: Json, body: Json): string[] {
   return Object.keys(body).filter((key) => !Object.hasOwn(properties, key));
 }
 
-describeEachTarget('@docs', (target) => {
+describeEachTargetOnBothAdapters('@docs', (target) => {
   describe('with the defaults', () => {
     let t: TestApp;
     let demo: Api;

@@ -1,6 +1,6 @@
 import helmet from 'helmet';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 /** The headers helmet() sets with its defaults, lower-cased, as supertest shows them. */
 function helmetDefaults(): Record<string, string> {
@@ -13,7 +13,7 @@ function helmetDefaults(): Record<string, string> {
   return headers;
 }
 
-describeEachTarget('foundation', (target) => {
+describeEachTargetOnBothAdapters('foundation', (target) => {
   let t: TestApp;
 
   suiteApp(target, {}, (app) => {

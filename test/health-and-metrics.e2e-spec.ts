@@ -4,7 +4,14 @@ import pg from 'pg';
 import { Database } from '../src/database/database.js';
 import { apiWithKey, type Api } from './support/api.js';
 import { adminToken, createUser, loginAs } from './support/auth.js';
-import { describeEachTarget, startTestApp, suiteApp, TEST_ADMIN_PASSWORD, type TestApp, type TestTarget } from './support/test-app.js';
+import {
+  describeEachTargetOnBothAdapters,
+  startTestApp,
+  suiteApp,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+  type TestTarget,
+} from './support/test-app.js';
 import { TEST_MYSQL_URL, TEST_POSTGRES_URL } from './support/test-databases.js';
 
 const METRICS_TOKEN = 'scrape-7f3c9e1b2d4a6f80-token';
@@ -49,7 +56,7 @@ function placeholder(target: TestTarget): string {
   return target.database === 'postgres' ? '$1' : '?';
 }
 
-describeEachTarget('readiness and metrics', (target) => {
+describeEachTargetOnBothAdapters('readiness and metrics', (target) => {
   let t: TestApp;
 
   suiteApp(
@@ -237,7 +244,7 @@ async function takeDatabaseDown(t: TestApp, target: TestTarget): Promise<void> {
   await admin.end();
 }
 
-describeEachTarget('readiness when the database is gone, metrics off', (target) => {
+describeEachTargetOnBothAdapters('readiness when the database is gone, metrics off', (target) => {
   let t: TestApp;
 
   suiteApp(target, {}, (app) => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Test } from 'supertest';
 import { apiWithKey, API_HOST, type Api } from './support/api.js';
 import { loginAs } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 interface Answer {
   status: number;
@@ -16,7 +16,7 @@ type Row = Record<string, unknown> & { '@metadata'?: { checksum: string; href: s
  * LAC's wire behaviour that its clients rely on (issue 16): bodies without Content-Type, PATCH, nometa,
  * txsummary=false, the sysorder and sysfilter forms of LAC's CLI, and no silent query parameters.
  */
-describeEachTarget('LAC wire compatibility', (target) => {
+describeEachTargetOnBothAdapters('LAC wire compatibility', (target) => {
   let t: TestApp;
   let api: Api;
   let key: string;

@@ -3,7 +3,7 @@ import { shelfSlotsProject } from './fixtures/shelf-slots/shelf-slots-project.js
 import { apiAs, type Api } from './support/api.js';
 import { adminHeader } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
 
 const NUL = '\u0000';
 
@@ -20,7 +20,7 @@ function expectRefused(res: Response): void {
  * in the log for a login name, a key, a value or an admin field. Every way in is refused with
  * 400 / 4000 on every database, before anything reaches it.
  */
-describeEachTarget('NUL characters', (target) => {
+describeEachTargetOnBothAdapters('NUL characters', (target) => {
   let t: TestApp;
   let api: Api;
   const log = capturedLog();

@@ -21,7 +21,7 @@ const slashed = `/${encodeURIComponent(SLASHED)}`;
 const spaced = `/${encodeURIComponent(SPACED)}`;
 
 // SQLite on both adapters: the names are the same on every database; the adapters are what decode a path.
-for (const target of testTargets().filter((t) => t.database === 'sqlite'))
+for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database === 'sqlite'))
   describe(`table names in URLs [${target.name}]`, () => {
     let t: TestApp;
     let api: Api;

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import type { Test } from 'supertest';
 import { authHeader, loginAs } from './support/auth.js';
 import { capturedLog } from './support/captured-log.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 /** Every link an answer hands out: hrefs, next_batch, the txsummary's hrefs and @docs' server. */
 async function linksOf(t: TestApp, key: string, send: (test: Test) => Test): Promise<string[]> {
@@ -58,7 +58,7 @@ const NOT_ANSWERED = {
   errorMessage: 'The Host header names a host this service does not answer to (see ALLOWED_HOSTS).',
 };
 
-describeEachTarget('links and the Host header', (target) => {
+describeEachTargetOnBothAdapters('links and the Host header', (target) => {
   describe('on a loopback bind (development) without PUBLIC_URL or TRUST_PROXY', () => {
     let t: TestApp;
     let key: string;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { authHeader, loginAs } from './support/auth.js';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
 /**
  * Issue 5, "Must show": thousands of generated and mutated filter, sysfilter, order and
@@ -265,7 +265,7 @@ function ownWords(message: string, sent: string): string {
   return out;
 }
 
-describeEachTarget('query parameters under fuzzing', (target) => {
+describeEachTargetOnBothAdapters('query parameters under fuzzing', (target) => {
   const numRuns = target.database === 'sqlite' ? 1500 : 400;
   let t: TestApp;
   let origin: string;

@@ -1,8 +1,8 @@
 import { demoCustomers, demoOrders, demoProducts } from '../src/demo/seed/demo-data.js';
 import { API_HOST, suiteAppAs, type Api } from './support/api.js';
-import { describeEachTarget, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, type TestApp } from './support/test-app.js';
 
-describeEachTarget('resources: reading', (target) => {
+describeEachTargetOnBothAdapters('resources: reading', (target) => {
   let t: TestApp;
   let api: Api;
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { startService, type ServiceProcess } from './support/service-process.js';
-import { describeEachTarget } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters } from './support/test-app.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 
 const B = '/rest/default/demo/v1';
@@ -41,7 +41,7 @@ class KeepAliveClient {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeEachTarget('shutdown of the service process', (target) => {
+describeEachTargetOnBothAdapters('shutdown of the service process', (target) => {
   let database: ScratchDatabase;
   let service: ServiceProcess | undefined;
 

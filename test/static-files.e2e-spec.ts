@@ -5,9 +5,9 @@
  */
 import { expect, it } from '@jest/globals';
 import { CONSOLE_BUDGET_BYTES, consoleBundleBytes } from '../scripts/build.mjs';
-import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';
+import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
 
-describeEachTarget('static files: the console and Swagger UI', (target) => {
+describeEachTargetOnBothAdapters('static files: the console and Swagger UI', (target) => {
   let t: TestApp;
   suiteApp(target, {}, (app) => {
     t = app;

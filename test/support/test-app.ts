@@ -23,21 +23,39 @@ export interface TestTarget {
   adapter: HttpAdapterName;
 }
 
-const ADAPTERS: HttpAdapterName[] = ['express', 'fastify'];
+/**
+ * The whole matrix (`npm run test:all`, what CI runs): every suite on both HTTP adapters. Otherwise
+ * (`npm test`) a suite runs on Express, the default adapter, unless it says the adapter matters.
+ */
+export const FULL_MATRIX = process.env.TEST_MATRIX === 'all';
 
-/** Every database this run can reach, on both HTTP adapters. */
-export function testTargets(): TestTarget[] {
+export interface TargetOptions {
+  /**
+   * The suite checks what the HTTP edge does (parsing of URLs, queries and bodies, headers, routing,
+   * aborted connections): it runs on both adapters in every run, not only in the whole matrix.
+   */
+  adapters?: 'both';
+}
+
+/** Every database this run can reach, on the adapters this run covers for the suite (see FULL_MATRIX). */
+export function testTargets(options: TargetOptions = {}): TestTarget[] {
   const databases: TestTarget['database'][] = ['sqlite'];
   if (TEST_MYSQL_URL) databases.push('mysql');
   if (TEST_POSTGRES_URL) databases.push('postgres');
-  return databases.flatMap((database) => ADAPTERS.map((adapter) => ({ name: `${database}/${adapter}`, database, adapter })));
+  const adapters: HttpAdapterName[] = FULL_MATRIX || options.adapters === 'both' ? ['express', 'fastify'] : ['express'];
+  return databases.flatMap((database) => adapters.map((adapter) => ({ name: `${database}/${adapter}`, database, adapter })));
 }
 
-/** Runs the suite once per target (database × adapter). */
-export function describeEachTarget(title: string, suite: (target: TestTarget) => void): void {
-  for (const target of testTargets()) {
+/** Runs the suite once per target (database × adapter, see `testTargets`). */
+export function describeEachTarget(title: string, suite: (target: TestTarget) => void, options: TargetOptions = {}): void {
+  for (const target of testTargets(options)) {
     describe(`${title} [${target.name}]`, () => suite(target));
   }
+}
+
+/** `describeEachTarget` for a suite of the HTTP edge, where the adapter matters: both adapters in every run. */
+export function describeEachTargetOnBothAdapters(title: string, suite: (target: TestTarget) => void): void {
+  describeEachTarget(title, suite, { adapters: 'both' });
 }
 
 /** The first admin account every test app gets (see `adminToken` in ./auth.ts). */
