@@ -38,6 +38,16 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     return { status: response.status, json: await response.json() };
   }
 
+  /** An admin API token of the built-in admin, as another admin client would get one. */
+  async function adminKey(): Promise<string> {
+    const response = await fetch(`${origin}/admin/v1/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    return ((await response.json()) as { apikey: string }).apikey;
+  }
+
   async function demoKey(): Promise<string> {
     const response = await fetch(`${origin}${API}/@authentication`, {
       method: 'POST',
@@ -267,6 +277,40 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     await page.getByRole('link', { name: `${API}/@docs/ui` }).waitFor();
     await openPage('My account');
     await page.getByLabel('Current password').waitFor();
+  });
+
+  step('shows each role with its grants: verbs, rows, columns, and what it gives every other resource', async () => {
+    await openPage('Roles');
+    const rep = page.locator('article[data-role="Sales rep"]');
+    await rep.waitFor();
+    const grant = (resource: string) => rep.locator(`tr[data-resource="${resource}"]`);
+    const verbs = async (resource: string) =>
+      Object.fromEntries(
+        await Promise.all(
+          ['READ', 'INSERT', 'UPDATE', 'DELETE'].map(async (verb) => [
+            verb,
+            await grant(resource).locator(`td[data-verb="${verb}"]`).textContent(),
+          ]),
+        ),
+      );
+    expect(await verbs('purchaseorder')).toEqual({ READ: 'yes', INSERT: 'yes', UPDATE: 'yes', DELETE: 'yes' });
+    expect(await grant('purchaseorder').locator('td.rows').textContent()).toBe('salesrep_id = @{employee_id}');
+    expect(await verbs('customer')).toEqual({ READ: 'yes', INSERT: '—', UPDATE: '—', DELETE: '—' });
+    expect(await grant('customer').locator('td.read-columns').textContent()).toBe('name, balance');
+    expect(await grant('customer').locator('td.rows').textContent()).toBe('all rows');
+    expect(await verbs('every other resource')).toEqual({ READ: '—', INSERT: '—', UPDATE: '—', DELETE: '—' });
+    expect(await rep.locator('dd.globals code').textContent()).toBe('employee_id');
+    const readOnly = page.locator('article[data-role="Read only"]');
+    expect(await readOnly.locator('tr[data-resource="every other resource"] td[data-verb="READ"]').textContent()).toBe('yes');
+    expect(await readOnly.locator('tr[data-resource="every other resource"] td[data-verb="UPDATE"]').textContent()).toBe('—');
+    // What the page shows is what the admin API says of the roles, every grant of every role.
+    const roles = (await (
+      await fetch(`${origin}/admin/v1/roles`, { headers: { Authorization: `Bearer ${await adminKey()}` } })
+    ).json()) as Array<{ name: string; resources?: Record<string, unknown> }>;
+    for (const role of roles) {
+      const rows = page.locator(`article[data-role="${role.name}"] tbody tr`);
+      expect(await rows.count()).toBe(Object.keys(role.resources ?? {}).length + 1);
+    }
   });
 
   step('is usable at 390×844: the menu opens from its button', async () => {
