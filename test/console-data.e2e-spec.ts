@@ -217,6 +217,17 @@ const targets = testTargets().filter((t) => t.database === 'sqlite');
     expect(requests.some((r) => r.url().includes('/@count/customer'))).toBe(true);
   });
 
+  step('opens a row only from an address naming one key: no other path is reached with the data token', async () => {
+    const before = requests.length;
+    for (const address of ['lineitem/%2e%2e', 'lineitem/1/..%2F..%2Fcustomer', 'lineitem/%2E%2E/customer']) {
+      await page.goto(`${origin}/admin/data/${address}`);
+      await page.locator('nav.pager span', { hasText: ' of ' }).waitFor();
+      expect(await page.getByRole('form', { name: 'Edit row' }).count()).toBe(0);
+    }
+    const reached = requests.slice(before).map((r) => new URL(r.url()).pathname);
+    expect(reached.filter((path) => path.startsWith('/rest/') && /\/lineitem\/|\.\./i.test(path))).toEqual([]);
+  });
+
   step('with a role that reads some rows and columns only: counts, pickers and relations show no more', async () => {
     await useDataToken(repKey);
     const allOrders = await all(full, '/purchaseorder');

@@ -57,10 +57,12 @@ interface DataRoute {
 }
 
 function dataRoute(): DataRoute {
-  const [resource, ...key] = location.pathname.replace(/^\/admin\/data\/?/, '').split('/');
+  const [resource, key, ...more] = location.pathname.replace(/^\/admin\/data\/?/, '').split('/');
   const name = resource ? decodedSegment(resource) : undefined;
   const sysfilter = new URLSearchParams(location.search).get('sysfilter') ?? undefined;
-  return { resource: name, key: key.length > 0 && key.join('/') !== '' ? key.join('/') : undefined, sysfilter };
+  // A key is one path segment: it goes into a data API URL as it is, and must not lead anywhere else (`..`, another path).
+  const oneSegment = key !== undefined && key !== '' && more.length === 0 && !['.', '..'].includes(decodedSegment(key));
+  return { resource: name, key: oneSegment ? key : undefined, sysfilter };
 }
 
 /** The row editor: on a row of `resource` as read (none for a new one), and the fields changed since. */
