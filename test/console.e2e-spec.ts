@@ -38,6 +38,16 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     return { status: response.status, json: await response.json() };
   }
 
+  /** An admin API token of the built-in admin, as another admin client would get one. */
+  async function adminKey(): Promise<string> {
+    const response = await fetch(`${origin}/admin/v1/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    return ((await response.json()) as { apikey: string }).apikey;
+  }
+
   async function demoKey(): Promise<string> {
     const response = await fetch(`${origin}${API}/@authentication`, {
       method: 'POST',
@@ -53,6 +63,14 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
   async function openPage(title: string): Promise<void> {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: title, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  }
+
+  /** Submits `form` with its button `submit`, and answers the API's refusal shown beside `field` (once it holds `text`). */
+  async function refusedBeside(form: Locator, submit: string, field: string, text = ''): Promise<string> {
+    await form.getByRole('button', { name: submit }).click();
+    const error = form.locator(`[data-field="${field}"] .field-error`, { hasText: text });
+    await error.waitFor();
+    return (await error.textContent()) ?? '';
   }
 
   /** Clicks the row's Delete, says yes when asked, and waits for the page to say `deleted`. */
@@ -115,9 +133,7 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     await form.getByLabel('Login').fill('has space');
     await form.getByLabel('Password').fill('Password-1');
     await form.getByLabel('Email').fill('not-an-email');
-    await form.getByRole('button', { name: 'Create user' }).click();
-    await form.locator('[data-field="login"] .field-error').waitFor();
-    expect(await form.locator('[data-field="login"] .field-error').textContent()).toContain('login must be');
+    expect(await refusedBeside(form, 'Create user', 'login')).toContain('login must be');
     expect(await form.locator('[data-field="email"] .field-error').textContent()).toContain('email must be an email');
     expect(await form.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     await form.getByRole('button', { name: 'Cancel' }).click();
@@ -233,14 +249,10 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     const form = page.getByRole('form', { name: 'New row' });
     await form.getByLabel('name').fill('Console Test Co');
     await form.getByLabel('credit_limit').fill('lots');
-    await form.getByRole('button', { name: 'Insert' }).click();
-    await form.locator('[data-field="credit_limit"] .field-error').waitFor();
-    expect(await form.locator('[data-field="credit_limit"] .field-error').textContent()).toContain('credit_limit');
+    expect(await refusedBeside(form, 'Insert', 'credit_limit')).toContain('credit_limit');
     await form.getByLabel('name').fill('Alpha and Sons');
     await form.getByLabel('credit_limit').fill('1000');
-    await form.getByRole('button', { name: 'Insert' }).click();
-    await form.locator('[data-field="name"] .field-error').waitFor();
-    expect(await form.locator('[data-field="name"] .field-error').textContent()).toContain('already exists');
+    expect(await refusedBeside(form, 'Insert', 'name')).toContain('already exists');
     await form.getByLabel('name').fill('Console Test Co');
     await form.getByRole('button', { name: 'Insert' }).click();
     const summary = page.getByLabel('Transaction summary');
@@ -267,6 +279,116 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     await page.getByRole('link', { name: `${API}/@docs/ui` }).waitFor();
     await openPage('My account');
     await page.getByLabel('Current password').waitFor();
+  });
+
+  step('shows each role with its grants: verbs, rows, columns, and what it gives every other resource', async () => {
+    await openPage('Roles');
+    const rep = page.locator('article[data-role="Sales rep"]');
+    await rep.waitFor();
+    const grant = (resource: string) => rep.locator(`tr[data-resource="${resource}"]`);
+    const verbs = async (resource: string) =>
+      Object.fromEntries(
+        await Promise.all(
+          ['READ', 'INSERT', 'UPDATE', 'DELETE'].map(async (verb) => [
+            verb,
+            await grant(resource).locator(`td[data-verb="${verb}"]`).textContent(),
+          ]),
+        ),
+      );
+    expect(await verbs('purchaseorder')).toEqual({ READ: 'yes', INSERT: 'yes', UPDATE: 'yes', DELETE: 'yes' });
+    expect(await grant('purchaseorder').locator('td.rows').textContent()).toBe('salesrep_id = @{employee_id}');
+    expect(await verbs('customer')).toEqual({ READ: 'yes', INSERT: '—', UPDATE: '—', DELETE: '—' });
+    expect(await grant('customer').locator('td.read-columns').textContent()).toBe('name, balance');
+    expect(await grant('customer').locator('td.rows').textContent()).toBe('all rows');
+    expect(await verbs('every other resource')).toEqual({ READ: '—', INSERT: '—', UPDATE: '—', DELETE: '—' });
+    expect(await rep.locator('dd.globals code').textContent()).toBe('employee_id');
+    const readOnly = page.locator('article[data-role="Read only"]');
+    expect(await readOnly.locator('tr[data-resource="every other resource"] td[data-verb="READ"]').textContent()).toBe('yes');
+    expect(await readOnly.locator('tr[data-resource="every other resource"] td[data-verb="UPDATE"]').textContent()).toBe('—');
+    // What the page shows is what the admin API says of the roles, every grant of every role.
+    const roles = (await (
+      await fetch(`${origin}/admin/v1/roles`, { headers: { Authorization: `Bearer ${await adminKey()}` } })
+    ).json()) as Array<{ name: string; resources?: Record<string, unknown> }>;
+    for (const role of roles) {
+      const rows = page.locator(`article[data-role="${role.name}"] tbody tr`);
+      expect(await rows.count()).toBe(Object.keys(role.resources ?? {}).length + 1);
+    }
+  });
+
+  step('manages admin accounts: create (a refusal beside its field), change the role, reset the password', async () => {
+    await openPage('Admin accounts');
+    await page.locator('tr[data-admin="admin"]').waitFor();
+    await page.getByRole('button', { name: 'New admin account' }).click();
+    const form = page.getByRole('form', { name: 'New admin account' });
+    await form.getByLabel('User name').fill('has space');
+    await form.getByLabel('Password').fill('Audrey-Passw0rd-1');
+    expect(await refusedBeside(form, 'Create account', 'username')).toContain('username must be');
+    await form.getByLabel('User name').fill('ADMIN');
+    await refusedBeside(form, 'Create account', 'username', 'already exists');
+    await form.getByLabel('User name').fill('audrey');
+    await form.getByLabel('Role').selectOption('auditor');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Admin account "audrey" created.').waitFor();
+    const audrey = page.locator('tr[data-admin="audrey"]');
+    expect(await audrey.locator('td.role').textContent()).toBe('auditor');
+
+    // The last admin cannot be demoted: the API says why, on the page.
+    await page.locator('tr[data-admin="admin"]').getByRole('button', { name: 'Change role' }).click();
+    const own = page.getByRole('form', { name: 'Role of admin' });
+    await own.getByLabel('New role').selectOption('auditor');
+    await own.getByRole('button', { name: 'Change role' }).click();
+    await page.getByText('is the last admin account').waitFor();
+    expect(await page.locator('tr[data-admin="admin"] td.role').textContent()).toBe('admin');
+
+    await audrey.getByRole('button', { name: 'Reset password' }).click();
+    const reset = page.getByRole('form', { name: 'Reset password of audrey' });
+    await reset.getByLabel('New password').fill('Audrey-Passw0rd-2');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password of "audrey" reset').waitFor();
+    const signIn = await fetch(`${origin}/admin/v1/@authentication`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'audrey', password: 'Audrey-Passw0rd-2' }),
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  step('lists Admin accounts for admins only: an auditor has no such page, and gets it once promoted', async () => {
+    const other = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const auditor = await other.newPage();
+      await auditor.goto(`${origin}/admin/`);
+      await auditor.getByLabel('Admin user name').fill('audrey');
+      await auditor.getByLabel('Password').fill('Audrey-Passw0rd-2');
+      await auditor.getByRole('button', { name: 'Sign in' }).click();
+      const nav = auditor.getByRole('navigation', { name: 'Console' });
+      await nav.getByRole('link', { name: 'Users', exact: true }).waitFor();
+      expect(await nav.getByRole('link', { name: 'Admin accounts' }).count()).toBe(0);
+      await auditor.goto(`${origin}/admin/admins`);
+      await auditor.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+      expect(await auditor.getByRole('heading', { name: 'Admin accounts' }).count()).toBe(0);
+      expect(await auditor.title()).toBe('Users - Tessera console');
+
+      // Promoted by the admin: the auditor's console reads its role again at the next page, and lists the page.
+      const audrey = page.locator('tr[data-admin="audrey"]');
+      await audrey.getByRole('button', { name: 'Change role' }).click();
+      const form = page.getByRole('form', { name: 'Role of audrey' });
+      await form.getByLabel('New role').selectOption('admin');
+      await form.getByRole('button', { name: 'Change role' }).click();
+      await page.getByText('"audrey" is now an admin.').waitFor();
+      await audrey.locator('td.role', { hasText: /^admin$/ }).waitFor();
+      await nav.getByRole('link', { name: 'Roles', exact: true }).click();
+      await nav.getByRole('link', { name: 'Admin accounts' }).click();
+      await auditor.getByRole('heading', { level: 1, name: 'Admin accounts' }).waitFor();
+
+      // Deleted: her session ends at her next call.
+      await deleteConfirmed(audrey, '"audrey" deleted.');
+      await audrey.waitFor({ state: 'detached' });
+      await nav.getByRole('link', { name: 'Users', exact: true }).click();
+      await auditor.getByRole('button', { name: 'Sign in' }).waitFor();
+    } finally {
+      await other.close();
+    }
   });
 
   step('is usable at 390×844: the menu opens from its button', async () => {
@@ -310,12 +432,10 @@ const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] 
     const form = page.getByRole('form', { name: 'Change my password' });
     await form.getByLabel('Current password').fill('not-the-password');
     await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
-    await form.getByRole('button', { name: 'Change password' }).click();
-    await form.locator('[data-field="password"] .field-error').waitFor();
+    await refusedBeside(form, 'Change password', 'password');
     await form.getByLabel('Current password').fill(ADMIN_PASSWORD);
     await form.getByLabel('New password').fill('short');
-    await form.getByRole('button', { name: 'Change password' }).click();
-    await form.locator('[data-field="newPassword"] .field-error').waitFor();
+    await refusedBeside(form, 'Change password', 'newPassword');
     await form.getByLabel('New password').fill('Console-Admin-Passw0rd-2');
     await form.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed.').waitFor();

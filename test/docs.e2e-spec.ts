@@ -110,6 +110,7 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
         '/@tables',
         '/@tables/{name}',
         '/@schema/{prefix}',
+        '/@count/{resource}',
         '/@views',
         '/@procedures',
         '/@functions',

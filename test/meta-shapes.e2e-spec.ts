@@ -156,6 +156,59 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       ]);
       await demo.get('/@tables/nope').expect(404);
     });
+
+    it('@tables/<t> marks the columns a rule derives (sums, formulas, copies), which clients may not set', async () => {
+      const derivedOf = async (table: string) =>
+        ((await demo.get(`/@tables/${table}`).expect(200)).body.columns as Json[]).filter((c) => c.derived).map((c) => c.name);
+      expect(await derivedOf('lineitem')).toEqual(['product_price', 'amount']);
+      expect(await derivedOf('purchaseorder')).toEqual(['amount_total']);
+      expect(await derivedOf('customer')).toEqual(['balance']);
+      expect(await derivedOf('product')).toEqual([]);
+      const item = (await demo.get('/@tables/lineitem').expect(200)).body as Json;
+      expect(item.columns).toContainEqual(expect.objectContaining({ name: 'qty_ordered', derived: false }));
+      // The same mark as @docs' readOnly, which also covers generated keys.
+      const doc = (await demo.get('/@docs').expect(200)).body as Json;
+      expect(doc.components.schemas.lineitem.properties.amount).toMatchObject({ readOnly: true });
+    });
+  });
+
+  describe('@count/<resource>', () => {
+    /** Every row a list answers, `query` applied, read page by page. */
+    const listed = async (api: Api, resource: string, query = ''): Promise<Json[]> =>
+      ((await api.get(`/${resource}?pagesize=5000${query}`).expect(200)).body as Json[]).filter((r) => r['@metadata']?.href !== undefined);
+
+    it("counts what the list would page through, filters and the roles' row filters applied", async () => {
+      const all = await listed(demo, 'purchaseorder');
+      expect((await demo.get('/@count/purchaseorder').expect(200)).body).toEqual({ count: all.length, more: false });
+      const paid = await listed(demo, 'purchaseorder', `&filter=${encodeURIComponent('paid = true')}`);
+      expect((await demo.get(`/@count/purchaseorder?filter=${encodeURIComponent('paid = true')}`).expect(200)).body.count).toBe(
+        paid.length,
+      );
+      expect((await demo.get('/@count/main:purchaseorder?sysfilter=equal(paid:false)').expect(200)).body.count).toBe(
+        all.length - paid.length,
+      );
+      // sam, a sales rep, reads only his own orders and their line items: his counts say nothing of the others'.
+      const his = await listed(sam, 'purchaseorder');
+      expect(his.length).toBeGreaterThan(0);
+      expect(his.length).toBeLessThan(all.length);
+      expect((await sam.get('/@count/purchaseorder').expect(200)).body).toEqual({ count: his.length, more: false });
+      expect((await sam.get('/@count/lineitem').expect(200)).body.count).toBe((await listed(sam, 'lineitem')).length);
+      const notHis = all.find((o) => !his.some((h) => h.order_number === o.order_number))!;
+      expect((await sam.get(`/@count/purchaseorder?sysfilter=equal(order_number:${notHis.order_number})`).expect(200)).body.count).toBe(0);
+    });
+
+    it('refuses what a list refuses: hidden columns in filters, other parameters, resources without READ, custom resources', async () => {
+      // A sales rep reads customers' name and balance only: credit_limit cannot be probed through a count either.
+      expect((await sam.get(`/@count/customer?filter=${encodeURIComponent('credit_limit > 5000')}`).expect(400)).body.errorCode).toBe(4003);
+      expect((await sam.get('/@count/customer?sysfilter=greater(credit_limit:5000)').expect(400)).body.errorCode).toBe(4003);
+      expect((await clerk.get('/@count/customer').expect(403)).body.errorCode).toBe(4030);
+      expect((await demo.get('/@count/customer?pagesize=1').expect(400)).body.errorMessage).toContain('"pagesize"');
+      expect((await demo.get('/@count/Customers').expect(400)).body.errorMessage).toContain('custom resource');
+      expect((await demo.get('/@count/nope').expect(404)).body.errorCode).toBe(4040);
+      expect((await t.http().get(`${t.base}/@count/customer`).expect(401)).body.errorCode).toBe(4010);
+      const doc = (await demo.get('/@docs').expect(200)).body as Json;
+      expect(doc.paths['/@count/{resource}'].get.responses[200]).toBeDefined();
+    });
   });
 
   describe('the query of meta lists', () => {

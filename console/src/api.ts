@@ -39,6 +39,7 @@ function fieldOf(message: string, fields: readonly string[]): string | undefined
     [/\brole/i, 'roles'],
     [/global/i, 'globals'],
     [/^A user /, 'login'],
+    [/^An admin account "/, 'username'],
     [/token with this key|\bkey\b/i, 'key'],
     [/identifier/i, 'userIdentifier'],
     [/expiration/i, 'expiration'],
@@ -139,6 +140,13 @@ export interface Token {
   expiration: string | null;
   created: string;
   lastUsed: string | null;
+}
+
+/** An account of the admin API (never its password hash). */
+export interface AdminAccount {
+  username: string;
+  role: string;
+  created: string;
 }
 
 export interface Role {

@@ -91,6 +91,48 @@ export function TextField(props: {
   );
 }
 
+/** A labelled choice among `options`, with the API's error about it beside it. */
+export function SelectField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <Field label={props.label} name={props.name} error={props.error}>
+      {(id, describedBy) => (
+        <select
+          id={id}
+          name={props.name}
+          value={props.value}
+          aria-describedby={describedBy}
+          onChange={(e) => props.onChange(e.currentTarget.value)}
+        >
+          {props.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A page's heading, with the button that opens its form for a new item. */
+export function PageHead(props: { id: string; title: string; newLabel: string; onNew: () => void }) {
+  return (
+    <div class="page-head">
+      <h1 id={props.id}>{props.title}</h1>
+      <button type="button" onClick={props.onNew}>
+        {props.newLabel}
+      </button>
+    </div>
+  );
+}
+
 /** A checkbox per role the project defines. */
 export function RolePicker(props: { roles: string[]; value: string[]; onChange: (roles: string[]) => void; error?: string }) {
   return (
@@ -192,12 +234,17 @@ export function AccessFields(props: {
   );
 }
 
-/** Previous and next through a list: one with a total (the admin API's), or one that only knows whether more follow. */
+/**
+ * Previous and next through a list: one with a total (the admin API's, or the data API's `@count`), or one that only
+ * knows whether more follow.
+ */
 export function Pager(props: {
   offset: number;
   pagesize: number;
   total?: number;
-  /** How many rows this page shows, where there is no total. */
+  /** The total is a lower bound (the count stopped there). */
+  atLeast?: boolean;
+  /** How many rows this page shows (the data API's lists, whose total may be unknown). */
   shown?: number;
   hasMore?: boolean;
   onOffset: (offset: number) => void;
@@ -212,7 +259,7 @@ export function Pager(props: {
       </button>
       <span>
         {total === 0 ? 'none' : shown === 0 ? 'no rows' : `${offset + 1}–${end}`}
-        {total !== undefined && ` of ${total}`}
+        {total !== undefined && total > 0 && ` of ${props.atLeast ? 'at least ' : ''}${total}`}
       </span>
       <button type="button" disabled={!more} onClick={() => props.onOffset(offset + pagesize)}>
         Next
@@ -279,6 +326,31 @@ export function FormActions(props: { submit: string; cancel?: string; onCancel: 
   );
 }
 
+/** Sets a new password for another account (a user, an admin account): `onSubmit` sends it, then the form closes. */
+export function ResetPasswordForm(props: {
+  target: string;
+  note?: ComponentChildren;
+  onSubmit: (password: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  return (
+    <Form
+      class="panel"
+      label={`Reset password of ${props.target}`}
+      onSubmit={async () => {
+        await props.onSubmit(password);
+        props.onClose();
+      }}
+    >
+      <h2>Reset the password of {props.target}</h2>
+      {props.note}
+      <TextField label="New password" name="newPassword" type="new-password" value={password} onInput={setPassword} required />
+      <FormActions submit="Set password" onCancel={props.onClose} />
+    </Form>
+  );
+}
+
 /** A button that asks `question` first and does `onConfirmed` only when the operator agrees (a delete). */
 export function ConfirmButton(props: { question: string; class: string; onConfirmed: () => unknown; children: ComponentChildren }) {
   return (
@@ -291,6 +363,15 @@ export function ConfirmButton(props: { question: string; class: string; onConfir
     >
       {props.children}
     </button>
+  );
+}
+
+/** A list row's Delete: asks `question` first. */
+export function DeleteButton(props: { question: string; onConfirmed: () => unknown }) {
+  return (
+    <ConfirmButton class="link danger" question={props.question} onConfirmed={props.onConfirmed}>
+      Delete
+    </ConfirmButton>
   );
 }
 

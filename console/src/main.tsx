@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AdminApi, adminSignIn, ApiFailure } from './api.js';
 import { Form, Notice, TextField } from './components.js';
 import { AccountPage } from './pages/account.js';
+import { AdminsPage } from './pages/admins.js';
 import { AuditPage } from './pages/audit.js';
 import { DataPage } from './pages/data.js';
 import { DocsPage } from './pages/docs.js';
@@ -31,6 +32,7 @@ function readSession(): Session | undefined {
   }
 }
 
+/** The console's pages; `adminOnly` ones are neither listed nor opened for an auditor (the admin API would refuse their changes anyway). */
 const PAGES = [
   { path: 'users', title: 'Users', Page: UsersPage },
   { path: 'tokens', title: 'Auth tokens', Page: TokensPage },
@@ -38,11 +40,16 @@ const PAGES = [
   { path: 'data', title: 'Data', Page: DataPage },
   { path: 'audit', title: 'Audit', Page: AuditPage },
   { path: 'provider', title: 'Provider', Page: ProviderPage },
+  { path: 'admins', title: 'Admin accounts', Page: AdminsPage, adminOnly: true },
   { path: 'docs', title: 'API docs', Page: DocsPage },
   { path: 'account', title: 'My account', Page: AccountPage },
 ] as const;
 
 type PagePath = (typeof PAGES)[number]['path'];
+
+function pagesFor(role: string) {
+  return PAGES.filter((page) => !('adminOnly' in page) || role === 'admin');
+}
 
 function currentPage(): PagePath {
   const segment = location.pathname.replace(/^\/admin\/?/, '').split('/')[0] ?? '';
@@ -94,9 +101,30 @@ function App() {
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
+  /** The page shown: the one the address names, unless the account's role may not open it (then the first). */
+  const shown = (pagesFor(session?.role ?? '').find((p) => p.path === page) ?? PAGES[0]).path;
   useEffect(() => {
-    document.title = `${PAGES.find((p) => p.path === page)?.title ?? ''} - Tessera console`;
-  }, [page]);
+    document.title = `${PAGES.find((p) => p.path === shown)?.title ?? ''} - Tessera console`;
+  }, [shown]);
+  const [accountReads, setAccountReads] = useState(0);
+  // The account's role as it is now (another admin may have changed it since the sign-in), at every page.
+  useEffect(() => {
+    if (!session) return;
+    new AdminApi(session.token).get<{ username: string; role: string }>('/@me').then(
+      (me) => {
+        if (me.role === session.role) return;
+        const changed = { ...session, role: me.role };
+        sessionStorage.setItem(SESSION_KEY, JSON.stringify(changed));
+        setSession(changed);
+      },
+      (failure: unknown) => {
+        if (failure instanceof ApiFailure && failure.status === 401) {
+          sessionStorage.clear();
+          setSession(undefined);
+        }
+      },
+    );
+  }, [page, session?.token, accountReads]);
 
   if (!session) {
     return (
@@ -108,7 +136,8 @@ function App() {
       />
     );
   }
-  const Current = (PAGES.find((p) => p.path === page) ?? PAGES[0]).Page;
+  const pages = pagesFor(session.role);
+  const Current = (pages.find((p) => p.path === shown) ?? PAGES[0]).Page;
   const api = new AdminApi(session.token);
   const signOut = () => {
     sessionStorage.clear();
@@ -143,11 +172,11 @@ function App() {
       </header>
       <nav id="nav" class={menuOpen ? 'side open' : 'side'} aria-label="Console">
         <ul>
-          {PAGES.map((p) => (
+          {pages.map((p) => (
             <li key={p.path}>
               <a
                 href={`/admin/${p.path}`}
-                aria-current={p.path === page ? 'page' : undefined}
+                aria-current={p.path === shown ? 'page' : undefined}
                 onClick={(event) => {
                   event.preventDefault();
                   go(p.path);
@@ -160,7 +189,13 @@ function App() {
         </ul>
       </nav>
       <main class="content" id="main">
-        <Current key={page} api={api} onUnauthorized={onUnauthorized} />
+        <Current
+          key={shown}
+          api={api}
+          onUnauthorized={onUnauthorized}
+          signed={{ username: session.username, role: session.role }}
+          onAccountChanged={() => setAccountReads((count) => count + 1)}
+        />
       </main>
     </div>
   );

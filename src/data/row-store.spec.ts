@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
 import type { Resource } from './resource-registry.js';
 import { limitLiteral, paramsFor, RowStore } from './row-store.js';
 
@@ -31,6 +32,32 @@ describe('RowStore.page', () => {
     const store = new RowStore(runner, 'sqlite');
     for (const offset of [0, 20, 40]) await store.page(customer, { where: [], orderBy: [] }, paramsFor('sqlite'), 21, offset);
     expect(new Set(runner.statements.map((s) => s.sql)).size).toBe(1);
+  });
+});
+
+describe('RowStore.count', () => {
+  /** An in-memory SQLite table of 30 customers, balances 1 to 30. */
+  function sqliteStore(): RowStore {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE customer (name TEXT PRIMARY KEY, balance NUMERIC)');
+    const insert = db.prepare('INSERT INTO customer VALUES (?, ?)');
+    for (let i = 1; i <= 30; i++) insert.run(`c${i}`, i);
+    return new RowStore({ query: async (sql: string, values: unknown[] = []) => db.prepare(sql).all(values) }, 'sqlite');
+  }
+
+  it('counts the rows meeting the conditions, and stops at the bound', async () => {
+    const store = sqliteStore();
+    const params = paramsFor('sqlite');
+    const where = [`${store.q('t')}.${store.q('balance')} > ${params.add(10)}`];
+    expect(await store.count(customer, where, params, 1000)).toBe(20);
+    expect(await store.count(customer, [], paramsFor('sqlite'), 1000)).toBe(30);
+    expect(await store.count(customer, [], paramsFor('sqlite'), 7)).toBe(7);
+  });
+
+  it.each(['mysql', 'postgres'] as const)('reads at most the bound in a subquery with an alias (%s)', async (dialect) => {
+    const runner = capturingRunner();
+    await new RowStore(runner, dialect).count(customer, [], paramsFor(dialect), 100);
+    expect(runner.statements[0]!.sql).toMatch(/^SELECT COUNT\(\*\) AS .n. FROM \(SELECT 1 AS .one. FROM .customer. .t. LIMIT 100\) .c.$/);
   });
 });
 

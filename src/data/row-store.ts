@@ -124,6 +124,26 @@ export class RowStore {
     return rows.map((raw) => ({ row: this.toRow(resource, raw), extra: Object.fromEntries(extra.map((e) => [e.alias, raw[e.alias]])) }));
   }
 
+  /**
+   * How many rows meet `where` (compiled SQL whose values are in `params`), counted up to `bound`: the count
+   * reads at most that many rows, so a large table costs no more than a bounded scan. `bound` itself means
+   * "that many or more".
+   */
+  async count(resource: Resource, where: string[], params: Params, bound: number): Promise<number> {
+    const inner = [
+      `SELECT 1 AS ${this.q('one')} FROM ${this.q(resource.tableName)} ${this.q('t')}`,
+      where.length > 0 ? `WHERE ${where.join(' AND ')}` : '',
+      `LIMIT ${limitLiteral(bound)}`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const rows = (await this.runner.query(`SELECT COUNT(*) AS ${this.q('n')} FROM (${inner}) ${this.q('c')}`, params.values)) as Array<
+      Record<string, unknown>
+    >;
+    // PostgreSQL answers a bigint count as text.
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Evaluates SQL conditions on one row: for each, whether the row meets it; undefined when the row does not exist. */
   async test(resource: Resource, key: KeyValues, conditions: Array<(params: Params) => string>): Promise<boolean[] | undefined> {
     const params = paramsFor(this.dialect);

@@ -12,12 +12,20 @@ import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
-import { ResourceRegistry } from '../data/resource-registry.js';
+import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
+import { ApiSettings } from '../config/api-settings.js';
+import { RuleBank } from '../logic/rule-bank.js';
+import { CallerAccess } from '../security/caller-access.decorator.js';
+import type { ResourceAccess } from '../security/resource-access.js';
+import { acceptQueryParameters } from './query-parameters.js';
+import { COUNT_BOUND, readQueryOf } from './read-query.js';
+import { ResourcesService } from './resources.service.js';
 
 /**
  * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@procedures`, `@functions` and
  * `@docs`: what this API serves (api-contract §1), in the shapes LAC's clients read. Every one needs a role
- * with meta access; none depends on the caller's other grants.
+ * with meta access; none depends on the caller's other grants. `@count/<resource>` is here for its path (before
+ * `<resource>/<key>`), not for its grant: it needs READ on the resource, as a list does.
  */
 @Controller('rest/:account/:project/:version')
 export class MetaController {
@@ -26,6 +34,9 @@ export class MetaController {
     private readonly custom: CustomResourceRegistry,
     private readonly docs: OpenApiDocs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rules: RuleBank,
+    private readonly rows: ResourcesService,
+    private readonly settings: ApiSettings,
   ) {}
 
   /** The OpenAPI 3.1 document generated at boot, with the API base the client used as its server. */
@@ -61,7 +72,28 @@ export class MetaController {
     const base = this.base(req);
     if (name === '*') return this.page(req, query, this.allTables(base));
     refuseOtherParameters(query);
-    return describeTable(base, this.registry, this.registry.get(name));
+    return this.describe(base, this.registry.get(name));
+  }
+
+  /**
+   * How many rows of a table resource a list with the same `filter` and `sysfilter` would page through for this
+   * caller: its roles' READ row filters apply as they do to the list, so it counts only rows the caller could
+   * read, and filters on columns it may not read are refused (400 / 4003) as in a list. Counted up to
+   * `COUNT_BOUND` rows: `{"count": n, "more": false}`, or `{"count": COUNT_BOUND, "more": true}` past it.
+   */
+  @Get('@count/:resource')
+  @RequiresAccess('READ')
+  async count(
+    @Param('resource') name: string,
+    @CallerAccess() access: ResourceAccess,
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ count: number; more: boolean }> {
+    if (this.custom.size > 0 && this.custom.find(name)) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, `@count counts the rows of a table resource; ${name.slice(0, 100)} is a custom resource.`);
+    }
+    acceptQueryParameters(query, 'count');
+    const count = await this.rows.count(access, readQueryOf(query, this.settings), COUNT_BOUND);
+    return { count, more: count >= COUNT_BOUND };
   }
 
   /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
@@ -106,7 +138,12 @@ export class MetaController {
   }
 
   private allTables(base: string): Array<Record<string, unknown>> {
-    return this.registry.resources.map((r) => describeTable(base, this.registry, r));
+    return this.registry.resources.map((r) => this.describe(base, r));
+  }
+
+  /** One table's entry, its columns marked `derived` where a rule computes them. */
+  private describe(base: string, resource: Resource): Record<string, unknown> {
+    return describeTable(base, this.registry, resource, this.rules.for(resource).derived);
   }
 
   private base(req: unknown): string {

@@ -7,7 +7,7 @@ import { excerpt } from '../data/query/limits.js';
  * Any other parameter is 400 / 4000 naming it: a client that asks for something Tessera does not do is told
  * so, rather than answered as if it had not asked. The check is a Set lookup per parameter the request has.
  */
-export type ResourceEndpoint = 'list' | 'get' | 'value' | 'insert' | 'update' | 'delete';
+export type ResourceEndpoint = 'list' | 'count' | 'get' | 'value' | 'insert' | 'update' | 'delete';
 
 /**
  * `pagesize` on a single-object GET and on writes: LAC's Node SDK sends its default `pagesize` (set with
@@ -17,6 +17,7 @@ export type ResourceEndpoint = 'list' | 'get' | 'value' | 'insert' | 'update' | 
  */
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
   list: new Set(['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'auth', 'nometa', 'inlinelimit']),
+  count: new Set(['filter', 'sysfilter', 'auth']),
   get: new Set(['auth', 'nometa', 'inlinelimit', 'pagesize']),
   value: new Set(['auth']),
   insert: new Set(['txsummary', 'rulesummary', 'pagesize']),

@@ -14,6 +14,9 @@ export interface ReadQuery {
 
 const MAX_FILTER_PARAMS = 16;
 
+/** The most rows `@count` counts: past it the answer says "at least" (`"more": true`), so a count never scans more. */
+export const COUNT_BOUND = 100_000;
+
 function list(value: unknown, name: string): string[] {
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
   if (!values.every((v): v is string => typeof v === 'string')) {

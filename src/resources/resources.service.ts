@@ -71,13 +71,7 @@ export class ResourcesService {
     const resource = access.resource;
     const params = paramsFor(this.dialect);
     const extra = this.visibilityFlags(resource, access, params);
-    const mine = { columns: new CallerColumnResolver(access, this.registry, this.dialect), params, dialect: this.dialect };
-    const where: string[] = [
-      ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
-      ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),
-    ];
-    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, this.dialect, params));
-    if (rowFilter) where.push(rowFilter);
+    const { where, mine } = this.readConditions(access, query, params);
     const terms: OrderTerm[] = combineSortTerms([
       query.order !== undefined ? parseOrder(query.order) : [],
       query.sysorder !== undefined ? parseSysOrder(query.sysorder) : [],
@@ -94,6 +88,29 @@ export class ResourcesService {
       rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })),
       hasMore: page.length > query.pageSize,
     };
+  }
+
+  /**
+   * How many rows a list with these filters would page through for this caller, up to `bound` (see
+   * `RowStore.count`): the same conditions as `list`, the roles' READ row filters included, so it counts only
+   * rows the caller could read.
+   */
+  async count(access: ResourceAccess, query: Pick<ReadQuery, 'filters' | 'sysfilters'>, bound: number): Promise<number> {
+    const params = paramsFor(this.dialect);
+    const { where } = this.readConditions(access, query, params);
+    return this.database.read((session) => this.reader(session).count(access.resource, where, params, bound));
+  }
+
+  /** A read's WHERE: the caller's filters (on columns it may read only) and its roles' READ row filters. */
+  private readConditions(access: ResourceAccess, query: Pick<ReadQuery, 'filters' | 'sysfilters'>, params: Params) {
+    const mine = { columns: new CallerColumnResolver(access, this.registry, this.dialect), params, dialect: this.dialect };
+    const where: string[] = [
+      ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
+      ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),
+    ];
+    const rowFilter = access.rowPredicate('READ', roleFilterSql(access.resource, this.registry, this.dialect, params));
+    if (rowFilter) where.push(rowFilter);
+    return { where, mine };
   }
 
   async get(access: ResourceAccess, keySegment: string): Promise<VisibleRow | undefined> {

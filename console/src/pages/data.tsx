@@ -1,8 +1,36 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, DataApi, type Json, type JsonObject } from '../api.js';
-import { ConfirmButton, CopyButton, Form, FormActions, MessageLine, Pager, RolePicker, Table, TextField } from '../components.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiFailure, DataApi, type JsonObject } from '../api.js';
+import {
+  ConfirmButton,
+  CopyButton,
+  Form,
+  FormActions,
+  MessageLine,
+  Pager,
+  RolePicker,
+  SelectField,
+  Table,
+  TextField,
+} from '../components.js';
 import { failureText, useFieldErrors, useMessage, useRoleNames, type Message } from '../page-state.js';
-import { apiBases, type PageProps } from '../shell.js';
+import { apiBases, go, type PageProps } from '../shell.js';
+import {
+  decodedSegment,
+  foreignKeys,
+  pageOf,
+  rowPath,
+  segment,
+  TableCatalog,
+  textOf,
+  valueOf,
+  type ColumnInfo,
+  type Count,
+  type ResourceInfo,
+  type Row,
+  type TableInfo,
+} from './data-model.js';
+import { DerivedField, ForeignKeyPicker } from './row-fields.js';
+import { DataLink, RowRelations } from './row-relations.js';
 
 /**
  * The data API through an API token: one the operator pastes, or one made here for the purpose (a hand-made token with
@@ -12,61 +40,36 @@ const TOKEN_KEY = 'tessera.dataToken';
 const PAGE_SIZE = 20;
 const DATA_TOKEN_HOURS = 8;
 
-interface ResourceInfo {
-  name: string;
-  table: string;
-  primaryKey: string[];
-}
-
-interface ColumnInfo {
-  name: string;
-  type: string;
-  nullable: boolean;
-  generated: boolean;
-  primaryKey: boolean;
-}
-
-type Row = JsonObject & { '@metadata'?: { href?: string; checksum?: string; next_batch?: string; resource?: string; verb?: string } };
-
 interface Summary {
   written: string | undefined;
   rows: Row[];
 }
 
-function pathOf(href: string, base: string): string {
-  const at = href.indexOf(`${base}/`);
-  return at < 0 ? href : href.slice(at + base.length + 1);
+/**
+ * Where the page is, from its address: `/admin/data/<resource>[/<key>][?sysfilter=...]`, the key as the API's URLs
+ * spell it, the sysfilter a relation's (the children of one row). A new object at every move, so that opening the
+ * same row again reads it again.
+ */
+interface DataRoute {
+  resource?: string;
+  key?: string;
+  sysfilter?: string;
 }
 
-/** A table name or key part as one path segment: it may hold a slash or a space; `~` joins the parts of a composite key. */
-function segment(text: string): string {
-  return encodeURIComponent(text).replaceAll('~', '%7E');
+function dataRoute(): DataRoute {
+  const [resource, key, ...more] = location.pathname.replace(/^\/admin\/data\/?/, '').split('/');
+  const name = resource ? decodedSegment(resource) : undefined;
+  const sysfilter = new URLSearchParams(location.search).get('sysfilter') ?? undefined;
+  // A key is one path segment: it goes into a data API URL as it is, and must not lead anywhere else (`..`, another path).
+  const oneSegment = key !== undefined && key !== '' && more.length === 0 && !['.', '..'].includes(decodedSegment(key));
+  return { resource: name, key: oneSegment ? key : undefined, sysfilter };
 }
 
-function keyPath(resource: ResourceInfo, row: Row): string {
-  return `${segment(resource.name)}/${resource.primaryKey.map((column) => segment(textOf(row[column]))).join('~')}`;
-}
-
-/** A field's text back to a value of the column's kind; the API refuses (beside the field) what does not fit. */
-function valueOf(text: string, column: ColumnInfo | undefined, original: Json | undefined): Json {
-  if (text === '' && (column?.nullable ?? original === null)) return null;
-  // A JSON column (json, jsonb, an array) takes the JSON its field spells; what is no JSON goes as the text it is, and is refused beside the field.
-  if (column ? column.type === 'json' : typeof original === 'object' && original !== null) {
-    try {
-      return JSON.parse(text) as Json;
-    } catch {
-      return text;
-    }
-  }
-  const numeric = column ? /int|decimal|number|float|double|real|numeric/i.test(column.type) : typeof original === 'number';
-  if (numeric && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (column ? /bool/i.test(column.type) : typeof original === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
-  return text;
-}
-
-function textOf(value: Json | undefined): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+/** The row editor: on a row of `resource` as read (none for a new one), and the fields changed since. */
+interface Editor {
+  resource: string;
+  row?: Row;
+  edits: Record<string, string>;
 }
 
 export function DataPage({ api, onUnauthorized }: PageProps) {
@@ -80,21 +83,36 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   const dataFail = (failure: unknown) => setMessage({ kind: 'error', text: `The data API refused: ${failureText(failure)}` });
   const [pickedRoles, setPickedRoles] = useState<string[]>([]);
   const [made, setMade] = useState<string>();
+  const [route, setRoute] = useState(dataRoute);
   const [resources, setResources] = useState<ResourceInfo[]>([]);
-  const [resourceName, setResourceName] = useState('');
-  const [columns, setColumns] = useState<ColumnInfo[]>([]);
+  /** The resource's table as `@tables` describes it: undefined while it loads, null when it cannot be described. */
+  const [table, setTable] = useState<TableInfo | null>();
   const [filter, setFilter] = useState('');
   const [order, setOrder] = useState('');
   const [applied, setApplied] = useState({ filter: '', order: '' });
   const [offset, setOffset] = useState(0);
-  const [rows, setRows] = useState<Row[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [open, setOpen] = useState<{ row?: Row; values: Record<string, string> }>();
+  /** The page of rows shown, and the resource it is of (a list of the previous resource is not shown under the next one's columns). */
+  const [listed, setListed] = useState<{ resource: string; rows: Row[]; hasMore: boolean }>();
+  const [count, setCount] = useState<Count>();
+  const [open, setOpen] = useState<Editor>();
   const [summary, setSummary] = useState<Summary>();
   const [reload, setReload] = useState(0);
 
-  const data = token ? new DataApi(base, token) : undefined;
-  const resource = resources.find((r) => r.name === resourceName);
+  const data = useMemo(() => (token ? new DataApi(base, token) : undefined), [token, base]);
+  const catalog = useMemo(() => data && new TableCatalog(data), [data]);
+  const wanted = route.resource?.toLowerCase();
+  const resource = wanted === undefined ? resources[0] : resources.find((r) => r.name.toLowerCase() === wanted);
+  const resourceName = resource?.name ?? '';
+  /** Counts, pickers and relations are for table resources; a custom resource's documents are edited as they are. */
+  const tableBased = resource !== undefined && (resource.resource_type ?? 'TableBased') === 'TableBased';
+  const columns: ColumnInfo[] = table?.columns ?? [];
+  const rows = listed?.resource === resourceName ? listed.rows : [];
+
+  useEffect(() => {
+    const onMove = () => setRoute(dataRoute());
+    addEventListener('popstate', onMove);
+    return () => removeEventListener('popstate', onMove);
+  }, []);
 
   const adoptToken = (value: string) => {
     sessionStorage.setItem(TOKEN_KEY, value);
@@ -106,7 +124,6 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
       (list) => {
         setResources(list);
         setMessage(undefined);
-        if (!list.some((r) => r.name === resourceName)) setResourceName(list[0]?.name ?? '');
       },
       (failure: unknown) => {
         const why = failureText(failure);
@@ -118,50 +135,85 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         setMessage({ kind: 'error', text });
       },
     );
-  }, [token, base]);
+  }, [data]);
+  useEffect(() => {
+    if (resources.length > 0 && route.resource !== undefined && !resource) {
+      setMessage({ kind: 'error', text: `The data token's roles do not list a resource "${route.resource}".` });
+    }
+  }, [resources, route.resource]);
+  // Another resource: its columns, and none of the previous one's filter, sort, page or summary.
+  useEffect(() => {
+    setTable(undefined);
+    setFilter('');
+    setOrder('');
+    setApplied({ filter: '', order: '' });
+    setSummary(undefined);
+    setOffset(0);
+    if (!catalog || !resource) return;
+    void catalog.table(resource.table).then((described) => setTable(described ?? null));
+  }, [catalog, resourceName]);
+  // The row the address names, read afresh; none: the editor closes (a new row being written stays open).
   useEffect(() => {
     if (!data || !resource) return;
-    data.get<{ columns: ColumnInfo[] }>(`@tables/${encodeURIComponent(resource.table)}`).then(
-      (table) => setColumns(table.columns),
-      () => setColumns([]),
-    );
-  }, [token, base, resourceName, resources]);
-  useEffect(() => {
-    if (!data || !resource) return;
-    const query = new URLSearchParams({ pagesize: String(PAGE_SIZE), offset: String(offset) });
-    if (applied.filter.trim()) query.set('filter', applied.filter.trim());
-    if (applied.order.trim()) query.set('order', applied.order.trim());
-    data.get<Row[]>(`${segment(resource.name)}?${query.toString()}`).then((answer) => {
-      const last = answer[answer.length - 1];
-      const more = last?.['@metadata']?.next_batch !== undefined && last['@metadata'].href === undefined;
-      setHasMore(more);
-      setRows(more ? answer.slice(0, -1) : answer);
+    setErrors({});
+    if (route.key === undefined) {
+      setOpen((editor) => (editor?.row || editor?.resource !== resource.name ? undefined : editor));
+      return;
+    }
+    data.get<Row[]>(`${segment(resource.name)}/${route.key}`).then((found) => {
+      const [row] = found;
+      if (row) setOpen({ resource: resource.name, row, edits: {} });
+      else setMessage({ kind: 'error', text: `No ${resource.name} with that key that this token may read.` });
     }, dataFail);
-  }, [token, base, resourceName, resources, applied, offset, reload]);
+  }, [data, resourceName, route]);
+  const listQuery = () => {
+    const query = new URLSearchParams();
+    if (applied.filter.trim()) query.set('filter', applied.filter.trim());
+    if (route.sysfilter) query.set('sysfilter', route.sysfilter);
+    return query;
+  };
+  useEffect(() => {
+    if (!data || !resource) return;
+    const query = listQuery();
+    query.set('pagesize', String(PAGE_SIZE));
+    query.set('offset', String(offset));
+    if (applied.order.trim()) query.set('order', applied.order.trim());
+    data
+      .get<Row[]>(`${segment(resource.name)}?${query.toString()}`)
+      .then((answer) => setListed({ resource: resource.name, ...pageOf(answer) }), dataFail);
+  }, [data, resourceName, applied, route.sysfilter, offset, reload]);
+  // The total: @count counts as the list reads (the token's row filters applied), without reading the rows.
+  useEffect(() => {
+    setCount(undefined);
+    if (!data || !resource || !tableBased) return;
+    data.get<Count>(`@count/${segment(resource.name)}?${listQuery().toString()}`).then(setCount, () => undefined);
+  }, [data, resourceName, applied, route.sysfilter, reload]);
 
-  const columnNames = columns.length > 0 ? columns.map((c) => c.name) : Object.keys(rows[0] ?? {}).filter((k) => k !== '@metadata');
+  const columnNames =
+    columns.length > 0 ? columns.map((c) => c.name) : Object.keys(rows[0] ?? open?.row ?? {}).filter((k) => k !== '@metadata');
+  // The API leaves out the columns the token's roles may not read: the list and the editor of a row do too.
+  const listColumns = rows.length > 0 ? columnNames.filter((name) => rows.some((row) => name in row)) : columnNames;
+  const derived = new Set(columns.filter((c) => c.derived).map((c) => c.name));
+  const pickers = tableBased ? foreignKeys(table ?? undefined) : new Map<string, never>();
   // A refusal from the data API concerns the data token, not the admin session: it never signs the operator out.
   const { errors, setErrors, submit } = useFieldErrors(columnNames, setMessage, () => undefined);
 
-  /** The row editor on `row` as it is (on an empty row to insert, without one). */
-  const fillEditor = (row?: Row) => {
-    const values: Record<string, string> = {};
-    for (const name of columnNames) values[name] = row ? textOf(row[name]) : '';
-    setOpen({ row, values });
-  };
+  /** The page's address for the list (the relation's filter kept), or for one of its rows (`path`: `customer/Alpha%20and%20Sons`). */
+  const here = (path?: string) =>
+    `data/${path ?? segment(resourceName)}${route.sysfilter ? `?${new URLSearchParams({ sysfilter: route.sysfilter }).toString()}` : ''}`;
+  /** The editor on `row` as it is (on an empty row to insert, without one). */
   const openRow = (row?: Row) => {
     setErrors({});
-    setMessage(undefined);
-    fillEditor(row);
+    setOpen({ resource: resourceName, row, edits: {} });
   };
+  const textIn = (editor: Editor, name: string) => editor.edits[name] ?? (editor.row ? textOf(editor.row[name]) : '');
 
   const refreshOpen = async () => {
     if (!data || !resource || !open?.row) return;
-    const href = open.row['@metadata']?.href;
-    const fresh = await data.get<Row[] | Row>(href ? pathOf(href, base) : keyPath(resource, open.row));
+    const fresh = await data.get<Row[] | Row>(rowPath(resource, open.row, base));
     const row = Array.isArray(fresh) ? fresh[0] : fresh;
     if (row) {
-      fillEditor(row);
+      openRow(row);
       setMessage({ kind: 'info', text: 'Reloaded: the row as it is now.' });
     }
   };
@@ -170,9 +222,10 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     if (!data || !resource || !open) return;
     const row = open.row;
     const body: JsonObject = {};
-    for (const column of columnNames) {
+    // Derived columns are never sent: a rule computes them, and the API would refuse a value.
+    for (const column of columnNames.filter((name) => !derived.has(name))) {
       const info = columns.find((c) => c.name === column);
-      const text = open.values[column] ?? '';
+      const text = textIn(open, column);
       if (method === 'POST') {
         // Left out, not sent empty: the column's default or a rule fills it, or the API says it is needed.
         if (text === '') continue;
@@ -181,7 +234,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     }
     const checksum = row?.['@metadata']?.checksum ?? '';
     const href = row?.['@metadata']?.href;
-    const path = row ? (href ? pathOf(href, base) : keyPath(resource, row)) : segment(resource.name);
+    const path = row ? rowPath(resource, row, base) : segment(resource.name);
     await submit(
       async () => {
         let answer: { txsummary?: Row[] };
@@ -203,6 +256,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         setSummary({ written, rows: answer.txsummary ?? [] });
         setMessage({ kind: 'ok', text: method === 'DELETE' ? 'Deleted.' : method === 'PUT' ? 'Saved.' : 'Inserted.' });
         setOpen(undefined);
+        if (row) go(here());
         setReload(reload + 1);
       },
       (_failure, { byField, rest }) => {
@@ -237,6 +291,28 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     }
   };
 
+  /** One column of the editor: derived ones as text, foreign keys as pickers over their parent, the rest as inputs. */
+  const editorField = (editor: Editor, name: string) => {
+    const info = columns.find((c) => c.name === name);
+    const value = textIn(editor, name);
+    const hint = info ? `${info.type}${info.nullable ? ', may be empty' : ''}${info.generated ? ', generated' : ''}` : undefined;
+    if (derived.has(name))
+      return <DerivedField key={name} label={name} name={name} value={value} hint={`${info?.type ?? ''}, derived by a rule`} />;
+    const field = {
+      label: name,
+      name,
+      value,
+      onInput: (text: string) => setOpen({ ...editor, edits: { ...editor.edits, [name]: text } }),
+      error: errors[name],
+      disabled: !!editor.row && !!resource && (info?.primaryKey ?? resource.primaryKey.includes(name)),
+      hint,
+    };
+    const foreign = pickers.get(name);
+    if (foreign && catalog)
+      return <ForeignKeyPicker key={name} catalog={catalog} parent={foreign.parent} parentColumn={foreign.parentColumn} {...field} />;
+    return <TextField key={name} {...field} />;
+  };
+
   return (
     <section aria-labelledby="data-title">
       <h1 id="data-title">Data</h1>
@@ -246,18 +322,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           Data calls use an API token, never your admin token. Paste one (from a login at @authentication or from Auth tokens), or make one
           here with the roles to work with; it expires in {DATA_TOKEN_HOURS} hours and is kept in this tab only.
         </p>
-        {bases.length > 1 && (
-          <div class="field">
-            <label for="api-base">API</label>
-            <select id="api-base" value={base} onChange={(e) => setBase(e.currentTarget.value)}>
-              {bases.map((b) => (
-                <option key={b} value={b}>
-                  {b}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
+        {bases.length > 1 && <SelectField label="API" name="apiBase" value={base} options={bases} onChange={setBase} />}
         <Form
           class="inline-form"
           onSubmit={() => {
@@ -320,21 +385,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
           >
             <div class="field">
               <label for="resource">Resource</label>
-              <select
-                id="resource"
-                value={resourceName}
-                onChange={(e) => {
-                  setResourceName(e.currentTarget.value);
-                  // A filter or sort names the previous resource's columns.
-                  setFilter('');
-                  setOrder('');
-                  setApplied({ filter: '', order: '' });
-                  setRows([]);
-                  setSummary(undefined);
-                  setOffset(0);
-                  setOpen(undefined);
-                }}
-              >
+              <select id="resource" value={resourceName} onChange={(e) => go(`data/${segment(e.currentTarget.value)}`)}>
                 {resources.map((r) => (
                   <option key={r.name} value={r.name}>
                     {r.name}
@@ -355,54 +406,64 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               Insert a row
             </button>
           </Form>
-          {open && resource && (
+          {route.sysfilter && (
+            <p class="relation-filter">
+              Only the rows where <code>{route.sysfilter}</code> (a relation of the row you came from).{' '}
+              <DataLink path={segment(resourceName)}>Show all rows</DataLink>
+            </p>
+          )}
+          {open && resource && open.resource === resource.name && (table !== undefined || !tableBased) && (
             <Form class="panel row-editor" label={open.row ? 'Edit row' : 'New row'} onSubmit={() => write(open.row ? 'PUT' : 'POST')}>
               <h2>
                 {open.row
                   ? `Edit ${resource.name} ${resource.primaryKey.map((k) => textOf(open.row?.[k])).join(', ')}`
                   : `New ${resource.name}`}
               </h2>
-              <div class="grid">
-                {columnNames.map((name) => {
-                  const info = columns.find((c) => c.name === name);
-                  return (
-                    <TextField
-                      key={name}
-                      label={name}
-                      name={name}
-                      value={open.values[name] ?? ''}
-                      onInput={(value) => setOpen({ ...open, values: { ...open.values, [name]: value } })}
-                      error={errors[name]}
-                      disabled={!!open.row && (info?.primaryKey ?? resource.primaryKey.includes(name))}
-                      hint={info ? `${info.type}${info.nullable ? ', may be empty' : ''}${info.generated ? ', generated' : ''}` : undefined}
-                    />
-                  );
-                })}
-              </div>
-              <FormActions submit={open.row ? 'Save' : 'Insert'} cancel="Close" onCancel={() => setOpen(undefined)}>
+              <div class="grid">{columnNames.filter((name) => !open.row || name in open.row).map((name) => editorField(open, name))}</div>
+              <FormActions
+                submit={open.row ? 'Save' : 'Insert'}
+                cancel="Close"
+                onCancel={() => (open.row ? go(here()) : setOpen(undefined))}
+              >
                 {open.row && (
                   <ConfirmButton class="danger" question="Delete this row?" onConfirmed={() => write('DELETE')}>
                     Delete
                   </ConfirmButton>
                 )}
               </FormActions>
+              {open.row && tableBased && catalog && (
+                <RowRelations catalog={catalog} base={base} table={table ?? undefined} row={open.row} />
+              )}
             </Form>
           )}
-          <Table class="data-table" columns={['Open', ...columnNames]}>
+          <Table class="data-table" columns={['Open', ...listColumns]}>
             {rows.map((row, index) => (
               <tr key={row['@metadata']?.href ?? index}>
                 <td>
-                  <button type="button" class="link" aria-label={`Open row ${index + 1}`} onClick={() => openRow(row)}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-label={`Open row ${index + 1}`}
+                    onClick={() => resource && go(here(rowPath(resource, row, base)))}
+                  >
                     Open
                   </button>
                 </td>
-                {columnNames.map((name) => (
+                {listColumns.map((name) => (
                   <td key={name}>{textOf(row[name])}</td>
                 ))}
               </tr>
             ))}
           </Table>
-          <Pager offset={offset} pagesize={PAGE_SIZE} shown={rows.length} hasMore={hasMore} onOffset={setOffset} />
+          <Pager
+            offset={offset}
+            pagesize={PAGE_SIZE}
+            shown={rows.length}
+            hasMore={listed?.resource === resourceName && listed.hasMore}
+            total={count?.count}
+            atLeast={count?.more}
+            onOffset={setOffset}
+          />
         </>
       )}
     </section>

@@ -2,13 +2,14 @@ import { useState } from 'preact/hooks';
 import type { Token } from '../api.js';
 import {
   AccessFields,
-  ConfirmButton,
+  DeleteButton,
   CopyButton,
   Form,
   FormActions,
   formatTime,
   MessageLine,
   ListPager,
+  PageHead,
   rowsToGlobals,
   Table,
   TextField,
@@ -64,19 +65,16 @@ export function TokensPage({ api, onUnauthorized }: PageProps) {
 
   return (
     <section aria-labelledby="tokens-title">
-      <div class="page-head">
-        <h1 id="tokens-title">Auth tokens</h1>
-        <button
-          type="button"
-          onClick={() => {
-            setErrors({});
-            setCreated(undefined);
-            setDraft({ ...EMPTY });
-          }}
-        >
-          New token
-        </button>
-      </div>
+      <PageHead
+        id="tokens-title"
+        title="Auth tokens"
+        newLabel="New token"
+        onNew={() => {
+          setErrors({});
+          setCreated(undefined);
+          setDraft({ ...EMPTY });
+        }}
+      />
       <MessageLine message={messages.message} />
       {created && (
         <div class="panel key-once" role="status">
@@ -135,13 +133,10 @@ export function TokensPage({ api, onUnauthorized }: PageProps) {
                   Disable
                 </button>
               )}
-              <ConfirmButton
-                class="link danger"
+              <DeleteButton
                 question={`Delete the token "${token.label}"?`}
                 onConfirmed={() => list.run(() => api.send('DELETE', `/tokens/${token.id}`), `Token "${token.label}" deleted.`)}
-              >
-                Delete
-              </ConfirmButton>
+              />
             </td>
           </tr>
         ))}

@@ -2,12 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Page, User } from '../api.js';
 import {
   AccessFields,
-  ConfirmButton,
+  DeleteButton,
   Form,
   FormActions,
   globalsToRows,
   MessageLine,
   ListPager,
+  PageHead,
+  ResetPasswordForm,
   rowsToGlobals,
   Table,
   TextField,
@@ -63,7 +65,6 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
   const [editing, setEditing] = useState<{ existing?: User; draft: Draft }>();
   const { errors, setErrors, submit } = useFieldErrors(USER_FIELDS, setMessage, onUnauthorized);
   const [resetFor, setResetFor] = useState<string>();
-  const [newPassword, setNewPassword] = useState('');
 
   useEffect(() => {
     const text = search.trim().toLowerCase();
@@ -119,12 +120,7 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
   const field = draft && fieldsOf(draft, setDraft, errors);
   return (
     <section aria-labelledby="users-title">
-      <div class="page-head">
-        <h1 id="users-title">Users</h1>
-        <button type="button" onClick={() => edit()}>
-          New user
-        </button>
-      </div>
+      <PageHead id="users-title" title="Users" newLabel="New user" onNew={() => edit()} />
       <MessageLine message={message} />
       {editing && draft && field && (
         <Form
@@ -149,25 +145,16 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
         </Form>
       )}
       {resetFor !== undefined && (
-        <Form
-          class="panel"
-          label={`Reset password of ${resetFor}`}
-          onSubmit={() =>
-            list
-              .run(
-                () => api.send('PUT', `/users/${encodeURIComponent(resetFor)}/password`, { password: newPassword }),
-                `Password of "${resetFor}" reset; their tokens are disabled.`,
-              )
-              .then(() => {
-                setResetFor(undefined);
-                setNewPassword('');
-              })
+        <ResetPasswordForm
+          target={resetFor}
+          onSubmit={(password) =>
+            list.run(
+              () => api.send('PUT', `/users/${encodeURIComponent(resetFor)}/password`, { password }),
+              `Password of "${resetFor}" reset; their tokens are disabled.`,
+            )
           }
-        >
-          <h2>Reset the password of {resetFor}</h2>
-          <TextField label="New password" name="newPassword" type="new-password" value={newPassword} onInput={setNewPassword} required />
-          <FormActions submit="Set password" onCancel={() => setResetFor(undefined)} />
-        </Form>
+          onClose={() => setResetFor(undefined)}
+        />
       )}
       <div class="toolbar">
         <label for="user-search">Search</label>
@@ -208,15 +195,12 @@ export function UsersPage({ api, onUnauthorized }: PageProps) {
                   Deactivate
                 </button>
               )}
-              <ConfirmButton
-                class="link danger"
+              <DeleteButton
                 question={`Delete the user "${user.login}"?`}
                 onConfirmed={() =>
                   list.run(() => api.send('DELETE', `/users/${encodeURIComponent(user.login)}`), `"${user.login}" deleted.`)
                 }
-              >
-                Delete
-              </ConfirmButton>
+              />
             </td>
           </tr>
         ))}

@@ -7,7 +7,7 @@ import { childRole } from './relation-roles.js';
  * `describe tables`), `primaryKeyColumns` (`describe tables/<t>`), `dbName`, `parent_table`,
  * `child_columns` and `parent_columns` (the admin CLI's `schema export`).
  */
-export function describeColumn(column: ResourceColumn): Record<string, unknown> {
+export function describeColumn(column: ResourceColumn, derived: boolean): Record<string, unknown> {
   return {
     name: column.name,
     dbName: column.name,
@@ -17,6 +17,7 @@ export function describeColumn(column: ResourceColumn): Record<string, unknown> 
     scale: column.scale ?? null,
     nullable: column.nullable,
     generated: column.generated,
+    derived,
     primaryKey: column.primary,
   };
 }
@@ -52,15 +53,20 @@ function describeChild(registry: ResourceRegistry, resource: Resource, relation:
   };
 }
 
-/** One table: its columns, keys and relations. */
-export function describeTable(baseUrl: string, registry: ResourceRegistry, resource: Resource): Record<string, unknown> {
+/** One table: its columns (`derived`: those a logic rule computes, which clients may not set), keys and relations. */
+export function describeTable(
+  baseUrl: string,
+  registry: ResourceRegistry,
+  resource: Resource,
+  derived: ReadonlySet<string>,
+): Record<string, unknown> {
   const primaryKey = resource.primaryKey.map((c) => c.name);
   return {
     '@metadata': { href: tableHref(baseUrl, registry, resource) },
     name: resource.tableName,
     prefix: registry.prefix,
     entity: resource.tableName,
-    columns: resource.columns.map(describeColumn),
+    columns: resource.columns.map((c) => describeColumn(c, derived.has(c.name))),
     primaryKey,
     primaryKeyColumns: primaryKey,
     parents: resource.parents.map((p) => describeParent(registry, p)),

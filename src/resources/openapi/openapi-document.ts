@@ -74,7 +74,11 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
 
   const schemas: Record<string, JsonObject> = { ...shared, Error: errorSchema(), ...system };
   const parameters: Record<string, JsonObject> = queryParameters(options);
-  let paths: Record<string, JsonObject> = systemPaths({ getSecurity, docsPublic: source.docsPublic });
+  let paths: Record<string, JsonObject> = systemPaths({
+    getSecurity,
+    docsPublic: source.docsPublic,
+    allowFreeFormFilters: source.allowFreeFormFilters,
+  });
   for (const resource of source.resources) {
     const name = names.get(resource)!;
     const derived = source.derived(resource);

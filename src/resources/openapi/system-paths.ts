@@ -1,17 +1,21 @@
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { COUNT_BOUND } from '../read-query.js';
 
 export interface SystemPathOptions {
   /** Security requirements of a token-protected GET; undefined means the document's default. */
   getSecurity?: JsonObject[];
   /** `@docs` answers without a token (DOCS_PUBLIC). */
   docsPublic: boolean;
+  /** `@count` takes `filter` too (ALLOW_FREE_FORM_FILTERS). */
+  allowFreeFormFilters: boolean;
 }
 
 const PUBLIC: JsonObject = { security: [] };
 const META_NOTE = 'Needs a token whose roles have meta access (403 / 4030 otherwise).';
 
 const str = { type: 'string' };
+
 const strOrNull = { type: ['string', 'null'] };
 
 /** Schemas of the system endpoints' bodies (api-contract §1, §3). */
@@ -163,7 +167,16 @@ export function systemSchemas(): Record<string, JsonObject> {
         scale: { type: ['integer', 'null'] },
         nullable: { type: 'boolean' },
         generated: { type: 'boolean' },
+        derived: { type: 'boolean', description: 'Computed by a logic rule (a sum, count, formula...): clients may not set it.' },
         primaryKey: { type: 'boolean' },
+      },
+    },
+    Count: {
+      type: 'object',
+      required: ['count', 'more'],
+      properties: {
+        count: { type: 'integer', minimum: 0, maximum: COUNT_BOUND },
+        more: { type: 'boolean', description: `true: at least ${COUNT_BOUND} rows (the count stops there).` },
       },
     },
   };
@@ -209,8 +222,8 @@ function emptyList(path: string, operationId: string, summary: string): Record<s
 }
 
 /**
- * `@authentication`, `@login_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`, `@tables`, `@schema`, `@views`,
- * `@procedures`, `@functions`, `@docs`.
+ * `@authentication`, `@login_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`, `@tables`, `@schema`, `@count`,
+ * `@views`, `@procedures`, `@functions`, `@docs`.
  */
 export function systemPaths(options: SystemPathOptions): Record<string, JsonObject> {
   const tokenGet = options.getSecurity ? { security: options.getSecurity } : {};
@@ -342,6 +355,23 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
           ...ok('Every table of the data source.', { type: 'array', items: ref('schemas', 'Table') }),
           ...errorRefs(401, 403, 404),
         },
+      },
+    },
+    '/@count/{resource}': {
+      get: {
+        tags: system,
+        operationId: 'countRows',
+        summary: "How many rows a table resource's list would page through",
+        description:
+          "Needs READ on the resource, as its list does, and counts as the list reads: only rows the caller's roles may read, filters " +
+          `on readable columns only (400 / 4003 otherwise). Counted up to ${COUNT_BOUND} rows. A custom resource is 400 / 4000.`,
+        ...tokenGet,
+        parameters: [
+          { name: 'resource', in: 'path', required: true, description: 'A table resource, plain or prefixed, any case.', schema: str },
+          ...(options.allowFreeFormFilters ? [ref('parameters', 'filter')] : []),
+          ref('parameters', 'sysfilter'),
+        ],
+        responses: { ...ok('The count.', ref('schemas', 'Count')), ...errorRefs(400, 401, 403, 404) },
       },
     },
     ...emptyList('/@views', 'listViews', 'Views (Tessera serves none)'),
