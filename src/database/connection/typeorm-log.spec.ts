@@ -16,7 +16,9 @@ class Breaks1700000001000 implements MigrationInterface {
 }
 
 describe('typeormLog', () => {
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
 
   it("puts TypeORM's migration lines in the service's log, none on the console", async () => {
     const console = jest.spyOn(globalThis.console, 'log').mockImplementation(() => undefined);
