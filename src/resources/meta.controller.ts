@@ -15,7 +15,7 @@ import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 
 /**
- * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@procedures`, `@functions` and
+ * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@views/<name>`, `@procedures`, `@functions` and
  * `@docs`: what this API serves (api-contract §1), in the shapes LAC's clients read. Every one needs a role
  * with meta access; none depends on the caller's other grants.
  */
@@ -58,10 +58,14 @@ export class MetaController {
   @Get('@tables/:name')
   @RequiresAccess('META')
   oneTable(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
-    const base = this.base(req);
-    if (name === '*') return this.page(req, query, this.allTables(base));
-    refuseOtherParameters(query);
-    return describeTable(base, this.registry, this.registry.get(name));
+    return this.describeOne(req, name, query, false);
+  }
+
+  /** One view by plain or prefixed name; `*` is every view. */
+  @Get('@views/:name')
+  @RequiresAccess('META')
+  oneView(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
+    return this.describeOne(req, name, query, true);
   }
 
   /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
@@ -76,13 +80,14 @@ export class MetaController {
     return this.page(req, rest, this.allTables(this.base(req)));
   }
 
-  /** Tessera serves no views, stored procedures or functions: LAC's lists of them are empty. */
+  /** The views the project serves (read-only resources), in the shape of `@tables`. */
   @Get('@views')
   @RequiresAccess('META')
   views(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, []);
+    return this.page(req, query, this.all(this.base(req), true));
   }
 
+  /** Tessera serves no stored procedures or functions: LAC's lists of them are empty. */
   @Get('@procedures')
   @RequiresAccess('META')
   procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
@@ -106,7 +111,27 @@ export class MetaController {
   }
 
   private allTables(base: string): Array<Record<string, unknown>> {
-    return this.registry.resources.map((r) => describeTable(base, this.registry, r));
+    return this.all(base, false);
+  }
+
+  /** Every table (`views` false) or every view. */
+  private all(base: string, views: boolean): Array<Record<string, unknown>> {
+    return this.registry.resources.filter((r) => r.view === views).map((r) => describeTable(base, this.registry, r));
+  }
+
+  /** `@tables/<name>` or `@views/<name>`: a name of the other kind is no such table (or view), 404 / 4040. */
+  private describeOne(req: unknown, name: string, query: Record<string, unknown>, view: boolean): unknown {
+    const base = this.base(req);
+    if (name === '*') return this.page(req, query, this.all(base, view));
+    refuseOtherParameters(query);
+    const resource = this.registry.get(name);
+    if (resource.view !== view) {
+      throw new ApiError(
+        ErrorCode.NOT_FOUND,
+        `${resource.name} is a ${resource.view ? 'view: see @views' : 'table: see @tables'}/${encodeURIComponent(resource.name)}`,
+      );
+    }
+    return describeTable(base, this.registry, resource);
   }
 
   private base(req: unknown): string {
