@@ -7,6 +7,7 @@ import { ViewColumn } from '../src/data/view-column.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiWithRoles, type Api } from './support/api.js';
 import { GENERATED, generateFromSql, type GeneratedProject } from './support/generated-project.js';
+import { runSql } from './support/shop-schema.js';
 import { startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
 /**
@@ -364,6 +365,13 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
       } finally {
         await empty.close();
       }
+    });
+
+    it("the boot's schema check names a view the database lost (its migration ran before), as it does a table", async () => {
+      await runSql(generated.source, ['DROP VIEW rich_accounts']);
+      await expect(startTestApp(target, { project, databaseUrl: generated.source.url })).rejects.toThrow(
+        /does not match the entities[^]*view rich_accounts is missing \(view entity RichAccounts\)/,
+      );
     });
   });
 }
