@@ -16,6 +16,8 @@ interface ResourceInfo {
   name: string;
   table: string;
   primaryKey: string[];
+  /** A view: GET only, its columns under @views. */
+  readOnly?: boolean;
 }
 
 interface ColumnInfo {
@@ -121,7 +123,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
   }, [token, base]);
   useEffect(() => {
     if (!data || !resource) return;
-    data.get<{ columns: ColumnInfo[] }>(`@tables/${encodeURIComponent(resource.table)}`).then(
+    data.get<{ columns: ColumnInfo[] }>(`${resource.readOnly ? '@views' : '@tables'}/${encodeURIComponent(resource.table)}`).then(
       (table) => setColumns(table.columns),
       () => setColumns([]),
     );
@@ -351,9 +353,13 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               <input id="order" placeholder="name desc" value={order} onInput={(e) => setOrder(e.currentTarget.value)} />
             </div>
             <button type="submit">Apply</button>
-            <button type="button" class="secondary" onClick={() => openRow()}>
-              Insert a row
-            </button>
+            {resource?.readOnly ? (
+              <span class="hint">A view: read-only.</span>
+            ) : (
+              <button type="button" class="secondary" onClick={() => openRow()}>
+                Insert a row
+              </button>
+            )}
           </Form>
           {open && resource && (
             <Form class="panel row-editor" label={open.row ? 'Edit row' : 'New row'} onSubmit={() => write(open.row ? 'PUT' : 'POST')}>
@@ -388,14 +394,16 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               </FormActions>
             </Form>
           )}
-          <Table class="data-table" columns={['Open', ...columnNames]}>
+          <Table class="data-table" columns={resource?.readOnly ? columnNames : ['Open', ...columnNames]}>
             {rows.map((row, index) => (
               <tr key={row['@metadata']?.href ?? index}>
-                <td>
-                  <button type="button" class="link" aria-label={`Open row ${index + 1}`} onClick={() => openRow(row)}>
-                    Open
-                  </button>
-                </td>
+                {!resource?.readOnly && (
+                  <td>
+                    <button type="button" class="link" aria-label={`Open row ${index + 1}`} onClick={() => openRow(row)}>
+                      Open
+                    </button>
+                  </td>
+                )}
                 {columnNames.map((name) => (
                   <td key={name}>{textOf(row[name])}</td>
                 ))}
