@@ -8,7 +8,7 @@ import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiWithRoles, type Api } from './support/api.js';
 import { GENERATED, generateFromSql, type GeneratedProject } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
-import { startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
+import { startTestApp, suiteApp, testTargets } from './support/test-app.js';
 
 /**
  * Views through the generator (issue 30, item 4; issue 28, item 5): a small schema of its own
@@ -162,7 +162,6 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
     });
 
     describe('served on the database it came from', () => {
-      let t: TestApp;
       let full: Api;
       let teller: Api;
       let writer: Api;
@@ -172,7 +171,6 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
         target,
         () => ({ project, databaseUrl: generated.source.url }),
         async (app) => {
-          t = app;
           full = await apiWithRoles(app, ['Full access']);
           teller = await apiWithRoles(app, ['Teller'], { region: 'North' });
           writer = await apiWithRoles(app, ['Writer']);

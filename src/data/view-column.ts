@@ -30,5 +30,5 @@ export interface ServedViewColumnOptions {
  * whole), so its metadata then has the type the registry, the codec and the schema check read.
  */
 export function ViewColumn(options: ServedViewColumnOptions): PropertyDecorator {
-  return TypeOrmViewColumn(options as Parameters<typeof TypeOrmViewColumn>[0]);
+  return TypeOrmViewColumn(options);
 }

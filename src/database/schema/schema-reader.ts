@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { DataSource, type DataSourceOptions, type QueryRunner, type Table } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 import { asTheServerIs } from '../connection/server-flavour.js';
-import { viewDefinitions } from './view-definitions.js';
+import { viewDefinitions, type ViewDefinition } from './view-definitions.js';
 
 /** One column as TypeORM reads it back from the database (the same facts its schema diff compares). */
 export interface SchemaColumn {
@@ -57,31 +57,12 @@ export interface SchemaTable {
   indices: SchemaIndex[];
 }
 
-/** Something a view uses besides the tables and views of its own database or schema (PostgreSQL, MySQL/MariaDB). */
-export interface ViewNeed {
-  kind: 'function' | 'type' | 'operator' | 'collation' | 'relation' | 'other';
-  /** As SQL would name it: `group_concat`, `public.mpaa_rating`, `other_schema.t`. */
-  name: string;
-  /** PostgreSQL: the type's name alone, to tell an enum type the baseline migration creates. */
-  typeName?: string;
-}
+export type { ViewNeed } from './view-definitions.js';
 
-export interface SchemaView {
+export interface SchemaView extends ViewDefinition {
   name: string;
   /** The view's columns as the database reports their types (SQLite: the declared type of the column the view reads, none for an expression). */
   columns: SchemaColumn[];
-  /**
-   * The statement that creates the view on an empty database of the same kind, from the
-   * database's own definition of it (PostgreSQL's pg_get_viewdef, MySQL/MariaDB's
-   * information_schema.VIEWS without the database's name, SQLite's own CREATE VIEW); absent when
-   * it cannot be read or rewritten (and `unwritable` says why).
-   */
-  create?: string;
-  unwritable?: string;
-  /** The tables and views of the same database or schema it reads (on SQLite: every one its SQL names, which may be more). */
-  reads: string[];
-  /** What else it uses that is not built into the database: functions, types, relations elsewhere. */
-  needs: ViewNeed[];
 }
 
 export interface SchemaSnapshot {

@@ -1,9 +1,30 @@
 import type { QueryRunner } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
-import type { SchemaView, ViewNeed } from './schema-reader.js';
+
+/** Something a view uses besides the tables and views of its own database or schema (PostgreSQL, MySQL/MariaDB). */
+export interface ViewNeed {
+  kind: 'function' | 'type' | 'operator' | 'collation' | 'relation' | 'other';
+  /** As SQL would name it: `group_concat`, `public.mpaa_rating`, `other_schema.t`. */
+  name: string;
+  /** PostgreSQL: the type's name alone, to tell an enum type the baseline migration creates. */
+  typeName?: string;
+}
 
 /** How a view is made: the statement that creates it (or why there is none), what it reads and needs. */
-export type ViewDefinition = Pick<SchemaView, 'create' | 'unwritable' | 'reads' | 'needs'>;
+export interface ViewDefinition {
+  /**
+   * The statement that creates the view on an empty database of the same kind, from the
+   * database's own definition of it (PostgreSQL's pg_get_viewdef, MySQL/MariaDB's
+   * information_schema.VIEWS without the database's name, SQLite's own CREATE VIEW); absent when
+   * it cannot be read or rewritten (and `unwritable` says why).
+   */
+  create?: string;
+  unwritable?: string;
+  /** The tables and views of the same database or schema it reads (on SQLite: every one its SQL names, which may be more). */
+  reads: string[];
+  /** What else it uses that is not built into the database: functions, types, relations elsewhere. */
+  needs: ViewNeed[];
+}
 
 /** Schemas whose objects every PostgreSQL database has. */
 const PG_BUILT_IN = new Set(['pg_catalog', 'information_schema']);
@@ -71,7 +92,7 @@ function backquoted(sql: string, at: number): { name: string; end: number } | un
   if (sql[at] !== '`') return undefined;
   let name = '';
   for (let i = at + 1; i < sql.length; i++) {
-    if (sql[i] !== '`') name += sql[i];
+    if (sql[i] !== '`') name += sql.charAt(i);
     else if (sql[i + 1] === '`') {
       name += '`';
       i++;
@@ -196,7 +217,7 @@ export function sqliteNamesIn(sql: string, relations: ReadonlyMap<string, string
       let name = '';
       let j = i + 1;
       for (; j < sql.length; j++) {
-        if (sql[j] !== close) name += sql[j];
+        if (sql[j] !== close) name += sql.charAt(j);
         else if (close !== ']' && sql[j + 1] === close) {
           name += close;
           j++;
