@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ViewEntity } from 'typeorm';
 import { registryOf } from '../../test/support/registry.js';
+import { roleBankProblems } from '../../test/support/role-bank-problems.js';
 import { ViewColumn } from '../data/view-column.js';
 import type { Principal } from '../common/principal.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
 import { demoProject } from '../demo/project.js';
 import { ResourceAccess } from './resource-access.js';
-import { RoleBank, RoleBankError } from './role-bank.js';
+import { RoleBank } from './role-bank.js';
 import type { RolesDefinition } from './role-definition.js';
 
 @ViewEntity({ name: 'order_totals', synchronize: false })
@@ -27,13 +28,7 @@ beforeAll(async () => {
 const principal = (roles: string[]): Principal => ({ tokenId: 1, roleNames: roles, globals: {}, userIdentifier: 'u' });
 
 function problemsOf(definition: RolesDefinition): string[] {
-  try {
-    new RoleBank(registry, definition, 'sqlite');
-  } catch (error) {
-    if (error instanceof RoleBankError) return error.problems;
-    throw error;
-  }
-  throw new Error('the role bank accepted the definition');
+  return roleBankProblems(registry, definition);
 }
 
 describe('views: a read-only resource for every role', () => {
