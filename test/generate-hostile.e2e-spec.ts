@@ -10,7 +10,7 @@ import { generateProject, type GenerateResult } from '../src/generator/generate-
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
-import { GENERATED, generateFromSql } from './support/generated-project.js';
+import { GENERATED, generateFromSql, onEmptyDatabase } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, testTargets, type TestApp } from './support/test-app.js';
@@ -258,9 +258,7 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
     });
 
     it('its baseline migration gives an empty database the same tables: enum, array, unsigned and ON UPDATE columns included', async () => {
-      const empty = await startTestApp(target, { project });
-      try {
-        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+      await onEmptyDatabase(target, project, async (_app, made) => {
         const before = await readSchema(parseDatabaseUrl(source.url));
         const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
         expect(ours(made)).toEqual(ours(before));
@@ -272,9 +270,7 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
           const at = made.tables.find((table) => table.name === 'child')!.columns.find((c) => c.name === 'at');
           expect(at).toMatchObject({ onUpdate: expect.stringMatching(/^current_timestamp/i) as string });
         }
-      } finally {
-        await empty.close();
-      }
+      });
     });
   });
 }

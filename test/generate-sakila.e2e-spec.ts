@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
 import { PROJECT_ROOT } from '../src/config/project-root.js';
-import { readSchema, schemaDiff } from '../src/database/schema/schema-reader.js';
+import { schemaDiff } from '../src/database/schema/schema-reader.js';
 import type { GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { oneRow, type Api } from './support/api.js';
-import { GENERATED, generateFromSql, suiteServing, type GeneratedProject } from './support/generated-project.js';
+import { GENERATED, generateFromSql, onEmptyDatabase, suiteServing, type GeneratedProject } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import type { ScratchDatabase } from './support/test-databases.js';
-import { startTestApp, testTargets, type TestApp, type TestTarget } from './support/test-app.js';
+import { testTargets, type TestApp, type TestTarget } from './support/test-app.js';
 
 /**
  * Sakila, the public sample schema (test/fixtures/sakila/, BSD-licensed: see its LICENSE), as a
@@ -341,14 +341,10 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
     });
 
     it('its baseline migration creates the served tables, loop included, and views on an empty database', async () => {
-      const empty = await startTestApp(target, { project });
-      try {
-        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+      await onEmptyDatabase(target, project, async (_app, made) => {
         expect(made.tables.map((table) => table.name).filter((name) => !name.startsWith('tessera_'))).toEqual(SERVED[kind]);
         expect(made.views.map((view) => view.name)).toEqual([...VIEWS[kind]].sort());
-      } finally {
-        await empty.close();
-      }
+      });
     });
   });
 }

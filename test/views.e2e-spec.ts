@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ViewEntity } from 'typeorm';
-import { parseDatabaseUrl } from '../src/config/database-url.js';
-import { readSchema } from '../src/database/schema/schema-reader.js';
 import { ViewColumn } from '../src/data/view-column.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiWithRoles, type Api } from './support/api.js';
-import { GENERATED, generateFromSql, type GeneratedProject } from './support/generated-project.js';
+import { GENERATED, generateFromSql, onEmptyDatabase, type GeneratedProject } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import { startTestApp, suiteApp, testTargets } from './support/test-app.js';
 
@@ -351,18 +349,14 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
     });
 
     it('its baseline migration creates the tables and the views on an empty database, which the views then read', async () => {
-      const empty = await startTestApp(target, { project });
-      try {
-        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+      await onEmptyDatabase(target, project, async (empty, made) => {
         expect(made.views.map((v) => v.name)).toEqual(['account_summary', 'balances', 'region_totals', 'rich_accounts']);
         const api = await apiWithRoles(empty, ['Full access']);
         expect((await api.get('/account_summary').expect(200)).body).toEqual([]);
         await api.post('/region', { region_id: 1, name: 'North' }).expect(201);
         await api.post('/account', { account_id: 7, region_id: 1, owner: 'Dee', balance: 500, secret_note: 'x' }).expect(201);
         expect((await api.get('/rich_accounts').expect(200)).body).toEqual([{ owner: 'Dee', balance: 500 }]);
-      } finally {
-        await empty.close();
-      }
+      });
     });
 
     it("the boot's schema check names a view the database lost (its migration ran before), as it does a table", async () => {
