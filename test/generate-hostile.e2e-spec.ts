@@ -10,13 +10,15 @@ import { generateProject, type GenerateResult } from '../src/generator/generate-
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
-import { GENERATED, generateFromSql } from './support/generated-project.js';
+import { GENERATED, generateFromSql, onEmptyDatabase } from './support/generated-project.js';
 import { runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, testTargets, type TestApp } from './support/test-app.js';
 
 /** A table name that closes a doc comment and runs code, were it written into one as it is. */
 const EVIL = 'evil */ (globalThis as any)[`PWNED`] = 1; /*';
+/** A view's name of the same kind. */
+const VIEW = 'view */ (globalThis as any)[`PWNED`] = 2; /*';
 
 /**
  * Names a database accepts in double quotes and a generator must write into TypeScript as data
@@ -36,6 +38,9 @@ line" TEXT, "ls\u2028sep" TEXT, "\${x}" TEXT, "é" TEXT, "x\` y" TEXT, "class" T
   `CREATE TABLE "a.b" ("id" INTEGER NOT NULL PRIMARY KEY)`,
   `CREATE TABLE "it's" ("id" INTEGER NOT NULL PRIMARY KEY)`,
   `CREATE TABLE "computed" ("id" INTEGER NOT NULL PRIMARY KEY, "twice" INTEGER GENERATED ALWAYS AS ("id" * 2) VIRTUAL)`,
+  // A view whose name closes a comment and whose definition holds code in a string: the baseline migration keeps it as data.
+  `CREATE VIEW "${VIEW}" AS SELECT "a'b", "c""d", "new
+line" AS "v */ w", 'it''s''); process.exit(1); //' AS "lit" FROM "${EVIL}"`,
 ];
 
 describe('generate from a hostile SQLite schema [sqlite]', () => {
@@ -64,7 +69,18 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
       "@Entity({ name: 'evil */ (globalThis as any)[`PWNED`] = 1; /*' })",
       'export class EvilGlobalThisAsAnyPWNED1 {',
     ]);
-    expect(project.entities.map((e) => e.name).sort()).toEqual(['EvilGlobalThisAsAnyPWNED1', 'NeedsConstructor', 'ProjectDefinition2']);
+    expect(project.entities.map((e) => e.name).sort()).toEqual([
+      'EvilGlobalThisAsAnyPWNED1',
+      'NeedsConstructor',
+      'ProjectDefinition2',
+      'ViewGlobalThisAsAnyPWNED2',
+    ]);
+    const view = readFileSync(join(out, 'entities', 'view-globalthis-as-any-pwned-2.view.ts'), 'utf8');
+    expect(view.split('\n').filter((line) => line.includes('PWNED'))).toEqual([
+      ' * View view *\\/ (globalThis as any)[`PWNED`] = 2; /*, as generated from the database (`npm run generate`): served read-only,',
+      "@ViewEntity({ name: 'view */ (globalThis as any)[`PWNED`] = 2; /*', synchronize: false })",
+      'export class ViewGlobalThisAsAnyPWNED2 {',
+    ]);
   });
 
   it('leaves out what TypeORM or JavaScript cannot take, naming each, and generates the rest', () => {
@@ -77,7 +93,9 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
           `column ${EVIL}.${name}: named after a property of every JavaScript object, which Tessera cannot serve (the column stays in the database)`,
       ),
       'column needs_constructor.constructor: named after a property of every JavaScript object, which Tessera cannot serve (the column stays in the database; it is NOT NULL without a default, so an insert through the API succeeds only where the database fills it, e.g. by a trigger)',
+      `column ${VIEW}.lit: an expression SQLite gives no type, which Tessera cannot serve (left out of the view's entity; CAST it in the view, e.g. CAST(... AS TEXT), to serve it)`,
     ]);
+    expect(result.views).toEqual([VIEW]);
   });
 
   it('writes files the strict compiler accepts', () => {
@@ -128,6 +146,8 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
       expect(read).toMatchObject({ ...row, d1: "'); process.exit(1); //", d2: "it's */ x" });
       expect(Object.keys(read!)).not.toEqual(expect.arrayContaining(['constructor']));
       expect(Object.keys(read!)).not.toEqual(expect.arrayContaining(['toString']));
+      // The view over it, read-only, its odd names and a definition holding code in a string served as they are.
+      expect((await api.get(`/${encodeURIComponent(VIEW)}`).expect(200)).body).toEqual([{ "a'b": 'q', 'c"d': 'dq', 'v */ w': 'n' }]);
     });
 
     it('its relation named after a column constructor_id takes another name', async () => {
@@ -190,9 +210,14 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
       await source.drop();
     });
 
-    it('generates the tables, not the view nor the table with a computed column, and says so; runs no SQL a name holds', async () => {
+    it('generates the tables and the view, not the table with a computed column, and says so; runs no SQL a name holds', async () => {
       expect((await readSchema(parseDatabaseUrl(source.url))).tables.map((table) => table.name)).not.toContain('pwned');
-      expect(result.files.filter((f) => f.startsWith('entities/'))).toEqual(['entities/child.entity.ts', 'entities/parent.entity.ts']);
+      expect(result.files.filter((f) => f.startsWith('entities/'))).toEqual([
+        'entities/child-view.view.ts',
+        'entities/child.entity.ts',
+        'entities/parent.entity.ts',
+      ]);
+      expect(result.views).toEqual(['child_view']);
       expect(result.skipped).toEqual([
         'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
         "table it's: its name holds a single quote, which TypeORM cannot read",
@@ -202,9 +227,13 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
               "table x'); CREATE TABLE pwned (id INT); --: its name holds a single quote, which TypeORM cannot read",
             ]
           : []),
-        'view child_view: Tessera does not serve views yet (it serves the tables the view reads)',
         // MariaDB's ENUM is served (a string held to its values); PostgreSQL's enum type is not (yet), its text[] is (a JSON array).
-        ...(dialect === 'postgres' ? ['column child.m: type mood, which Tessera cannot serve (the column stays in the database)'] : []),
+        ...(dialect === 'postgres'
+          ? [
+              'column child.m: type mood, which Tessera cannot serve (the column stays in the database)',
+              "column child_view.m: type mood, which Tessera cannot serve (left out of the view's entity)",
+            ]
+          : []),
       ]);
     });
 
@@ -221,25 +250,27 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
         expect(read).toMatchObject({ ...child, big: '9007199254740993' });
         if (dialect === 'mysql') expect(read).toMatchObject({ flag: true, small: 7, u: 4000000000, m: 'happy' });
         if (dialect === 'postgres') expect(read).toMatchObject({ tags: ['a', 'b'] });
+        // The view over it: the same row, read-only, its odd column name included.
+        expect((await api.get('/child_view').expect(200)).body).toEqual([expect.objectContaining({ ...child, big: '9007199254740993' })]);
       } finally {
         await t.close();
       }
     });
 
     it('its baseline migration gives an empty database the same tables: enum, array, unsigned and ON UPDATE columns included', async () => {
-      const empty = await startTestApp(target, { project });
-      try {
-        const made = await readSchema(parseDatabaseUrl(empty.config.database.url));
+      await onEmptyDatabase(target, project, async (_app, made) => {
         const before = await readSchema(parseDatabaseUrl(source.url));
         const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
         expect(ours(made)).toEqual(ours(before));
+        // The view too, from the database's own definition: the same columns.
+        expect(made.views.map((view) => [view.name, view.columns.map((c) => c.name)])).toEqual(
+          before.views.map((view) => [view.name, view.columns.map((c) => c.name)]),
+        );
         if (dialect === 'mysql') {
           const at = made.tables.find((table) => table.name === 'child')!.columns.find((c) => c.name === 'at');
           expect(at).toMatchObject({ onUpdate: expect.stringMatching(/^current_timestamp/i) as string });
         }
-      } finally {
-        await empty.close();
-      }
+      });
     });
   });
 }

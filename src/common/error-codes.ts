@@ -14,6 +14,8 @@ export enum ErrorCode {
   NOT_FOUND = 4040,
   OBJECT_NOT_FOUND = 4041,
   TOKEN_NOT_FOUND = 4042,
+  /** A write (POST, PUT, PATCH, DELETE) on a read-only resource (a view): only GET; the answer's `Allow` header says so. */
+  METHOD_NOT_ALLOWED = 4050,
   CHECKSUM_MISMATCH = 4090,
   DUPLICATE_KEY = 4091,
   /** Deadlock, serialization or certification failure that retries within the time budget did not get through. */

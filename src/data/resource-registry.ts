@@ -65,6 +65,7 @@ export interface Resource {
   target: Function | string;
   columns: ResourceColumn[];
   columnsByName: ReadonlyMap<string, ResourceColumn>;
+  /** Empty only for a view that declares no key (see `view`). */
   primaryKey: ResourceColumn[];
   parents: ParentRelation[];
   children: ChildRelation[];
@@ -74,6 +75,17 @@ export interface Resource {
    * checksums it answers are the stored rows' (see `rewrittenTables`).
    */
   readBackAfterWrite: boolean;
+  /**
+   * A database view (a TypeORM `@ViewEntity`): read-only, GET only, with no relations. Its key is
+   * the columns its entity declares `primary`, or none: rows of a view without a key have no
+   * href, no checksum and no URL of their own (see `isKeyless`).
+   */
+  view: boolean;
+}
+
+/** A view without a declared key: its rows are read as a collection only. */
+export function isKeyless(resource: Resource): boolean {
+  return resource.primaryKey.length === 0;
 }
 
 /** How the registry reads the entities: their metadata, and the database's kind (SQLite keys differ). */
@@ -139,6 +151,18 @@ function isSqliteRowid(metadata: EntityMetadata, column: ColumnMetadata): boolea
 }
 
 function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string, string>, sqlite: boolean, rewritten: boolean): Resource {
+  const view = metadata.tableType === 'view';
+  if (view && metadata.relations.length > 0) {
+    throw new Error(
+      `View entity ${metadata.name} declares relations (${metadata.relations.map((r) => r.propertyName).join(', ')}); Tessera serves views read-only, without relations: remove them.`,
+    );
+  }
+  const toView = metadata.relations.find((r) => r.inverseEntityMetadata.tableType === 'view');
+  if (toView) {
+    throw new Error(
+      `Entity ${metadata.name}'s relation ${toView.propertyName} leads to view entity ${toView.inverseEntityMetadata.name}; Tessera serves views read-only, without relations: remove it.`,
+    );
+  }
   const uniqueColumns = new Set(
     metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
   );
@@ -155,7 +179,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     onDelete: relation.onDelete,
   }));
   const primaryKey = columns.filter((c) => c.primary);
-  if (primaryKey.length === 0) throw new Error(`Entity ${metadata.name} has no primary key; every resource needs one.`);
+  if (primaryKey.length === 0 && !view) throw new Error(`Entity ${metadata.name} has no primary key; every resource needs one.`);
   return {
     name: metadata.tableName,
     urlName: pathSegment(metadata.tableName),
@@ -166,7 +190,8 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     primaryKey,
     parents,
     children: [],
-    readBackAfterWrite: rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined),
+    readBackAfterWrite: !view && (rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined)),
+    view,
   };
 }
 

@@ -96,6 +96,11 @@ async function main(): Promise<void> {
     root: PROJECT_ROOT,
   });
   process.stdout.write(`Wrote ${args.out}: ${result.files.join(', ')}\n`);
+  if (result.views.length > 0) {
+    process.stdout.write(
+      `Views served read-only (GET only; without a key, so their rows have no href: README, "Views"): ${result.views.join(', ')}\n`,
+    );
+  }
   if (result.skipped.length > 0) {
     process.stderr.write(
       `Left out (Tessera cannot serve them; the rest was generated):\n${result.skipped.map((s) => `  - ${s}`).join('\n')}\n`,

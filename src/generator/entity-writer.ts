@@ -2,7 +2,7 @@ import { columnKindOfTypeName } from '../data/column-kind.js';
 import type { SchemaForeignKey } from '../database/schema/schema-reader.js';
 import type { EntityNames } from './names.js';
 import { access, commentText, propertyKey, quote } from './names.js';
-import type { ServedColumn, ServedTable } from './served-schema.js';
+import type { ServedColumn, ServedTable, ServedView } from './served-schema.js';
 
 /** Where the generated files import Tessera's own modules from (`../..` for `src/project/entities/`). */
 export interface ImportBase {
@@ -33,7 +33,8 @@ function propertyType(column: ServedColumn): string {
   return column.nullable && !column.primary ? `${base} | null` : base;
 }
 
-function columnOptions(column: ServedColumn, withGeneration: boolean): string {
+/** The options that say a column's type, a table's or a view's. */
+function typeOptions(column: ServedColumn): string[] {
   const options = [`type: ${quote(column.type)}`];
   if (column.length !== undefined) options.push(`length: ${/^[0-9]+$/.test(column.length) ? column.length : quote(column.length)}`);
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
@@ -41,6 +42,11 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.unsigned) options.push('unsigned: true');
   if (column.array) options.push('array: true');
   if (column.enum && (column.type === 'enum' || column.type === 'set')) options.push(`enum: [${column.enum.map(quote).join(', ')}]`);
+  return options;
+}
+
+function columnOptions(column: ServedColumn, withGeneration: boolean): string {
+  const options = typeOptions(column);
   if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
@@ -141,5 +147,39 @@ export function entitySource(table: ServedTable, tables: ServedTable[], names: E
   lines.push(`export class ${className} {`);
   lines.push(body.map((member) => member.join('\n')).join('\n\n'));
   lines.push('}', '');
+  return lines.join('\n');
+}
+
+/**
+ * The `<view>.view.ts` of one served view: a `@ViewEntity` TypeORM never creates or changes
+ * (`synchronize: false`: the baseline migration creates the view), each served column a
+ * `@ViewColumn` with its type. It declares no key: its rows are served without one.
+ */
+export function viewEntitySource(view: ServedView, names: EntityNames, base: ImportBase): string {
+  const className = names.className.get(view.source.name)!;
+  const lines: string[] = [
+    "import { ViewEntity } from 'typeorm';",
+    ...(view.columns.some((c) => propertyType(c).startsWith('DecimalString'))
+      ? [`import type { DecimalString } from '${base.srcFromEntities}/data/decimal-string.js';`]
+      : []),
+    `import { ViewColumn } from '${base.srcFromEntities}/data/view-column.js';`,
+    '',
+    `/**`,
+    ` * View ${commentText(view.source.name)}, as generated from the database (\`npm run generate\`): served read-only,`,
+    ' * without a key. Declare one (`primary: true` on its columns) only if the view cannot hold two rows',
+    ' * with the same values in them: its rows then have an href and a URL of their own.',
+    ' */',
+    `@ViewEntity({ name: ${quote(view.source.name)}, synchronize: false })`,
+    `export class ${className} {`,
+    view.columns
+      .map((column) => {
+        const options = typeOptions(column);
+        if (column.nullable) options.push('nullable: true');
+        return [`  @ViewColumn({ ${options.join(', ')} })`, `  ${propertyKey(column.name)}!: ${propertyType(column)};`].join('\n');
+      })
+      .join('\n\n'),
+    '}',
+    '',
+  ];
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SchemaSnapshot } from '../database/schema/schema-reader.js';
-import { entitySource } from './entity-writer.js';
+import { entitySource, viewEntitySource } from './entity-writer.js';
 import { BASELINE_CLASS, BASELINE_FILE, baselineMigrationSource } from './migration-writer.js';
 import { entityNames } from './names.js';
 import { demoPointerSource, projectSource, rolesSource, rulesSource } from './project-writer.js';
@@ -34,6 +34,8 @@ export interface GenerateResult {
   files: string[];
   /** What was left out and why (database only). */
   skipped: string[];
+  /** The views served, read-only (database only), in the order the baseline migration creates them. */
+  views: string[];
 }
 
 /** A relative import path from one folder to another, always starting with `.` and using `/`. */
@@ -92,27 +94,35 @@ function databaseFiles(
   request: GenerateRequest,
   schema: SchemaSnapshot,
   srcDir: string,
-): { files: Map<string, string>; skipped: string[] } {
+): { files: Map<string, string>; skipped: string[]; views: string[] } {
   const served = servedSchema(schema);
-  const names = entityNames(served.tables);
+  const names = entityNames(served.tables, served.views);
   const files = new Map<string, string>();
   const srcFromEntities = importPath(join(request.out, 'entities'), srcDir);
   for (const table of served.tables) {
     files.set(`entities/${names.fileName.get(table.source.name)!}.ts`, entitySource(table, served.tables, names, { srcFromEntities }));
   }
-  const hasTables = served.tables.length > 0;
-  if (hasTables) files.set(`migrations/${BASELINE_FILE}.ts`, baselineMigrationSource(request.name!, served.tables));
+  for (const view of served.views) {
+    files.set(`entities/${names.fileName.get(view.source.name)!}.ts`, viewEntitySource(view, names, { srcFromEntities }));
+  }
+  const hasSchema = served.tables.length > 0 || served.views.length > 0;
+  if (hasSchema)
+    files.set(`migrations/${BASELINE_FILE}.ts`, baselineMigrationSource(request.name!, served.tables, served.views, schema.kind));
+  const entity = (name: string): { className: string; file: string } => ({
+    className: names.className.get(name)!,
+    file: names.fileName.get(name)!,
+  });
   files.set(
     'project.ts',
     projectSource({
       name: request.name!,
       srcFromProject: importPath(request.out, srcDir),
-      entities: served.tables.map((t) => ({ className: names.className.get(t.source.name)!, file: names.fileName.get(t.source.name)! })),
-      ...(hasTables ? { migration: { className: BASELINE_CLASS, file: BASELINE_FILE } } : {}),
+      entities: [...served.tables.map((t) => entity(t.source.name)), ...served.views.map((v) => entity(v.source.name))],
+      ...(hasSchema ? { migration: { className: BASELINE_CLASS, file: BASELINE_FILE } } : {}),
       origin: `Generated from a ${schema.kind} database.`,
     }),
   );
-  return { files, skipped: served.skipped };
+  return { files, skipped: served.skipped, views: served.views.map((v) => v.source.name) };
 }
 
 /** Formats the written files with the repository's Prettier, when it is installed (a development checkout). */
@@ -131,6 +141,7 @@ export function generateProject(request: GenerateRequest): GenerateResult {
   const srcDir = join(request.root, 'src');
   let files = new Map<string, string>();
   let skipped: string[] = [];
+  let views: string[] = [];
   const srcFromProject = importPath(request.out, srcDir);
   switch (request.source.kind) {
     case 'demo':
@@ -143,7 +154,7 @@ export function generateProject(request: GenerateRequest): GenerateResult {
       );
       break;
     case 'database':
-      ({ files, skipped } = databaseFiles(request, request.source.schema, srcDir));
+      ({ files, skipped, views } = databaseFiles(request, request.source.schema, srcDir));
       break;
   }
   if (request.source.kind !== 'demo') {
@@ -159,5 +170,5 @@ export function generateProject(request: GenerateRequest): GenerateResult {
     written.push(path);
   }
   format(request.root, written);
-  return { files: [...files.keys()].sort(), skipped };
+  return { files: [...files.keys()].sort(), skipped, views };
 }

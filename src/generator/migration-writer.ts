@@ -1,6 +1,6 @@
-import type { SchemaColumn, SchemaForeignKey, SchemaIndex } from '../database/schema/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaIndex, SchemaSnapshot } from '../database/schema/schema-reader.js';
 import { quote } from './names.js';
-import type { ServedTable } from './served-schema.js';
+import type { ServedTable, ServedView } from './served-schema.js';
 
 /** Fixed, so that generating twice from the same database writes the same files. */
 export const BASELINE_TIMESTAMP = 1764100000000;
@@ -80,25 +80,61 @@ function creationOrder(tables: ServedTable[]): { order: ServedTable[]; later: Ma
   return { order, later };
 }
 
+/** Whether a view of that name exists in the database (or schema) the migration runs on, per database kind. */
+const VIEW_EXISTS: Record<SchemaSnapshot['kind'], string> = {
+  sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'view' AND name = ?",
+  mysql: 'SELECT 1 AS found FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+  mariadb: 'SELECT 1 AS found FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+  postgres: 'SELECT 1 AS found FROM information_schema.views WHERE table_schema = current_schema() AND table_name = $1',
+};
+
+/** A view's name in SQL: between backquotes on MySQL/MariaDB, double quotes elsewhere (the quote doubled inside). */
+function sqlName(kind: SchemaSnapshot['kind'], name: string): string {
+  const q = kind === 'mysql' || kind === 'mariadb' ? '`' : '"';
+  return `${q}${name.replaceAll(q, q + q)}${q}`;
+}
+
 /**
  * The baseline migration: creates the served tables exactly as they are in the database the
  * project was generated from (every column, unique constraint, index and foreign key between
- * them). On that database it finds every table there and does nothing, so TypeORM records it as
- * applied without changing a thing; on an empty one it creates them all; anything in between
- * is refused, naming the tables that exist.
+ * them), then the served views from that database's own definitions, each after what it reads.
+ * On that database it finds every table and view there and does nothing, so TypeORM records it
+ * as applied without changing a thing; on an empty one it creates them all; anything in between
+ * is refused, naming what exists.
  */
-export function baselineMigrationSource(projectName: string, tables: ServedTable[]): string {
+export function baselineMigrationSource(
+  projectName: string,
+  tables: ServedTable[],
+  views: ServedView[] = [],
+  kind: SchemaSnapshot['kind'] = 'sqlite',
+): string {
   const names = new Set(tables.map((t) => t.source.name));
   const { order, later } = creationOrder(tables);
+  const all = views.length > 0 ? '[...TABLES, ...VIEWS.map((view) => view.name)]' : 'TABLES';
   const lines = [
     `import { Table, ${later.size > 0 ? 'TableForeignKey, ' : ''}type MigrationInterface, type QueryRunner } from 'typeorm';`,
     '',
     `/** The tables of ${projectName}, in the order they are created (each after those it refers to). */`,
     `const TABLES: string[] = [${order.map((t) => quote(t.source.name)).join(', ')}];`,
+    ...(views.length > 0
+      ? [
+          '',
+          `/** The views of ${projectName}, in the order they are created (each after those it reads), as the database defined them. */`,
+          'const VIEWS: Array<{ name: string; create: string; drop: string }> = [',
+          ...views.map(
+            (view) =>
+              `  { name: ${quote(view.source.name)}, create: ${quote(view.source.create!)}, drop: ${quote(`DROP VIEW ${sqlName(kind, view.source.name)}`)} },`,
+          ),
+          '];',
+          '',
+          '/** Whether a view of that name exists. */',
+          `const VIEW_EXISTS = ${quote(VIEW_EXISTS[kind])};`,
+        ]
+      : []),
     '',
     '/**',
     ` * The schema ${projectName} was generated from (\`npm run generate\`). On that database every table`,
-    ' * exists already: nothing is done, and TypeORM records the migration as applied. On an empty',
+    ` * ${views.length > 0 ? 'and view ' : ''}exists already: nothing is done, and TypeORM records the migration as applied. On an empty`,
     ' * database it creates them all; when only some exist, it stops and names them.',
     ' */',
     `export class ${BASELINE_CLASS} implements MigrationInterface {`,
@@ -107,10 +143,17 @@ export function baselineMigrationSource(projectName: string, tables: ServedTable
     '  async up(queryRunner: QueryRunner): Promise<void> {',
     '    const existing: string[] = [];',
     '    for (const table of TABLES) if (await queryRunner.hasTable(table)) existing.push(table);',
-    '    if (existing.length === TABLES.length) return;',
+    ...(views.length > 0
+      ? [
+          '    for (const view of VIEWS) {',
+          '      if (((await queryRunner.query(VIEW_EXISTS, [view.name])) as unknown[]).length > 0) existing.push(view.name);',
+          '    }',
+          '    if (existing.length === TABLES.length + VIEWS.length) return;',
+        ]
+      : ['    if (existing.length === TABLES.length) return;']),
     '    if (existing.length > 0) {',
     '      throw new Error(',
-    "        `The baseline migration creates ${TABLES.join(', ')}, but ${existing.join(', ')} exist already: point Tessera at the database the project was generated from, or at an empty one.`,",
+    `        \`The baseline migration creates \${${all}.join(', ')}, but \${existing.join(', ')} exist already: point Tessera at the database the project was generated from, or at an empty one.\`,`,
     '      );',
     '    }',
   ];
@@ -128,7 +171,9 @@ export function baselineMigrationSource(projectName: string, tables: ServedTable
       lines.push(`    await queryRunner.createForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);
     }
   }
+  if (views.length > 0) lines.push('    for (const view of VIEWS) await queryRunner.query(view.create);');
   lines.push('  }', '', '  async down(queryRunner: QueryRunner): Promise<void> {');
+  if (views.length > 0) lines.push('    for (const view of [...VIEWS].reverse()) await queryRunner.query(view.drop);');
   for (const [table, foreignKeys] of later) {
     for (const fk of foreignKeys) {
       lines.push(`    await queryRunner.dropForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);

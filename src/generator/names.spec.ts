@@ -40,6 +40,7 @@ describe('generator names', () => {
     const served = servedSchema({
       kind: 'sqlite',
       unread: [],
+      views: [],
       tables: [
         table('order_line', [column('id', { primary: true })]),
         table('Order-Line', [column('id', { primary: true })]),
@@ -89,7 +90,7 @@ describe('generator names', () => {
       { columns: ['dept'], referencedTable: 'department', referencedColumns: ['code'] },
     ];
     const department = table('department', [column('code', { primary: true, type: 'varchar', length: '10' }), column('employee_list')]);
-    const served = servedSchema({ kind: 'sqlite', tables: [department, employee], unread: [] });
+    const served = servedSchema({ kind: 'sqlite', tables: [department, employee], unread: [], views: [] });
     const names = entityNames(served.tables);
     const [toManager, toDepartment] = served.tables[1]!.relations;
     expect(names.relation.get(toManager!)).toEqual({ manyToOne: 'manager', oneToMany: 'employee_list' });
@@ -101,7 +102,7 @@ describe('generator names', () => {
       column('id', { primary: true, generated: 'increment' }),
       column('unit price', { type: 'decimal', precision: 9, scale: 2, nullable: true }),
     ]);
-    const served = servedSchema({ kind: 'postgres', tables: [odd], unread: [] });
+    const served = servedSchema({ kind: 'postgres', tables: [odd], unread: [], views: [] });
     const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
     expect(source).toContain(
       "@Column({ type: 'decimal', precision: 9, scale: 2, nullable: true })\n  'unit price'!: DecimalString | null;",
@@ -117,7 +118,7 @@ describe('generator names', () => {
       column('search', { type: 'tsvector', nullable: true }),
     ]);
     child.foreignKeys = [{ columns: ['blob_id'], referencedTable: 'blobby', referencedColumns: ['id'] }];
-    const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])], unread: [] });
+    const served = servedSchema({ kind: 'postgres', tables: [blob, child, table('log', [column('at')])], unread: [], views: [] });
     expect(served.tables.map((t) => t.source.name)).toEqual(['child']);
     expect(served.tables[0]!.columns.map((c) => c.name)).toEqual(['id', 'blob_id']);
     expect(served.skipped).toEqual([
@@ -136,6 +137,7 @@ describe('served schema', () => {
     const served = servedSchema({
       kind: 'postgres',
       unread: [],
+      views: [],
       tables: [
         table('chain', [column('id', { primary: true }), column('staff_id')], { foreignKeys: [key('staff_id', 'staff')] }),
         table('node', [column('id', { primary: true }), column('node_id')], { foreignKeys: [key('node_id', 'node')] }),
@@ -158,6 +160,7 @@ describe('served schema', () => {
     const served = servedSchema({
       kind: 'postgres',
       unread: [],
+      views: [],
       tables: [
         table('film', [
           column('id', { primary: true }),
@@ -204,6 +207,7 @@ describe('served schema', () => {
     const served = servedSchema({
       kind: 'mysql',
       unread: [],
+      views: [],
       tables: [table('film', [column('id', { primary: true }), column('rating', { type: 'enum', enum: ["it's", 'G'], nullable: true })])],
     });
     const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });

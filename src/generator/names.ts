@@ -1,6 +1,6 @@
 import type { SchemaForeignKey } from '../database/schema/schema-reader.js';
 import { RESERVED_PROPERTIES } from './reserved-properties.js';
-import type { ServedTable } from './served-schema.js';
+import type { ServedTable, ServedView } from './served-schema.js';
 
 /** Names an entity file imports or declares; a class must not take one of them. */
 const TAKEN = new Set([
@@ -14,6 +14,8 @@ const TAKEN = new Set([
   'PrimaryColumn',
   'PrimaryGeneratedColumn',
   'Unique',
+  'ViewColumn',
+  'ViewEntity',
   'Date',
   'Object',
   'String',
@@ -97,10 +99,10 @@ export interface RelationNames {
   oneToMany: string;
 }
 
-/** Class, file and relation names of every served table, the same on every run. */
+/** Class, file and relation names of every served table (and class and file names of every served view), the same on every run. */
 export interface EntityNames {
   className: Map<string, string>;
-  /** File name without extension, e.g. `order-line.entity`. */
+  /** File name without extension, e.g. `order-line.entity` (a view's `order-totals.view`). */
   fileName: Map<string, string>;
   relation: Map<SchemaForeignKey, RelationNames>;
 }
@@ -112,7 +114,7 @@ export interface EntityNames {
  * after the child table with `_list` (`product_list`). A name taken by a column or an earlier
  * relation gets a number.
  */
-export function entityNames(tables: ServedTable[]): EntityNames {
+export function entityNames(tables: ServedTable[], views: ServedView[] = []): EntityNames {
   const classes = new Set<string>(TAKEN);
   const files = new Set<string>();
   const className = new Map<string, string>();
@@ -122,6 +124,11 @@ export function entityNames(tables: ServedTable[]): EntityNames {
     className.set(table.source.name, unique(pascalCase(table.source.name), classes));
     fileName.set(table.source.name, `${unique(kebabCase(table.source.name), files, true)}.entity`);
     usedProperties.set(table.source.name, new Set([...RESERVED_PROPERTIES, ...table.columns.map((c) => c.name)]));
+  }
+  // Views after the tables, so that a table keeps the names it had before its database had views.
+  for (const view of views) {
+    className.set(view.source.name, unique(pascalCase(view.source.name), classes));
+    fileName.set(view.source.name, `${unique(kebabCase(view.source.name), files, true)}.view`);
   }
   const relation = new Map<SchemaForeignKey, RelationNames>();
   for (const table of tables) {

@@ -1,5 +1,5 @@
 import type { ColumnKind } from '../data/column-kind.js';
-import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../database/schema/schema-reader.js';
+import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable, SchemaView } from '../database/schema/schema-reader.js';
 import { entityColumnType, type EntityColumnType } from './column-types.js';
 import { RESERVED_PROPERTIES } from './reserved-properties.js';
 
@@ -19,8 +19,16 @@ export interface ServedTable {
   loopClosers: Set<SchemaForeignKey>;
 }
 
+/** A view the generator serves (read-only): its served columns. */
+export interface ServedView {
+  source: SchemaView;
+  columns: ServedColumn[];
+}
+
 export interface ServedSchema {
   tables: ServedTable[];
+  /** In the order the baseline migration creates them: each after the views it reads. */
+  views: ServedView[];
   /** What was left out and why, one line each, e.g. `table event_log: it has no primary key`. */
   skipped: string[];
 }
@@ -92,7 +100,73 @@ export function servedSchema(schema: SchemaSnapshot): ServedSchema {
     return { source: table, columns, relations, loopClosers: new Set<SchemaForeignKey>() };
   });
   markLoopClosers(tables);
-  return { tables, skipped };
+  return { tables, views: servedViews(schema, tables, skipped), skipped };
+}
+
+/** Why a view's column cannot be served, and that it is left out: as a table's, or (SQLite) an expression, which has no type to serve it by. */
+function viewColumnLine(kind: SchemaSnapshot['kind'], view: string, column: SchemaColumn): string {
+  return kind === 'sqlite' && column.type === '' && !RESERVED_PROPERTIES.has(column.name)
+    ? `column ${view}.${column.name}: an expression SQLite gives no type, which Tessera cannot serve (left out of the view's entity; CAST it in the view, e.g. CAST(... AS TEXT), to serve it)`
+    : `column ${view}.${column.name}: ${columnProblem(column)} (left out of the view's entity)`;
+}
+
+/**
+ * The views Tessera serves, read-only: those with a column it can serve that the baseline
+ * migration can create on an empty database, from the database's own definition, after the
+ * tables (and views) they read. A view that uses what the migration does not create (a table
+ * left out, a function, a type of its own) is left out, and the generator says why: the project
+ * must start on an empty database as on the one it came from. Its columns of types Tessera
+ * cannot serve are left out of its entity.
+ */
+function servedViews(schema: SchemaSnapshot, tables: ServedTable[], skipped: string[]): ServedView[] {
+  const tableNames = new Set(tables.map((t) => t.source.name));
+  // Enum types the baseline migration creates with their tables' columns (PostgreSQL).
+  const types = new Set(tables.flatMap((t) => t.source.columns.flatMap((c) => (c.enumName === undefined ? [] : [c.enumName]))));
+  const candidates = new Map<string, { view: SchemaView; columns: ServedColumn[]; columnLines: string[] }>();
+  for (const view of schema.views) {
+    const columns: ServedColumn[] = [];
+    const columnLines: string[] = [];
+    for (const column of view.columns) {
+      const served = servedType(schema.kind, column);
+      if (served) columns.push({ ...column, ...served, primary: false });
+      else columnLines.push(viewColumnLine(schema.kind, view.name, column));
+    }
+    if (columns.length === 0) skipped.push(`view ${view.name}: none of its columns can be served`);
+    else if (!view.create)
+      skipped.push(
+        `view ${view.name}: ${view.unwritable ?? 'its definition cannot be read'}, so the baseline migration could not create it on an empty database`,
+      );
+    else {
+      const need = view.needs.find((n) => !(n.kind === 'type' && n.typeName !== undefined && types.has(n.typeName)));
+      if (need)
+        skipped.push(
+          `view ${view.name}: it uses ${need.kind} ${need.name}, which the baseline migration does not create on an empty database`,
+        );
+      else candidates.set(view.name, { view, columns, columnLines });
+    }
+  }
+  // Each view after those it reads; a view that reads what is not served (or a loop of views) stays behind.
+  const ordered: ServedView[] = [];
+  const made = new Set<string>();
+  for (let progress = true; progress;) {
+    progress = false;
+    for (const [name, candidate] of candidates) {
+      if (!candidate.view.reads.every((read) => tableNames.has(read) || made.has(read))) continue;
+      ordered.push({ source: candidate.view, columns: candidate.columns });
+      skipped.push(...candidate.columnLines);
+      made.add(name);
+      candidates.delete(name);
+      progress = true;
+    }
+  }
+  for (const [name, { view }] of candidates) {
+    const missing = view.reads.find((read) => !tableNames.has(read) && !made.has(read))!;
+    const what = schema.views.some((v) => v.name === missing) ? 'view' : 'table';
+    skipped.push(
+      `view ${name}: it reads ${what} ${missing}, which is not served, so the baseline migration could not create it on an empty database`,
+    );
+  }
+  return ordered;
 }
 
 /** Whether every column of the relation is NOT NULL: TypeORM then saves the parent first. */

@@ -151,6 +151,7 @@ export class RuleBank {
   private resourceOf(entity: EntityClass | undefined): Resource {
     const resource = this.registry.resources.find((r) => r.target === entity);
     if (!resource) throw new Error(`${entity?.name ?? String(entity)} is not an entity of this project`);
+    if (resource.view) throw new Error(`${resource.name} is a view, which is read-only: no rule applies to it`);
     return resource;
   }
 

@@ -22,7 +22,7 @@ import { COUNT_BOUND, readQueryOf } from './read-query.js';
 import { ResourcesService } from './resources.service.js';
 
 /**
- * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@procedures`, `@functions` and
+ * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@views/<name>`, `@procedures`, `@functions` and
  * `@docs`: what this API serves (api-contract §1), in the shapes LAC's clients read. Every one needs a role
  * with meta access; none depends on the caller's other grants. `@count/<resource>` is here for its path (before
  * `<resource>/<key>`), not for its grant: it needs READ on the resource, as a list does.
@@ -69,10 +69,7 @@ export class MetaController {
   @Get('@tables/:name')
   @RequiresAccess('META')
   oneTable(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
-    const base = this.base(req);
-    if (name === '*') return this.page(req, query, this.allTables(base));
-    refuseOtherParameters(query);
-    return this.describe(base, this.registry.get(name));
+    return this.describeOne(req, name, query, false);
   }
 
   /**
@@ -96,6 +93,13 @@ export class MetaController {
     return { count, more: count >= COUNT_BOUND };
   }
 
+  /** One view by plain or prefixed name; `*` is every view. */
+  @Get('@views/:name')
+  @RequiresAccess('META')
+  oneView(@Req() req: unknown, @Param('name') name: string, @Query() query: Record<string, unknown>): unknown {
+    return this.describeOne(req, name, query, true);
+  }
+
   /** The data source's tables, columns, keys and relations in one document (LAC's `@schema/<prefix>`). */
   @Get('@schema/:prefix')
   @RequiresAccess('META')
@@ -108,13 +112,14 @@ export class MetaController {
     return this.page(req, rest, this.allTables(this.base(req)));
   }
 
-  /** Tessera serves no views, stored procedures or functions: LAC's lists of them are empty. */
+  /** The views the project serves (read-only resources), in the shape of `@tables`. */
   @Get('@views')
   @RequiresAccess('META')
   views(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, []);
+    return this.page(req, query, this.all(this.base(req), true));
   }
 
+  /** Tessera serves no stored procedures or functions: LAC's lists of them are empty. */
   @Get('@procedures')
   @RequiresAccess('META')
   procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
@@ -138,10 +143,30 @@ export class MetaController {
   }
 
   private allTables(base: string): Array<Record<string, unknown>> {
-    return this.registry.resources.map((r) => this.describe(base, r));
+    return this.all(base, false);
   }
 
-  /** One table's entry, its columns marked `derived` where a rule computes them. */
+  /** Every table (`views` false) or every view. */
+  private all(base: string, views: boolean): Array<Record<string, unknown>> {
+    return this.registry.resources.filter((r) => r.view === views).map((r) => this.describe(base, r));
+  }
+
+  /** `@tables/<name>` or `@views/<name>`: a name of the other kind is no such table (or view), 404 / 4040. */
+  private describeOne(req: unknown, name: string, query: Record<string, unknown>, view: boolean): unknown {
+    const base = this.base(req);
+    if (name === '*') return this.page(req, query, this.all(base, view));
+    refuseOtherParameters(query);
+    const resource = this.registry.get(name);
+    if (resource.view !== view) {
+      throw new ApiError(
+        ErrorCode.NOT_FOUND,
+        `${resource.name} is a ${resource.view ? 'view: see @views' : 'table: see @tables'}/${encodeURIComponent(resource.name)}`,
+      );
+    }
+    return this.describe(base, resource);
+  }
+
+  /** One table's or view's entry, its columns marked `derived` where a rule computes them. */
   private describe(base: string, resource: Resource): Record<string, unknown> {
     return describeTable(base, this.registry, resource, this.rules.for(resource).derived);
   }

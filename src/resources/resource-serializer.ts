@@ -1,6 +1,6 @@
 import type { RowChecksum } from '../data/checksum.js';
 import { keySegment } from '../data/primary-key.js';
-import type { Resource, ResourceColumn } from '../data/resource-registry.js';
+import { isKeyless, type Resource, type ResourceColumn } from '../data/resource-registry.js';
 import type { Verb } from '../data/row-change.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
 import type { ObjectLinks } from './meta/object-links.js';
@@ -18,7 +18,8 @@ function longColumns(resource: Resource, limit: number): ResourceColumn[] {
 
 /**
  * Turns canonical rows into API objects: the columns the caller may read, then `@metadata`
- * with href and checksum (and resource and verb in a transaction summary).
+ * with href and checksum (and resource and verb in a transaction summary); a view's row without
+ * a key has no `@metadata`.
  */
 export class ResourceSerializer {
   /** @param resourcesUrl absolute URL of the API base, e.g. http://host/rest/default/demo/v1 */
@@ -42,6 +43,9 @@ export class ResourceSerializer {
     inlineLimit?: number,
     links?: ObjectLinks,
   ): Record<string, unknown> {
+    // A view's row without a key has no URL, so no href, no checksum (nothing could send it back) and no links to a
+    // long value: it is its columns alone, values whole. LAC's own clients read an @metadata as one with an href.
+    if (isKeyless(resource)) return this.bare(resource, row, readable);
     const href = this.href(resource, row);
     const metadata: Record<string, unknown> = { href, checksum: this.checksums.of(resource, row) };
     const linked = links?.of(row, readable);

@@ -7,7 +7,7 @@ import { parseFilter } from '../data/query/filter-parser.js';
 import { combineSortTerms, parseOrder, parseSysOrder } from '../data/query/order-parser.js';
 import { compileFilter, compileOrder } from '../data/query/sql-compiler.js';
 import { parseSysFilter } from '../data/query/sysfilter-parser.js';
-import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
+import { isKeyless, ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { paramsFor, RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow, CanonicalValue } from '../data/value-codec.js';
 import { excerpt } from '../data/query/limits.js';
@@ -17,6 +17,8 @@ import { LogicEngine } from '../logic/logic-engine.js';
 import type { RuleLog } from '../logic/rule-log.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { CallerColumnResolver } from '../security/caller-column-resolver.js';
+import { keylessOrder } from '../security/keyless-order.js';
+import { readOnlyViewError } from '../security/read-only-view.js';
 import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
 import { readVisibility, type ReadVisibility } from '../security/read-visibility.js';
 import { SecurityService } from '../security/security.service.js';
@@ -37,6 +39,21 @@ function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined):
 }
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
+
+/** Writes never reach a view (RolesGuard answers them first, see there): should one get here, it is refused all the same. */
+function refuseOnView(resource: Resource): void {
+  if (resource.view) throw readOnlyViewError(resource);
+}
+
+/** A view without a key has no `<view>/<key>` URLs: its rows are read as a collection (404 / 4040 otherwise). */
+export function refuseKeyless(resource: Resource): void {
+  if (isKeyless(resource)) {
+    throw new ApiError(
+      ErrorCode.NOT_FOUND,
+      `${resource.name} is a view without a key: its rows have no URL of their own. Read ${resource.name} with a filter.`,
+    );
+  }
+}
 
 /** A row as its reader may see it: `readable` undefined means every column. */
 export interface VisibleRow {
@@ -76,11 +93,17 @@ export class ResourcesService {
       query.order !== undefined ? parseOrder(query.order) : [],
       query.sysorder !== undefined ? parseSysOrder(query.sysorder) : [],
     ]);
-    // Pages are stable: every order ends with the primary key (whether or not the caller may read it).
+    // Pages are stable: every order ends with the primary key (whether or not the caller may read it),
+    // a view's without one with every column (see `keylessOrder`).
     const keyTerms: OrderTerm[] = resource.primaryKey
       .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
       .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
-    const orderBy = [...compileOrder(terms, mine), ...compileOrder(keyTerms, roleFilterSql(resource, this.registry, this.dialect, params))];
+    const orderBy = compileOrder(terms, mine);
+    orderBy.push(
+      ...(isKeyless(resource)
+        ? keylessOrder(resource, access, this.registry, this.dialect, params)
+        : compileOrder(keyTerms, roleFilterSql(resource, this.registry, this.dialect, params))),
+    );
     const page = await this.database.read((session) =>
       this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset),
     );
@@ -115,6 +138,7 @@ export class ResourcesService {
 
   async get(access: ResourceAccess, keySegment: string): Promise<VisibleRow | undefined> {
     const resource = access.resource;
+    refuseKeyless(resource);
     const key = parseKeySegment(resource, keySegment);
     const params = paramsFor(this.dialect);
     const extra = this.visibilityFlags(resource, access, params);
@@ -138,6 +162,7 @@ export class ResourcesService {
    * not there for the caller, 400 / 4003 for a column it may not read in that row.
    */
   async value(access: ResourceAccess, keySegment: string, columnName: string): Promise<CanonicalValue | undefined> {
+    refuseKeyless(access.resource);
     const column = access.resource.columnsByName.get(columnName);
     const unknown = (): ApiError => new ApiError(ErrorCode.UNKNOWN_COLUMN, `unknown column "${excerpt(columnName, 64)}"`);
     if (!column) throw unknown();
@@ -188,6 +213,7 @@ export class ResourcesService {
     byDefault: WriteAction,
     options: WriteOptions,
   ): Promise<VisibleEntry[]> {
+    refuseOnView(access.resource);
     const objects = new DocumentPlanner(byDefault).plan(level, items);
     const policy = this.security.rowPolicy(access);
     for (let attempt = 1; ; attempt++) {
@@ -209,6 +235,7 @@ export class ResourcesService {
 
   async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
     const resource = access.resource;
+    refuseOnView(resource);
     const key = parseKeySegment(resource, keySegment);
     if (!checksum) {
       throw new ApiError(

@@ -53,9 +53,8 @@ export class ResourceAccess {
     for (const name of names) {
       const role = bank.get(name);
       if (!role) continue; // a token may outlive a role; an unknown role grants nothing
-      const grant =
-        role.grants.get(resource.name) ??
-        (role.defaultOperations.size > 0 ? { role: role.name, operations: role.defaultOperations } : undefined);
+      const defaults = resource.view ? role.defaultViewOperations : role.defaultOperations;
+      const grant = role.grants.get(resource.name) ?? (defaults.size > 0 ? { role: role.name, operations: defaults } : undefined);
       if (grant && grant.operations.size > 0) grants.push(grant);
     }
     return new ResourceAccess(

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { registryOf } from '../../test/support/registry.js';
+import { roleBankProblems } from '../../test/support/role-bank-problems.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
 import { demoProject } from '../demo/project.js';
@@ -14,13 +15,7 @@ beforeAll(async () => {
 
 /** The problems the bank reports for `definition`; fails when the bank accepts it or throws anything else. */
 function problemsOf(definition: RolesDefinition): string[] {
-  try {
-    new RoleBank(registry, definition, 'sqlite');
-  } catch (error) {
-    if (error instanceof RoleBankError) return error.problems;
-    throw error;
-  }
-  throw new Error('the role bank accepted the definition');
+  return roleBankProblems(registry, definition);
 }
 
 /** The problems of one role named "R" with the given resources (no globals declared unless given). */

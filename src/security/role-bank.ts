@@ -23,6 +23,8 @@ export interface CompiledRole {
   /** By resource name; resources the role does not name get its default access. */
   grants: ReadonlyMap<string, Grant>;
   defaultOperations: ReadonlySet<Operation>;
+  /** The default access on a view, which is read-only: READ when the default has it, else nothing. */
+  defaultViewOperations: ReadonlySet<Operation>;
 }
 
 export class RoleBankError extends Error {
@@ -36,6 +38,11 @@ const DEFAULTS: Record<RoleDefinition['defaultAccess'], Operation[]> = { ALL: [.
 
 function operationsOf(levels: readonly string[]): Set<Operation> {
   return new Set(levels.flatMap((level) => (level === 'ALL' ? OPERATIONS : [level as Operation])));
+}
+
+/** What of `operations` a view allows: READ alone. */
+function readOnly(operations: ReadonlySet<Operation>): Set<Operation> {
+  return new Set(operations.has('READ') ? (['READ'] as const) : []);
 }
 
 function globalsOf(node: FilterNode, into: Set<string>): void {
@@ -82,6 +89,16 @@ export class RoleBank {
         }
         const badLevels = permission.access.filter((l) => !['READ', 'INSERT', 'UPDATE', 'DELETE', 'ALL'].includes(l));
         if (badLevels.length > 0) problems.push(`${where}: unknown access level(s) ${badLevels.join(', ')}`);
+        if (resource.view) {
+          // A view is read-only for everyone: a grant to write it could only mislead (ALL is READ on a view).
+          const writes = permission.access.filter((l) => l === 'INSERT' || l === 'UPDATE' || l === 'DELETE');
+          if (writes.length > 0)
+            problems.push(
+              `${where}: ${resource.name} is a view, which is read-only: grant READ (or ALL, which is READ on a view), not ${writes.join(', ')}`,
+            );
+          if (permission.writeColumns !== undefined)
+            problems.push(`${where}: ${resource.name} is a view, which is read-only: it takes no writeColumns`);
+        }
         for (const column of [...(permission.readColumns ?? []), ...(permission.writeColumns ?? [])]) {
           if (!resource.columnsByName.has(column)) problems.push(`${where}: no column "${column}"`);
         }
@@ -89,19 +106,22 @@ export class RoleBank {
         if (permission.rowFilter !== undefined) {
           filter = this.checkFilter(registry, resource, permission.rowFilter, dialect, knownGlobals, where, problems);
         }
+        const operations = operationsOf(permission.access);
         grants.set(resource.name, {
           role: role.name,
-          operations: operationsOf(permission.access),
+          operations: resource.view ? readOnly(operations) : operations,
           filter,
           readColumns: permission.readColumns ? new Set(permission.readColumns) : undefined,
           writeColumns: permission.writeColumns ? new Set(permission.writeColumns) : undefined,
         });
       }
+      const defaultOperations = new Set(Object.hasOwn(DEFAULTS, role.defaultAccess) ? DEFAULTS[role.defaultAccess] : []);
       this.roles.set(role.name, {
         name: role.name,
         metaAccess: role.metaAccess ?? false,
         grants,
-        defaultOperations: new Set(Object.hasOwn(DEFAULTS, role.defaultAccess) ? DEFAULTS[role.defaultAccess] : []),
+        defaultOperations,
+        defaultViewOperations: readOnly(defaultOperations),
       });
     }
     if (problems.length > 0) throw new RoleBankError(problems);

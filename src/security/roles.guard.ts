@@ -12,6 +12,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { setCallerAccess } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
+import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';
@@ -28,7 +29,8 @@ function rankOf(role: string): number {
  * Global guard, after the token guards (ApiKeyGuard, AdminGuard), deciding by role what the
  * authenticated caller may do:
  * - resource endpoints (`@RequiresAccess(operation)`): an unknown resource is 404 / 4040; a
- *   token none of whose roles grants the operation on the resource is 403 / 4030. A custom
+ *   token none of whose roles grants the operation on the resource is 403 / 4030; a write on a view
+ *   (read-only) is 405 / 4050 for a token that may read it. A custom
  *   resource's level (`Customers`, `Customers.Orders`, see `ResourcePaths`) is judged by the
  *   grants on its table, and the access is to that table. The access
  *   computed here is handed to the handler (`@CallerAccess()`), which makes the row-level
@@ -64,7 +66,13 @@ export class RolesGuard implements CanActivate {
     const name = request.params?.resource ?? '';
     const resource = this.registry.find(name) ?? this.paths?.tableOf(name) ?? this.registry.get(name);
     const access = this.security.access(principal, resource);
-    if (!access.can(required)) throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${access.resource.name}.`);
+    if (!access.can(required)) {
+      // A view is read-only for everyone: a caller who may read it is told so (what @docs says too); one who may not gets the usual 403.
+      if (resource.view && required !== 'READ' && access.can('READ')) {
+        throw readOnlyViewError(resource);
+      }
+      throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${access.resource.name}.`);
+    }
     setCallerAccess(request, access);
     return true;
   }

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../../src/config/database-url.js';
 import { PROJECT_ROOT } from '../../src/config/project-root.js';
-import { readSchema } from '../../src/database/schema/schema-reader.js';
+import { readSchema, type SchemaSnapshot } from '../../src/database/schema/schema-reader.js';
 import { generateProject, type GenerateResult } from '../../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../../src/project-definition.js';
 import { apiWithRoles, type Api } from './api.js';
 import { runSql } from './shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './test-databases.js';
-import { suiteApp, type TestApp, type TestTarget } from './test-app.js';
+import { startTestApp, suiteApp, type TestApp, type TestTarget } from './test-app.js';
 
 /** Where the suites write generated projects: inside the repository (so they resolve `typeorm` and `src/`), ignored by git and the linters. */
 export const GENERATED = join(PROJECT_ROOT, 'test', '.generated');
@@ -50,4 +50,21 @@ export function suiteServing(
     () => ({ project: of().project, databaseUrl: of().source.url }),
     async (app) => ready(app, await apiWithRoles(app, ['Full access'])),
   );
+}
+
+/**
+ * Boots `project` on an empty database of its own (its baseline migration creating the schema),
+ * hands `check` the app and the schema it made (as the generator reads it), and closes the app.
+ */
+export async function onEmptyDatabase(
+  target: TestTarget,
+  project: ProjectDefinition,
+  check: (app: TestApp, made: SchemaSnapshot) => Promise<void>,
+): Promise<void> {
+  const empty = await startTestApp(target, { project });
+  try {
+    await check(empty, await readSchema(parseDatabaseUrl(empty.config.database.url)));
+  } finally {
+    await empty.close();
+  }
 }

@@ -22,5 +22,6 @@ export function resourceOf(name: string, columns: ResourceColumn[], parents: Res
     parents,
     children: [],
     readBackAfterWrite: false,
+    view: false,
   };
 }

@@ -12,6 +12,8 @@ export interface ResourceInfo {
   primaryKey: string[];
   /** `TableBased` or `Custom` (a nested resource: no counts, pickers or relations here). */
   resource_type?: string;
+  /** A view: GET only, described under `@views`. */
+  readOnly?: boolean;
 }
 
 export interface ColumnInfo {
@@ -172,7 +174,7 @@ export function foreignKeys(table: TableInfo | undefined): Map<string, { parent:
 }
 
 /**
- * `@tables/<name>` of one data API and token, each read once: the pickers and relation lists of one page share them.
+ * `@tables/<name>` (and `@views/<name>`) of one data API and token, each read once: the pickers and relation lists of one page share them.
  * A table the token may not describe answers undefined.
  */
 export class TableCatalog {
@@ -180,11 +182,12 @@ export class TableCatalog {
 
   constructor(readonly data: DataApi) {}
 
-  table(name: string): Promise<TableInfo | undefined> {
-    const key = name.toLowerCase();
+  /** A table's description (`@tables/<name>`), or a view's (`@views/<name>`). */
+  table(name: string, view = false): Promise<TableInfo | undefined> {
+    const key = `${view ? 'view' : 'table'}:${name.toLowerCase()}`;
     let found = this.tables.get(key);
     if (!found) {
-      found = this.data.get<TableInfo>(`@tables/${encodeURIComponent(name)}`).catch(() => undefined);
+      found = this.data.get<TableInfo>(`${view ? '@views' : '@tables'}/${encodeURIComponent(name)}`).catch(() => undefined);
       this.tables.set(key, found);
     }
     return found;

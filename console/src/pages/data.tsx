@@ -150,7 +150,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     setSummary(undefined);
     setOffset(0);
     if (!catalog || !resource) return;
-    void catalog.table(resource.table).then((described) => setTable(described ?? null));
+    void catalog.table(resource.table, resource.readOnly).then((described) => setTable(described ?? null));
   }, [catalog, resourceName]);
   // The row the address names, read afresh; none: the editor closes (a new row being written stays open).
   useEffect(() => {
@@ -402,9 +402,13 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               <input id="order" placeholder="name desc" value={order} onInput={(e) => setOrder(e.currentTarget.value)} />
             </div>
             <button type="submit">Apply</button>
-            <button type="button" class="secondary" onClick={() => openRow()}>
-              Insert a row
-            </button>
+            {resource?.readOnly ? (
+              <span class="hint">A view: read-only.</span>
+            ) : (
+              <button type="button" class="secondary" onClick={() => openRow()}>
+                Insert a row
+              </button>
+            )}
           </Form>
           {route.sysfilter && (
             <p class="relation-filter">
@@ -436,19 +440,21 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               )}
             </Form>
           )}
-          <Table class="data-table" columns={['Open', ...listColumns]}>
+          <Table class="data-table" columns={resource?.readOnly ? listColumns : ['Open', ...listColumns]}>
             {rows.map((row, index) => (
               <tr key={row['@metadata']?.href ?? index}>
-                <td>
-                  <button
-                    type="button"
-                    class="link"
-                    aria-label={`Open row ${index + 1}`}
-                    onClick={() => resource && go(here(rowPath(resource, row, base)))}
-                  >
-                    Open
-                  </button>
-                </td>
+                {!resource?.readOnly && (
+                  <td>
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Open row ${index + 1}`}
+                      onClick={() => resource && go(here(rowPath(resource, row, base)))}
+                    >
+                      Open
+                    </button>
+                  </td>
+                )}
                 {listColumns.map((name) => (
                   <td key={name}>{textOf(row[name])}</td>
                 ))}

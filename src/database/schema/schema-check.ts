@@ -123,7 +123,8 @@ function checkColumns(dataSource: DataSource, metadata: EntityMetadata, table: T
 /**
  * Compares every entity the data source knows (Tessera's own and the project's) with the live
  * database: a missing table, a missing column, a column whose type disagrees. Returns every
- * problem, empty when they agree. Views are not checked.
+ * problem, empty when they agree. A view entity's view is checked by its columns' names (see
+ * `viewProblems`).
  */
 export async function schemaProblems(dataSource: DataSource): Promise<string[]> {
   const metadatas = dataSource.entityMetadatas.filter((m) => m.tableType !== 'view' && m.tableType !== 'entity-child');
@@ -133,6 +134,48 @@ export async function schemaProblems(dataSource: DataSource): Promise<string[]> 
     const table = tableOf(metadata);
     if (!table) problems.push(`table ${metadata.tableName} is missing (entity ${entityName(metadata)})`);
     else problems.push(...checkColumns(dataSource, metadata, table));
+  }
+  problems.push(...(await viewProblems(dataSource)));
+  return problems;
+}
+
+/** The columns of a view (or table) of the database or schema in use, by name: none when there is no such view. */
+const VIEW_COLUMNS: Record<'sqlite' | 'mysql' | 'postgres', string> = {
+  sqlite: 'SELECT name FROM pragma_table_info(?)',
+  mysql: 'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+  postgres: 'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+};
+
+/**
+ * Every view entity against the database: its view missing, or a column of it. Types are not
+ * compared: a view's column has the type of the expression that makes it, which each database
+ * reports its own way (SQLite: none for an expression).
+ */
+async function viewProblems(dataSource: DataSource): Promise<string[]> {
+  const views = dataSource.entityMetadatas.filter((m) => m.tableType === 'view');
+  if (views.length === 0) return [];
+  const type = dataSource.driver.options.type;
+  const sql = VIEW_COLUMNS[type === 'better-sqlite3' ? 'sqlite' : type === 'postgres' ? 'postgres' : 'mysql'];
+  const problems: string[] = [];
+  const runner = dataSource.createQueryRunner();
+  try {
+    for (const metadata of views) {
+      const rows = (await runner.query(sql, [metadata.tableName])) as Array<{ name: string }>;
+      if (rows.length === 0) {
+        problems.push(`view ${metadata.tableName} is missing (view entity ${entityName(metadata)})`);
+        continue;
+      }
+      const found = new Set(rows.map((row) => row.name));
+      for (const column of metadata.columns) {
+        if (!found.has(column.databaseName)) {
+          problems.push(
+            `column ${metadata.tableName}.${column.databaseName} is missing (view entity ${entityName(metadata)}, property ${column.propertyPath})`,
+          );
+        }
+      }
+    }
+  } finally {
+    await runner.release();
   }
   return problems;
 }

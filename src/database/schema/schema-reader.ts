@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { DataSource, type DataSourceOptions, type QueryRunner, type Table } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 import { asTheServerIs } from '../connection/server-flavour.js';
+import { viewDefinitions, type ViewDefinition } from './view-definitions.js';
 
 /** One column as TypeORM reads it back from the database (the same facts its schema diff compares). */
 export interface SchemaColumn {
@@ -56,10 +57,20 @@ export interface SchemaTable {
   indices: SchemaIndex[];
 }
 
+export type { ViewNeed } from './view-definitions.js';
+
+export interface SchemaView extends ViewDefinition {
+  name: string;
+  /** The view's columns as the database reports their types (SQLite: the declared type of the column the view reads, none for an expression). */
+  columns: SchemaColumn[];
+}
+
 export interface SchemaSnapshot {
   kind: DatabaseTarget['kind'];
   tables: SchemaTable[];
-  /** Tables TypeORM cannot read, and views (not generated), and why, one line each (`table a.b: ...`, `view v: ...`). */
+  /** The views, sorted by name (Tessera's own `tessera_*` left out). */
+  views: SchemaView[];
+  /** Tables and views TypeORM cannot read, and why, one line each (`table a.b: ...`, `view v: ...`). */
   unread: string[];
 }
 
@@ -91,7 +102,7 @@ const TABLE_NAMES: Record<DatabaseTarget['kind'], string> = {
   postgres: "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
 };
 
-/** The views of that database (or schema): not generated, but named in the generator's output. */
+/** The views of that database (or schema). */
 const VIEW_NAMES: Record<DatabaseTarget['kind'], string> = {
   sqlite: "SELECT name FROM sqlite_master WHERE type = 'view'",
   mysql: "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'VIEW'",
@@ -223,6 +234,52 @@ async function findSqliteAutoincrement(queryRunner: QueryRunner, tables: Table[]
       column.generationStrategy = 'increment';
     }
   }
+}
+
+/**
+ * A SQLite type as TypeORM's reader splits it for a table's column: `varchar(50)` is varchar of
+ * length 50, `decimal(4,2)` decimal of precision 4 and scale 2, lower case.
+ */
+function sqliteDeclaredType(declared: string): Pick<SchemaColumn, 'type' | 'length' | 'precision' | 'scale'> {
+  const full = declared.toLowerCase().trim();
+  const sized = /^(.*?)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/.exec(full);
+  if (!sized) return { type: full };
+  const type = sized[1]!;
+  if (sized[3] !== undefined || /^(decimal|numeric)$/.test(type)) {
+    return { type, precision: Number(sized[2]), ...(sized[3] !== undefined ? { scale: Number(sized[3]) } : {}) };
+  }
+  return { type, length: sized[2]! };
+}
+
+/**
+ * The columns of SQLite's views, by view: the declared type of the table column each reads,
+ * none for an expression (SQLite gives it none). A view SQLite cannot read (it names a table
+ * that is gone) is named in `unread` and left out.
+ */
+async function sqliteViewColumns(queryRunner: QueryRunner, views: string[], unread: string[]): Promise<Map<string, SchemaColumn[]>> {
+  const columns = new Map<string, SchemaColumn[]>();
+  for (const name of views) {
+    try {
+      const rows = (await queryRunner.query('SELECT name, type, "notnull" AS required FROM pragma_table_info(?)', [name])) as Array<{
+        name: string;
+        type: string;
+        required: number;
+      }>;
+      columns.set(
+        name,
+        rows.map((row) => ({
+          name: row.name,
+          ...sqliteDeclaredType(row.type),
+          nullable: row.required !== 1,
+          primary: false,
+          unique: false,
+        })),
+      );
+    } catch (error) {
+      unread.push(`view ${name}: SQLite cannot read it (${(error as Error).message})`);
+    }
+  }
+  return columns;
 }
 
 /** The database can be reached, but its schema cannot be read safely. */
@@ -400,22 +457,31 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
       }
       const listed = (await queryRunner.query(TABLE_NAMES[target.kind])) as Array<{ name: string }>;
       const names: string[] = [];
+      const viewNames: string[] = [];
       const unread: string[] = [];
       const problems = await tableProblems(queryRunner, target.kind);
-      const project = listed.map((row) => row.name).filter((name) => !name.toLowerCase().startsWith('tessera_'));
-      const twins = caseTwins(project);
+      const ours = (name: string): boolean => !name.toLowerCase().startsWith('tessera_');
+      const project = listed.map((row) => row.name).filter(ours);
+      const views = ((await queryRunner.query(VIEW_NAMES[target.kind])) as Array<{ name: string }>).map((row) => row.name).filter(ours);
+      // Tables and views share one namespace in the database, and so do resources.
+      const twins = caseTwins([...project, ...views]);
       unread.push(...twins.lines);
-      for (const { name } of (await queryRunner.query(VIEW_NAMES[target.kind])) as Array<{ name: string }>) {
-        if (!name.toLowerCase().startsWith('tessera_'))
-          unread.push(`view ${name}: Tessera does not serve views yet (it serves the tables the view reads)`);
-      }
-      for (const name of project) {
-        if (twins.names.has(name)) continue;
-        const why = await unreadable(queryRunner, target.kind, name, problems);
-        if (why) unread.push(`table ${name}: ${why}`);
-        else names.push(name);
+      for (const [list, kind, into] of [
+        [project, 'table', names],
+        [views, 'view', viewNames],
+      ] as const) {
+        for (const name of list) {
+          if (twins.names.has(name)) continue;
+          const why = await unreadable(queryRunner, target.kind, name, problems);
+          if (why) unread.push(`${kind} ${name}: ${why}`);
+          else into.push(name);
+        }
       }
       const tables = names.length === 0 ? [] : await queryRunner.getTables(names);
+      // TypeORM reads a view's columns as a table's on MySQL/MariaDB and PostgreSQL (information_schema), not on SQLite.
+      // One view at a time: on PostgreSQL it asks for the type of user-defined columns in parallel, which pg frowns on.
+      const viewsAsTables = target.kind !== 'sqlite';
+      if (viewsAsTables) for (const name of viewNames) tables.push(...(await queryRunner.getTables([name])));
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
       else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
@@ -436,11 +502,23 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
           if (column?.type === 'longtext') column.type = 'json';
         }
       }
+      const isView = new Set(viewNames);
+      const definitions = await viewDefinitions(queryRunner, target.kind, new Set([...project, ...views]));
+      const viewColumns = viewsAsTables
+        ? new Map(tables.filter((t) => isView.has(t.name)).map((t) => [t.name, plainTable(t).columns]))
+        : await sqliteViewColumns(queryRunner, viewNames, unread);
       return {
         kind: target.kind,
         tables: tables
-          .filter((t) => !t.name.toLowerCase().startsWith('tessera_'))
+          .filter((t) => !isView.has(t.name) && ours(t.name))
           .map(plainTable)
+          .sort((a, b) => compare(a.name, b.name)),
+        views: [...viewColumns]
+          .map(([name, columns]): SchemaView => ({
+            name,
+            columns,
+            ...(definitions.get(name) ?? { unwritable: 'its definition cannot be read', reads: [], needs: [] }),
+          }))
           .sort((a, b) => compare(a.name, b.name)),
         unread: unread.sort(compare),
       };

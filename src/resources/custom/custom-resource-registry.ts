@@ -177,6 +177,10 @@ class LevelBuilder {
       this.problems.push(`${where}: no such table "${definition.entity}"`);
       return undefined;
     }
+    if (table.view) {
+      this.problems.push(`${where}: ${table.name} is a view, which custom resources do not read (it is served read-only as ${table.name})`);
+      return undefined;
+    }
     const level = { ...head, table } as ResourceLevel;
     if (owner) {
       const link = this.link(head.kind as 'child' | 'parent', owner, table, definition.via, where);

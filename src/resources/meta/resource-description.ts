@@ -2,7 +2,8 @@ import type { Resource, ResourceRegistry } from '../../data/resource-registry.js
 import type { CustomResource } from '../custom/custom-resource-registry.js';
 
 /**
- * One entry of `@resources` for a table resource: Tessera's fields (`prefixedName`, `table`, `primaryKey`) and
+ * One entry of `@resources` for a table (or view) resource: Tessera's fields (`prefixedName`, `table`, `primaryKey`,
+ * and `readOnly: true` for a view) and
  * LAC's (`name`, `resource_type`, `prefix`, `entity`, `apiVersion`, `is_collection`, `description` and
  * `@metadata.href`, the resource's collection URL), which the LAC CLI's `describe resources` prints.
  */
@@ -16,7 +17,7 @@ export function describeTableResource(
     name: resource.name,
     type: 'TableBased',
     table: resource,
-    description: `The ${resource.tableName} table.`,
+    description: resource.view ? `The ${resource.tableName} view (read-only).` : `The ${resource.tableName} table.`,
     prefixedName: `${registry.prefix}:${resource.tableName}`,
   });
 }
@@ -62,5 +63,6 @@ function describeResource(baseUrl: string, registry: ResourceRegistry, apiVersio
     ...(entry.prefixedName === undefined ? {} : { prefixedName: entry.prefixedName }),
     table: entry.table.tableName,
     primaryKey: entry.table.primaryKey.map((c) => c.name),
+    ...(entry.type === 'TableBased' && entry.table.view ? { readOnly: true } : {}),
   };
 }

@@ -22,10 +22,10 @@ export function describeColumn(column: ResourceColumn, derived: boolean): Record
   };
 }
 
-/** The table's URL under `@tables`: `<base>/@tables/<prefix>:<table>`. */
+/** The table's URL under `@tables`: `<base>/@tables/<prefix>:<table>`; a view's under `@views`. */
 export function tableHref(baseUrl: string, registry: ResourceRegistry, resource: Resource): string {
   // The colon stays as it is, as in LAC's hrefs (`@tables/main:customer`).
-  return `${baseUrl}/@tables/${encodeURIComponent(registry.prefix)}:${encodeURIComponent(resource.tableName)}`;
+  return `${baseUrl}/${resource.view ? '@views' : '@tables'}/${encodeURIComponent(registry.prefix)}:${encodeURIComponent(resource.tableName)}`;
 }
 
 function describeParent(registry: ResourceRegistry, relation: ParentRelation): Record<string, unknown> {
@@ -53,7 +53,11 @@ function describeChild(registry: ResourceRegistry, resource: Resource, relation:
   };
 }
 
-/** One table: its columns (`derived`: those a logic rule computes, which clients may not set), keys and relations. */
+/**
+ * One table: its columns (`derived`: those a logic rule computes, which clients may not set), keys and
+ * relations. A view (in `@views`) the same way, with `readOnly: true`: its key is the one its entity
+ * declares (none: `[]`), it has no relations.
+ */
 export function describeTable(
   baseUrl: string,
   registry: ResourceRegistry,
@@ -62,6 +66,7 @@ export function describeTable(
 ): Record<string, unknown> {
   const primaryKey = resource.primaryKey.map((c) => c.name);
   return {
+    ...(resource.view ? { readOnly: true } : {}),
     '@metadata': { href: tableHref(baseUrl, registry, resource) },
     name: resource.tableName,
     prefix: registry.prefix,

@@ -1,9 +1,9 @@
-import type { Resource } from '../../data/resource-registry.js';
+import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import type { CustomResource } from '../custom/custom-resource-registry.js';
 import { customResourceDocs } from './custom-resource-docs.js';
 import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
 import { codeSpan, type JsonObject, type OpenApiDocument } from '../../common/openapi/openapi-types.js';
-import { queryParameters, resourcePaths } from './resource-paths.js';
+import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
 
@@ -59,7 +59,7 @@ function securitySchemes(source: OpenApiSource): Record<string, JsonObject> {
 export function buildOpenApiDocument(source: OpenApiSource, version: string): OpenApiDocument {
   const getSecurity = source.permitAuthInUrl ? [{ [HEADER_SCHEME]: [] }, { [QUERY_SCHEME]: [] }] : undefined;
   const system = systemSchemas();
-  const shared = sharedResourceSchemas(source.resources.map((r) => r.name));
+  const shared = sharedResourceSchemas(source.resources.filter((r) => !r.view).map((r) => r.name));
   const names = componentNamesOf(
     source.resources,
     (r) => r.name,
@@ -83,9 +83,9 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     const name = names.get(resource)!;
     const derived = source.derived(resource);
     schemas[name] = resourceSchema(resource, derived);
-    schemas[`${name}.new`] = insertSchema(resource, derived, name);
-    parameters[`key.${name}`] = keyParameter(resource);
-    paths = { ...paths, ...resourcePaths(resource, name, options) };
+    if (!resource.view) schemas[`${name}.new`] = insertSchema(resource, derived, name);
+    if (!isKeyless(resource)) parameters[`key.${name}`] = keyParameter(resource);
+    paths = { ...paths, ...(resource.view ? viewPaths(resource, name, options) : resourcePaths(resource, name, options)) };
   }
   const custom = customResourceDocs(
     { resources: source.customResources ?? [], derived: source.derived, allowFreeFormFilters: source.allowFreeFormFilters },
@@ -107,7 +107,10 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     tags: [
       { name: 'authentication', description: 'Tokens.' },
       { name: 'system', description: 'Health, information and descriptions of this API.' },
-      ...source.resources.map((r) => ({ name: r.name, description: `The ${codeSpan(r.tableName)} table.` })),
+      ...source.resources.map((r) => ({
+        name: r.name,
+        description: r.view ? `The ${codeSpan(r.tableName)} view (read-only).` : `The ${codeSpan(r.tableName)} table.`,
+      })),
       ...custom.tags,
     ],
     paths: { ...paths, ...custom.paths },

@@ -1,4 +1,4 @@
-import type { Resource } from '../../data/resource-registry.js';
+import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
@@ -124,11 +124,7 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
   const writeResult = (status: '200' | '201', description: string): JsonObject => ({
     [status]: { description, content: jsonContent(ref('schemas', 'WriteResult')) },
   });
-  const getSecurity = options.getSecurity ? { security: options.getSecurity } : {};
   const path = `/${encodeURIComponent(resource.name)}`;
-  const queryNames = options.allowFreeFormFilters
-    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'nometa']
-    : ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa'];
   const txsummary = ref('parameters', 'txsummary');
   const updateMany: JsonObject = {
     tags,
@@ -151,23 +147,7 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
 
   return {
     [path]: {
-      get: {
-        tags,
-        operationId: `list_${schemaName}`,
-        summary: `List ${resource.name}`,
-        description:
-          "Rows the caller's roles may not read are left out; columns they may not read are omitted." +
-          (options.allowFreeFormFilters ? '' : ' This API refuses free-form filter and order (400 / 4002): use sysfilter and sysorder.'),
-        ...getSecurity,
-        parameters: queryNames.map((name) => ref('parameters', name)),
-        responses: {
-          200: {
-            description: 'A page of objects, in order; the primary key completes every order, so pages are stable.',
-            content: jsonContent({ type: 'array', items: { anyOf: [row, ref('schemas', 'NextBatch')] } }),
-          },
-          ...errorRefs(400, 401, 403, 404),
-        },
-      },
+      get: listOperation(resource, schemaName, options),
       post: {
         tags,
         operationId: `insert_${schemaName}`,
@@ -182,25 +162,7 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
     },
     [`${path}/{key}`]: {
       parameters: [ref('parameters', `key.${schemaName}`)],
-      get: {
-        tags,
-        operationId: `get_${schemaName}`,
-        summary: `Get one ${resource.name} by key`,
-        ...getSecurity,
-        parameters: [ref('parameters', 'If-None-Match'), ref('parameters', 'nometa')],
-        responses: {
-          200: {
-            description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
-            headers: { ETag: { description: "The object's checksum.", schema: { type: 'string' } } },
-            content: jsonContent({ type: 'array', items: row, maxItems: 1 }),
-          },
-          304: {
-            description: 'The object is unchanged: If-None-Match holds its current ETag. No body.',
-            headers: { ETag: { description: "The object's checksum.", schema: { type: 'string' } } },
-          },
-          ...errorRefs(400, 401, 403, 404),
-        },
-      },
+      get: getOperation(resource, schemaName, options),
       put: updateOne,
       patch: asPatch(updateOne),
       delete: {
@@ -213,6 +175,71 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
       },
     },
   };
+}
+
+/** GET of the collection, a table's or a view's. */
+function listOperation(resource: Resource, schemaName: string, options: ResourceOperationOptions): JsonObject {
+  const queryNames = options.allowFreeFormFilters
+    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'nometa']
+    : ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa'];
+  const stable = isKeyless(resource)
+    ? "every column completes every order (the caller's readable columns first), so pages are stable"
+    : 'the primary key completes every order, so pages are stable';
+  return {
+    tags: [resource.name],
+    operationId: `list_${schemaName}`,
+    summary: `List ${resource.name}`,
+    description:
+      "Rows the caller's roles may not read are left out; columns they may not read are omitted." +
+      (resource.view ? ` ${VIEW_NOTE}` : '') +
+      (options.allowFreeFormFilters ? '' : ' This API refuses free-form filter and order (400 / 4002): use sysfilter and sysorder.'),
+    ...(options.getSecurity ? { security: options.getSecurity } : {}),
+    parameters: queryNames.map((name) => ref('parameters', name)),
+    responses: {
+      200: {
+        description: `A page of objects, in order; ${stable}.`,
+        content: jsonContent({ type: 'array', items: { anyOf: [ref('schemas', schemaName), ref('schemas', 'NextBatch')] } }),
+      },
+      ...errorRefs(400, 401, 403, 404),
+    },
+  };
+}
+
+/** GET of one object by its key, a table's or a keyed view's. */
+function getOperation(resource: Resource, schemaName: string, options: ResourceOperationOptions): JsonObject {
+  const etag = { ETag: { description: "The object's checksum.", schema: { type: 'string' } } };
+  return {
+    tags: [resource.name],
+    operationId: `get_${schemaName}`,
+    summary: `Get one ${resource.name} by key`,
+    ...(resource.view ? { description: VIEW_NOTE } : {}),
+    ...(options.getSecurity ? { security: options.getSecurity } : {}),
+    parameters: [ref('parameters', 'If-None-Match'), ref('parameters', 'nometa')],
+    responses: {
+      200: {
+        description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
+        headers: etag,
+        content: jsonContent({ type: 'array', items: ref('schemas', schemaName), maxItems: 1 }),
+      },
+      304: { description: 'The object is unchanged: If-None-Match holds its current ETag. No body.', headers: etag },
+      ...errorRefs(400, 401, 403, 404),
+    },
+  };
+}
+
+const VIEW_NOTE = 'A database view, read-only: POST, PUT, PATCH and DELETE answer 405 / 4050 (403 / 4030 to a caller who may not read it).';
+
+/**
+ * The operations on a view: GET of the collection, and of one object when the view's entity
+ * declares a key. A view without one has no `/{key}` path: its objects carry no @metadata.
+ */
+export function viewPaths(resource: Resource, schemaName: string, options: ResourceOperationOptions): Record<string, JsonObject> {
+  const path = `/${encodeURIComponent(resource.name)}`;
+  const paths: Record<string, JsonObject> = { [path]: { get: listOperation(resource, schemaName, options) } };
+  if (!isKeyless(resource)) {
+    paths[`${path}/{key}`] = { parameters: [ref('parameters', `key.${schemaName}`)], get: getOperation(resource, schemaName, options) };
+  }
+  return paths;
 }
 
 /** LAC answers PATCH as PUT: the same operation under its own id. */

@@ -1,4 +1,4 @@
-import type { Resource, ResourceColumn } from '../../data/resource-registry.js';
+import { isKeyless, type Resource, type ResourceColumn } from '../../data/resource-registry.js';
 import { MAX_YEAR, MIN_YEAR } from '../../data/date-values.js';
 import { integerRange } from '../../data/value-codec.js';
 import { codeSpan, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
@@ -78,15 +78,24 @@ export function columnSchema(column: ResourceColumn, derived: boolean): JsonObje
   return schema;
 }
 
-/** A row as read and as sent back on PUT: every attribute optional, since roles may hide columns. */
+/** A row as read and as sent back on PUT: every attribute optional, since roles may hide columns. A view's row is read-only. */
 export function resourceSchema(resource: Resource, derived: ReadonlySet<string>): JsonObject {
+  const columns = resource.columns.map((c): [string, JsonObject] => {
+    const schema = columnSchema(c, derived.has(c.name));
+    return [c.name, resource.view ? { ...schema, readOnly: true } : schema];
+  });
+  const key = isKeyless(resource)
+    ? 'no key: its rows have no @metadata (no href, no checksum) and no URL of their own'
+    : `key: ${keyColumns(resource)}`;
   return {
     type: 'object',
     title: resource.name,
-    description: `A row of ${codeSpan(resource.tableName)}; key: ${keyColumns(resource)}. Columns the caller's roles may not read are left out.`,
+    description: resource.view
+      ? `A row of the view ${codeSpan(resource.tableName)}, read-only; ${key}. Columns the caller's roles may not read are left out.`
+      : `A row of ${codeSpan(resource.tableName)}; key: ${keyColumns(resource)}. Columns the caller's roles may not read are left out.`,
     properties: {
-      '@metadata': ref('schemas', 'Metadata'),
-      ...Object.fromEntries(resource.columns.map((c) => [c.name, columnSchema(c, derived.has(c.name))])),
+      ...(isKeyless(resource) ? {} : { '@metadata': ref('schemas', 'Metadata') }),
+      ...Object.fromEntries(columns),
     },
     additionalProperties: false,
   };

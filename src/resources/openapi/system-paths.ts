@@ -119,6 +119,7 @@ export function systemSchemas(): Record<string, JsonObject> {
         prefixedName: { ...str, description: 'prefix:table, the other name a table resource answers to.' },
         table: str,
         primaryKey: { type: 'array', items: str },
+        readOnly: { const: true, description: 'Present on a view: only GET.' },
       },
     },
     TableRelation: {
@@ -141,11 +142,15 @@ export function systemSchemas(): Record<string, JsonObject> {
     },
     Table: {
       type: 'object',
+      description: 'A table (in @tables and @schema) or a view (in @views).',
       properties: {
         '@metadata': {
           type: 'object',
-          properties: { href: { type: 'string', format: 'uri', description: '<base>/@tables/<prefix>:<table>' } },
+          properties: {
+            href: { type: 'string', format: 'uri', description: "<base>/@tables/<prefix>:<table>, a view's <base>/@views/<prefix>:<view>" },
+          },
         },
+        readOnly: { const: true, description: 'Present on a view: only GET; its key is the one its entity declares, or none.' },
         name: str,
         prefix: str,
         entity: str,
@@ -374,7 +379,39 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         responses: { ...ok('The count.', ref('schemas', 'Count')), ...errorRefs(400, 401, 403, 404) },
       },
     },
-    ...emptyList('/@views', 'listViews', 'Views (Tessera serves none)'),
+    '/@views': {
+      get: {
+        tags: system,
+        operationId: 'listViews',
+        summary: 'Every view this API serves (read-only), with its columns',
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: { ...ok('Every view.', { type: 'array', items: ref('schemas', 'Table') }), ...errorRefs(401, 403, 404) },
+      },
+    },
+    '/@views/{name}': {
+      get: {
+        tags: system,
+        operationId: 'getView',
+        summary: 'One view with its columns',
+        description: `${META_NOTE} The name "*" answers every view (an array); a table's name is 404 / 4040 (see @tables).`,
+        ...tokenGet,
+        parameters: [
+          {
+            name: 'name',
+            in: 'path',
+            required: true,
+            description: 'A view resource name, plain or prefixed, any case; or *.',
+            schema: str,
+          },
+        ],
+        responses: {
+          ...ok('The view.', { oneOf: [ref('schemas', 'Table'), { type: 'array', items: ref('schemas', 'Table') }] }),
+          ...errorRefs(401, 403, 404),
+        },
+      },
+    },
     ...emptyList('/@procedures', 'listProcedures', 'Stored procedures (Tessera serves none)'),
     ...emptyList('/@functions', 'listFunctions', 'Functions (Tessera serves none)'),
     '/@docs': {
