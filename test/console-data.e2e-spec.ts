@@ -35,6 +35,7 @@ const project = demoProjectWithRoles([
 
 const targets = testTargets().filter((t) => t.database === 'sqlite');
 
+// Skipped without Debian's chromium (apt-get install chromium; .ci/run installs it): there is no browser to drive.
 (HAS_CHROMIUM ? describe.each(targets) : describe.skip.each(targets))('the console data editor in a browser ($name)', (target) => {
   let t: TestApp | undefined;
   let browser: Browser | undefined;

@@ -13,10 +13,13 @@ import { FULL_MATRIX } from './support/test-app.js';
 const ADMIN_PASSWORD = 'Console-Admin-Passw0rd';
 const API = '/rest/default/demo/v1';
 
-/** Both adapters: the pages are served by the HTTP server itself, and must be the same on each. */
-// The console is static files and the admin API: Express in `npm test`, both adapters in the whole matrix.
+/**
+ * The pages are served by the HTTP server itself and must be the same on each adapter: both in the whole
+ * matrix (npm run test:all), Express alone in npm test (the edge suites, static-files among them, cover Fastify).
+ */
 const ADAPTERS = FULL_MATRIX ? (['express', 'fastify'] as const) : (['express'] as const);
 
+// Skipped without Debian's chromium (apt-get install chromium; .ci/run installs it): there is no browser to drive.
 (HAS_CHROMIUM ? describe.each(ADAPTERS) : describe.skip.each(ADAPTERS))('the console in a browser (%s, SQLite)', (adapter) => {
   // Undefined until beforeAll gets that far: afterAll ends whatever was started.
   let scratch: ScratchDatabase | undefined;

@@ -13,6 +13,7 @@ import { MARKUP, MARKUP_COLUMN, SLASHED } from './fixtures/odd-names/odd-names.e
 
 const targets = testTargets().filter((t) => t.database === 'sqlite');
 
+// Skipped without Debian's chromium (apt-get install chromium; .ci/run installs it): there is no browser to drive.
 (HAS_CHROMIUM ? describe.each(targets) : describe.skip.each(targets))('odd names in a browser ($name)', (target) => {
   let t: TestApp | undefined;
   let browser: Browser | undefined;
