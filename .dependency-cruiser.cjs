@@ -6,7 +6,8 @@
  *   main.ts ──> project/ ──> demo/       (and ormconfig.ts; nothing else imports project/ or demo/)
  *   main.ts ──> bootstrap.ts ──> app.module.ts, schema.ts, project-definition.ts (the root)
  *   root      ──> every module
- *   resources ──> security, logic, data  (HTTP stops here)
+ *   resources ──> documents, security, logic, data  (HTTP stops here; no SQL, no role filters)
+ *   documents ──> security, logic, data  (one reader and one writer for every resource)
  *   auth      ──> tokens, provider, users, login
  *   admin     ──> tokens, login, admin-api
  *   tokens    ──> users, security, data, admin-api
@@ -49,7 +50,7 @@ const BASE = ['config', 'common', 'observability', 'database', 'data', 'http'];
  */
 function mayImportOnly(name, folders, allowed, comment) {
   const own = folders.join('|');
-  const exempt = ['^src/(project|demo|auth|resources)/'];
+  const exempt = ['^src/(project|demo|auth|resources|documents)/'];
   // The base knows no project: not even its definition's type (src/project-definition.ts, src/schema.ts).
   if (!folders.some((folder) => BASE.includes(folder))) exempt.push('^src/[^/]+\\.ts$');
   return {
@@ -100,11 +101,11 @@ module.exports = {
     {
       name: 'engine-knows-no-http',
       comment:
-        'src/logic/ and src/security/ work on rows (src/data/), never on HTTP: src/resources/ is the HTTP surface ' +
-        'that calls them. Move the shared piece (a type, a parser, a value helper) down into src/data/, or have ' +
+        'src/logic/, src/security/ and src/documents/ work on rows (src/data/), never on HTTP: src/resources/ is the HTTP ' +
+        'surface that calls them. Move the shared piece (a type, a parser, a value helper) down into src/data/, or have ' +
         'resources pass it in.',
       severity: 'error',
-      from: { path: '^src/(logic|security)/', pathNot: SPEC },
+      from: { path: '^src/(logic|security|documents)/', pathNot: SPEC },
       to: { path: '^src/resources/' },
     },
     {
@@ -112,11 +113,20 @@ module.exports = {
       comment:
         'src/resources/ is the HTTP surface at the top of the engine: only the composition root mounts it. Nothing ' +
         'else may depend on controllers, request parsing or the serializer; move the piece you need down into ' +
-        "src/data/ (rows) or src/common/ (shared plumbing). The one exception is the custom resources' definition " +
+        'src/documents/ (reading and writing resources), src/data/ (rows) or src/common/ (shared plumbing).',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security|documents)/', '^src/[^/]+\\.ts$'] },
+      to: { path: '^src/resources/' },
+    },
+    {
+      name: 'only-the-http-surface-imports-documents',
+      comment:
+        'src/documents/ reads and writes resources for src/resources/ (HTTP); features below it (security, logic, ' +
+        "data) are what it calls, so they never import it. The one exception is the custom resources' definition " +
         'types, which a project (src/demo/, src/project/) writes its resources.ts with, as it does its roles.',
       severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security)/', '^src/[^/]+\\.ts$'] },
-      to: { path: '^src/resources/', pathNot: '^src/resources/custom/custom-resource-definition\\.ts$' },
+      from: { path: PRODUCTION, pathNot: ['^src/(documents|resources)/', '^src/[^/]+\\.ts$'] },
+      to: { path: '^src/documents/', pathNot: '^src/documents/levels/custom-resource-definition\\.ts$' },
     },
     {
       name: 'no-feature-imports-auth',
@@ -193,9 +203,17 @@ module.exports = {
         'layers below. Never users, tokens, auth or admin: those take role names from security, not the reverse.',
     ),
     mayImportOnly(
+      'documents-import-the-engine',
+      ['documents'],
+      ['security', 'logic', 'data', 'observability', 'common', 'config', 'database'],
+      'src/documents/ (one reader and one writer for table and custom resources) may import security (what the ' +
+        'caller may do), logic (the rules a write runs), data and the base; never HTTP (src/resources/, src/http/) ' +
+        'or a feature module.',
+    ),
+    mayImportOnly(
       'resources-imports-the-engine-not-the-features',
       ['resources'],
-      ['security', 'logic', 'data', 'http', 'observability', 'common', 'config', 'database'],
+      ['documents', 'security', 'logic', 'data', 'http', 'observability', 'common', 'config', 'database'],
       'src/resources/ (HTTP for the REST resources) may import security, logic, data and the base. Users, tokens, ' +
         'admin and the provider are separate feature modules: take what you need through an injection token, not ' +
         "by importing another module's internals.",

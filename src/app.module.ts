@@ -8,7 +8,7 @@ import { CoreModule, type AppParts } from './core.module.js';
 import { DataModule } from './data/data.module.js';
 import { AllExceptionsFilter } from './http/all-exceptions.filter.js';
 import { ApiScopeGuard } from './http/api-scope.guard.js';
-import { CustomResourcesModule } from './resources/custom/custom-resources.module.js';
+import { CustomResourcesModule } from './documents/levels/custom-resources.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
 import { RolesGuard } from './security/roles.guard.js';
 import { SecurityModule } from './security/security.module.js';

@@ -1,6 +1,6 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from './logic/rule-dsl.js';
-import type { CustomResourceDefinition } from './resources/custom/custom-resource-definition.js';
+import type { CustomResourceDefinition } from './documents/levels/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
 import type { SeedUser } from './users/seed-user.js';
 
@@ -37,7 +37,7 @@ export interface ProjectDefinition {
   rules?: Rule[];
   /**
    * Custom (nested) resources: documents of a table's rows with their children and parents to any
-   * depth (`src/resources/custom/custom-resource-definition.ts`), checked at boot.
+   * depth (`src/documents/levels/custom-resource-definition.ts`), checked at boot.
    */
   resources?: CustomResourceDefinition[];
   /**

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PROJECT_ENTITIES } from './data/data.module.js';
 import { PROJECT_RULES } from './logic/logic.module.js';
 import type { ProjectDefinition } from './project-definition.js';
-import { PROJECT_RESOURCES } from './resources/custom/custom-resources.module.js';
+import { PROJECT_RESOURCES } from './documents/levels/custom-resources.module.js';
 import { PROJECT_ROLES } from './security/security.module.js';
 import { SEED_USERS } from './users/seed-user.js';
 

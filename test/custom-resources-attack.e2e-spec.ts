@@ -1,7 +1,7 @@
 import { demoProject } from '../src/demo/project.js';
 import { demoResources } from '../src/demo/resources.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
-import type { CustomResourceDefinition } from '../src/resources/custom/custom-resource-definition.js';
+import type { CustomResourceDefinition } from '../src/documents/levels/custom-resource-definition.js';
 import { apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
 import { describeEachTarget, suiteApp, type TestApp } from './support/test-app.js';

@@ -1,7 +1,7 @@
 import { Database, type DatabaseSession } from '../src/database/database.js';
 import { demoProject } from '../src/demo/project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
-import type { CustomResourceDefinition } from '../src/resources/custom/custom-resource-definition.js';
+import type { CustomResourceDefinition } from '../src/documents/levels/custom-resource-definition.js';
 import { API_HOST, apiAs, apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
 import { describeEachTarget, startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';

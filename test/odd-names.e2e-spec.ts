@@ -68,7 +68,7 @@ for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database 
       expect((await api.getUrl(href).expect(200)).body).toHaveLength(2);
     });
 
-    // The document writer (src/resources/write/document-writer.ts, keyOf) looks for the table's name
+    // The document writer (src/documents/write/object-checks.ts, keyOf) looks for the table's name
     // in an href as it is, not percent-encoded: it finds `/a*/b/` in the old hrefs, not in these.
     it('takes back an object that names its row by its own href', async () => {
       const [posted] = (await api.post(slashed, { name: 'to rename' }).expect(201)).body.txsummary as Row[];

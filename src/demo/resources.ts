@@ -1,4 +1,4 @@
-import type { CustomResourceDefinition } from '../resources/custom/custom-resource-definition.js';
+import type { CustomResourceDefinition } from '../documents/levels/custom-resource-definition.js';
 
 /**
  * The demo's custom resources (README, "Custom resources"): documents over the tables. Each

@@ -6,7 +6,7 @@ import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/reques
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
-import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
+import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
 import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
 import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
@@ -19,7 +19,7 @@ import { CallerAccess } from '../security/caller-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { acceptQueryParameters } from './query-parameters.js';
 import { COUNT_BOUND, readQueryOf } from './read-query.js';
-import { ResourcesService } from './resources.service.js';
+import { DocumentsService } from '../documents/documents.service.js';
 
 /**
  * `@resources`, `@tables`, `@tables/<name>`, `@schema/<prefix>`, `@views`, `@views/<name>`, `@procedures`, `@functions` and
@@ -35,7 +35,7 @@ export class MetaController {
     private readonly docs: OpenApiDocs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly rules: RuleBank,
-    private readonly rows: ResourcesService,
+    private readonly rows: DocumentsService,
     private readonly settings: ApiSettings,
   ) {}
 

@@ -1,16 +1,7 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { ApiSettings } from '../config/api-settings.js';
-
-/** The query parameters of a collection read, checked but not yet compiled. */
-export interface ReadQuery {
-  filters: string[];
-  sysfilters: string[];
-  order?: string;
-  sysorder?: string;
-  pageSize: number;
-  offset: number;
-}
+import type { ReadQuery } from '../documents/read/read-query.js';
 
 const MAX_FILTER_PARAMS = 16;
 

@@ -15,11 +15,11 @@ import { readQueryOf } from './read-query.js';
 import { inlineLimitOf } from './inline-limit.js';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
-import { ResourcesService } from './resources.service.js';
+import { DocumentsService } from '../documents/documents.service.js';
 import type { RuleLog } from '../logic/rule-log.js';
-import { ruleSummary } from './write/rule-summary.js';
+import { ruleSummary } from './rule-summary.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
-import { CustomResourceRegistry, type ResourceLevel } from './custom/custom-resource-registry.js';
+import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 import { ApiError } from '../common/api-error.js';
@@ -70,7 +70,7 @@ function unquote(value: string | undefined): string | undefined {
 @Controller('rest/:account/:project/:version')
 export class ResourcesController {
   constructor(
-    private readonly resources: ResourcesService,
+    private readonly resources: DocumentsService,
     private readonly settings: ApiSettings,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

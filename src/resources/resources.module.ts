@@ -8,13 +8,12 @@ import { DataModule } from '../data/data.module.js';
 import { LogicModule } from '../logic/logic.module.js';
 import { RuleBank } from '../logic/rule-bank.js';
 import { SecurityModule } from '../security/security.module.js';
-import { CustomResourcesModule } from './custom/custom-resources.module.js';
-import { CustomResourceRegistry } from './custom/custom-resource-registry.js';
+import { DocumentsModule } from '../documents/documents.module.js';
+import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
 import { MetaController } from './meta.controller.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
-import { ResourcesService } from './resources.service.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
 
 /**
@@ -23,7 +22,7 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
  * names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, CustomResourcesModule],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule],
   controllers: [MetaController, ResourcesController],
   providers: [
     {
@@ -48,7 +47,6 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
         ),
       inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry],
     },
-    ResourcesService,
     ObjectLinkPlanner,
     CustomResourceReads,
   ],

@@ -3,10 +3,11 @@ import type { ApiSettings } from '../../config/api-settings.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { FilterNode, OrderTerm } from '../../data/query/ast.js';
 import { excerpt } from '../../data/query/limits.js';
-import { readQueryOf, type ReadQuery } from '../read-query.js';
+import type { ReadQuery } from '../../documents/read/read-query.js';
+import { readQueryOf } from '../read-query.js';
 import { inlineLimitOf } from '../inline-limit.js';
-import { subPathFrom, type CustomResource, type ResourceLevel } from './custom-resource-registry.js';
-import { bindUserFilter, parseUserFilterCall } from './user-filters.js';
+import { subPathFrom, type CustomResource, type ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
+import { bindUserFilter, parseUserFilterCall } from '../../documents/levels/user-filters.js';
 
 /** The per-level parameters' kinds: `filter.<Path>` and so on. */
 export const LEVEL_PARAMETER_KINDS = ['filter', 'sysfilter', 'order', 'sysorder'] as const;

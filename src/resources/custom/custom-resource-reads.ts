@@ -17,8 +17,8 @@ import { inlined } from '../inline-limit.js';
 import { ObjectLinkPlanner } from '../meta/object-link-planner.js';
 import type { ObjectLinks } from '../meta/object-links.js';
 import { customReadQueryOf, levelParameterOf, type CustomReadQuery } from './custom-read-query.js';
-import { subPathFrom, type ResourceLevel } from './custom-resource-registry.js';
-import { LevelReader, type LevelQuery, type LevelRow } from './level-reader.js';
+import { subPathFrom, type ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
+import { LevelReader, type LevelQuery, type LevelRow } from '../../documents/read/level-reader.js';
 
 /** What a nested GET needs of its request besides the level and the access. */
 export interface CustomReadRequest {

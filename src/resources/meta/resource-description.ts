@@ -1,5 +1,5 @@
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
-import type { CustomResource } from '../custom/custom-resource-registry.js';
+import type { CustomResource } from '../../documents/levels/custom-resource-registry.js';
 
 /**
  * One entry of `@resources` for a table (or view) resource: Tessera's fields (`prefixedName`, `table`, `primaryKey`,

@@ -1,5 +1,5 @@
 import type { Resource } from '../../data/resource-registry.js';
-import type { CustomResource, ResourceLevel } from '../custom/custom-resource-registry.js';
+import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { codeSpan, jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { asPatch } from './resource-paths.js';

@@ -1,5 +1,5 @@
 import { isKeyless, type Resource } from '../../data/resource-registry.js';
-import type { CustomResource } from '../custom/custom-resource-registry.js';
+import type { CustomResource } from '../../documents/levels/custom-resource-registry.js';
 import { customResourceDocs } from './custom-resource-docs.js';
 import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
 import { codeSpan, type JsonObject, type OpenApiDocument } from '../../common/openapi/openapi-types.js';

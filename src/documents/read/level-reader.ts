@@ -12,9 +12,9 @@ import type { Dialect } from '../../database/dialect.js';
 import { CallerColumnResolver } from '../../security/caller-column-resolver.js';
 import { readVisibility } from '../../security/read-visibility.js';
 import { roleFilterSql, type ResourceAccess } from '../../security/resource-access.js';
-import type { ReadQuery } from '../read-query.js';
-import { AttributeColumnResolver } from './attribute-column-resolver.js';
-import type { ResourceLevel } from './custom-resource-registry.js';
+import type { ReadQuery } from './read-query.js';
+import { AttributeColumnResolver } from '../levels/attribute-column-resolver.js';
+import type { ResourceLevel } from '../levels/custom-resource-registry.js';
 
 const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 /** Owner keys bound in one statement: far below every database's parameter limit (SQLite's is 32766). */

@@ -1,5 +1,5 @@
 import type { ParentRelation } from '../../data/resource-registry.js';
-import type { ResourceLevel } from '../custom/custom-resource-registry.js';
+import type { ResourceLevel } from '../levels/custom-resource-registry.js';
 import type { WriteLevel } from './write-level.js';
 
 const levels = new WeakMap<ResourceLevel, WriteLevel>();

@@ -23,15 +23,15 @@ import { roleFilterSql, type ResourceAccess } from '../security/resource-access.
 import { readVisibility, type ReadVisibility } from '../security/read-visibility.js';
 import { SecurityService } from '../security/security.service.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
-import type { ReadQuery } from './read-query.js';
-import { bodyItems } from './request-body.js';
+import type { ReadQuery } from './read/read-query.js';
+import { bodyItems } from './write/document-body.js';
 import { DocumentPlanner } from './write/document-plan.js';
 import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
 import { isDuplicateKey } from './write/duplicate-key.js';
 import type { WriteAction } from './write/write-action.js';
 import { tableLevel, type WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
-import type { ResourceLevel } from './custom/custom-resource-registry.js';
+import type { ResourceLevel } from './levels/custom-resource-registry.js';
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
@@ -72,7 +72,7 @@ export interface ReadResult {
  * the caller's row policy (security), which it asks inside the transaction.
  */
 @Injectable()
-export class ResourcesService {
+export class DocumentsService {
   private readonly dialect: Dialect;
 
   constructor(

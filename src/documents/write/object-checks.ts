@@ -7,7 +7,7 @@ import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
 import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
-import { missingRequired } from '../request-body.js';
+import { missingRequired } from './document-body.js';
 import type { PlannedObject } from './document-plan.js';
 import { known } from './document-walk.js';
 import type { WriteLevel } from './write-level.js';

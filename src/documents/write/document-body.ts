@@ -1,7 +1,7 @@
-import { ApiError } from '../common/api-error.js';
-import { ErrorCode } from '../common/error-codes.js';
-import type { Resource } from '../data/resource-registry.js';
-import type { CanonicalRow } from '../data/value-codec.js';
+import { ApiError } from '../../common/api-error.js';
+import { ErrorCode } from '../../common/error-codes.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CanonicalRow } from '../../data/value-codec.js';
 
 const METADATA = '@metadata';
 export const MAX_OBJECTS_PER_REQUEST = 1000;

@@ -2,7 +2,7 @@ import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { ResourceColumn } from '../../data/resource-registry.js';
 import { fromRequest, type CanonicalRow, type CanonicalValue } from '../../data/value-codec.js';
-import { MAX_OBJECTS_PER_REQUEST, metadataOf, type ObjectMetadata } from '../request-body.js';
+import { MAX_OBJECTS_PER_REQUEST, metadataOf, type ObjectMetadata } from './document-body.js';
 import { writeActionOf, type WriteAction } from './write-action.js';
 import type { WriteLevel } from './write-level.js';
 

@@ -1,7 +1,7 @@
-import { keyOf } from '../../data/primary-key.js';
-import type { RuleLog } from '../../logic/rule-log.js';
-import type { VisibleEntry } from '../../security/summary-visibility.js';
-import type { ResourceSerializer } from '../resource-serializer.js';
+import { keyOf } from '../data/primary-key.js';
+import type { RuleLog } from '../logic/rule-log.js';
+import type { VisibleEntry } from '../security/summary-visibility.js';
+import type { ResourceSerializer } from './resource-serializer.js';
 
 /**
  * `rulesummary`: for each row of the txsummary (the rows the caller may read) on which rules
