@@ -2,43 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { parseKeySegment } from '../data/primary-key.js';
-import type { OrderTerm } from '../data/query/ast.js';
-import { parseFilter } from '../data/query/filter-parser.js';
-import { combineSortTerms, parseOrder, parseSysOrder } from '../data/query/order-parser.js';
-import { compileFilter, compileOrder } from '../data/query/sql-compiler.js';
-import { parseSysFilter } from '../data/query/sysfilter-parser.js';
 import { isKeyless, ResourceRegistry, type Resource } from '../data/resource-registry.js';
-import { paramsFor, RowStore, type Params } from '../data/row-store.js';
-import type { CanonicalRow, CanonicalValue } from '../data/value-codec.js';
+import type { CanonicalValue } from '../data/value-codec.js';
 import { excerpt } from '../data/query/limits.js';
-import { Database, type DatabaseSession } from '../database/database.js';
-import type { Dialect } from '../database/dialect.js';
+import { Database } from '../database/database.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { RuleLog } from '../logic/rule-log.js';
 import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
-import { CallerColumnResolver } from '../security/caller-column-resolver.js';
-import { keylessOrder } from '../security/keyless-order.js';
 import { readOnlyViewError } from '../security/read-only-view.js';
-import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
-import { readVisibility, type ReadVisibility } from '../security/read-visibility.js';
+import type { ResourceAccess } from '../security/resource-access.js';
 import { SecurityService } from '../security/security.service.js';
 import type { VisibleEntry } from '../security/summary-visibility.js';
 import type { ReadQuery } from './read/read-query.js';
+import { LevelReader, type LevelRow } from './read/level-reader.js';
+import { tableLevel } from './levels/table-level.js';
 import { bodyItems } from './write/document-body.js';
 import { DocumentPlanner } from './write/document-plan.js';
 import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
 import { isDuplicateKey } from './write/duplicate-key.js';
 import type { WriteAction } from './write/write-action.js';
-import { tableLevel, type WriteLevel } from './write/write-level.js';
+import type { WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
 import type { ResourceLevel } from './levels/custom-resource-registry.js';
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
-  return level ? documentLevel(level) : tableLevel(access.resource);
+  return documentLevel(level ?? tableLevel(access.resource));
 }
-
-const FILTER_LIMITS = { maxLength: 4096, maxNodes: 200 };
 
 /** Writes never reach a view (RolesGuard answers them first, see there): should one get here, it is refused all the same. */
 function refuseOnView(resource: Resource): void {
@@ -55,14 +45,8 @@ export function refuseKeyless(resource: Resource): void {
   }
 }
 
-/** A row as its reader may see it: `readable` undefined means every column. */
-export interface VisibleRow {
-  row: CanonicalRow;
-  readable?: ReadonlySet<string>;
-}
-
 export interface ReadResult {
-  rows: VisibleRow[];
+  rows: LevelRow[];
   hasMore: boolean;
 }
 
@@ -73,44 +57,20 @@ export interface ReadResult {
  */
 @Injectable()
 export class DocumentsService {
-  private readonly dialect: Dialect;
+  private readonly reader: LevelReader;
 
   constructor(
-    private readonly database: Database,
-    private readonly registry: ResourceRegistry,
+    database: Database,
+    registry: ResourceRegistry,
     private readonly engine: LogicEngine,
     private readonly security: SecurityService,
   ) {
-    this.dialect = database.dialect;
+    this.reader = new LevelReader(database, registry);
   }
 
   async list(access: ResourceAccess, query: ReadQuery): Promise<ReadResult> {
-    const resource = access.resource;
-    const params = paramsFor(this.dialect);
-    const extra = this.visibilityFlags(resource, access, params);
-    const { where, mine } = this.readConditions(access, query, params);
-    const terms: OrderTerm[] = combineSortTerms([
-      query.order !== undefined ? parseOrder(query.order) : [],
-      query.sysorder !== undefined ? parseSysOrder(query.sysorder) : [],
-    ]);
-    // Pages are stable: every order ends with the primary key (whether or not the caller may read it),
-    // a view's without one with every column (see `keylessOrder`).
-    const keyTerms: OrderTerm[] = resource.primaryKey
-      .filter((column) => !terms.some((t) => t.column.length === 1 && t.column[0] === column.name))
-      .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
-    const orderBy = compileOrder(terms, mine);
-    orderBy.push(
-      ...(isKeyless(resource)
-        ? keylessOrder(resource, access, this.registry, this.dialect, params)
-        : compileOrder(keyTerms, roleFilterSql(resource, this.registry, this.dialect, params))),
-    );
-    const page = await this.database.read((session) =>
-      this.reader(session).page(resource, { where, orderBy, extra: extra.select }, params, query.pageSize + 1, query.offset),
-    );
-    return {
-      rows: page.slice(0, query.pageSize).map((p) => ({ row: p.row, readable: extra.readable(p.extra) })),
-      hasMore: page.length > query.pageSize,
-    };
+    const page = await this.reader.page(tableLevel(access.resource), access, { request: query }, query.pageSize + 1, query.offset);
+    return { rows: page.slice(0, query.pageSize), hasMore: page.length > query.pageSize };
   }
 
   /**
@@ -119,37 +79,14 @@ export class DocumentsService {
    * rows the caller could read.
    */
   async count(access: ResourceAccess, query: Pick<ReadQuery, 'filters' | 'sysfilters'>, bound: number): Promise<number> {
-    const params = paramsFor(this.dialect);
-    const { where } = this.readConditions(access, query, params);
-    return this.database.read((session) => this.reader(session).count(access.resource, where, params, bound));
+    return this.reader.count(tableLevel(access.resource), access, { request: query }, bound);
   }
 
-  /** A read's WHERE: the caller's filters (on columns it may read only) and its roles' READ row filters. */
-  private readConditions(access: ResourceAccess, query: Pick<ReadQuery, 'filters' | 'sysfilters'>, params: Params) {
-    const mine = { columns: new CallerColumnResolver(access, this.registry, this.dialect), params, dialect: this.dialect };
-    const where: string[] = [
-      ...query.filters.map((text) => compileFilter(parseFilter(text, FILTER_LIMITS), mine)),
-      ...query.sysfilters.map((text) => compileFilter(parseSysFilter(text, FILTER_LIMITS), mine)),
-    ];
-    const rowFilter = access.rowPredicate('READ', roleFilterSql(access.resource, this.registry, this.dialect, params));
-    if (rowFilter) where.push(rowFilter);
-    return { where, mine };
-  }
-
-  async get(access: ResourceAccess, keySegment: string): Promise<VisibleRow | undefined> {
+  async get(access: ResourceAccess, keySegment: string): Promise<LevelRow | undefined> {
     const resource = access.resource;
     refuseKeyless(resource);
-    const key = parseKeySegment(resource, keySegment);
-    const params = paramsFor(this.dialect);
-    const extra = this.visibilityFlags(resource, access, params);
-    const [found] = await this.database.read((session) => {
-      const store = this.reader(session);
-      const where = [store.keyPredicate(resource, key, params, 't')];
-      const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, this.dialect, params));
-      if (rowFilter) where.push(rowFilter);
-      return store.page(resource, { where, orderBy: [], extra: extra.select }, params, 1, 0);
-    });
-    return found ? { row: found.row, readable: extra.readable(found.extra) } : undefined;
+    const [found] = await this.reader.page(tableLevel(resource), access, { key: parseKeySegment(resource, keySegment) }, 1, 0);
+    return found;
   }
 
   /** A rule log when the request asks for a rule summary (`rulesummary=true`), else undefined: nothing is recorded. */
@@ -222,7 +159,7 @@ export class DocumentsService {
         return await this.engine.run(
           policy,
           async (tx) => {
-            writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
+            writer = new DocumentWriter(tx, access, policy, (r) => this.engine.derivedAttributes(r), options);
             await writer.writeAll(objects);
           },
           options.ruleLog,
@@ -244,15 +181,5 @@ export class DocumentsService {
       );
     }
     return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined), ruleLog);
-  }
-
-  /** Which columns each row shows the caller (see `readVisibility`). */
-  private visibilityFlags(resource: Resource, access: ResourceAccess, params: Params): ReadVisibility {
-    return readVisibility(resource, access, this.registry, this.dialect, params);
-  }
-
-  /** Reads outside a transaction: the pool, or SQLite's prepared statements (see `loneReads`). */
-  private reader(session: DatabaseSession): RowStore {
-    return new RowStore(session, this.dialect);
   }
 }

@@ -10,7 +10,7 @@ import type { ConstraintViolation } from '../database/errors/constraint-violatio
 import type { Database } from '../database/database.js';
 import type { ConstraintFailure } from '../logic/constraint-failure.js';
 import type { RowPolicy } from '../logic/row-policy.js';
-import { roleFilterSql, type ResourceAccess } from './resource-access.js';
+import { roleFilterSql, type ResourceAccess, type SqlContext } from './resource-access.js';
 import type { Operation } from './role-definition.js';
 import type { SummaryVisibility, VisibleEntry } from './summary-visibility.js';
 
@@ -18,7 +18,9 @@ import type { SummaryVisibility, VisibleEntry } from './summary-visibility.js';
  * One caller's rights over the rows of one write (see `RowPolicy`): the roles' row filters of
  * `access` decide which rows the client may change, where it may put them, and what of the
  * summary and of a failed constraint's message it may see. A grant without a row filter admits
- * every row: nothing is asked of the database then.
+ * every row: nothing is asked of the database then. Beyond the engine's questions, the document
+ * writer asks it what an object may compare and match (`unreadable`, `lookupConditions`,
+ * `mayKnow`): every piece of security SQL a write runs is built here.
  */
 export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
   constructor(
@@ -74,6 +76,66 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
     if (access.coversEveryRow(verb)) return;
     const [inside] = (await store.test(resource, key, [(p) => this.predicate(access, verb, p)])) ?? [false];
     if (!inside) throw refusal(resource, verb);
+  }
+
+  /**
+   * Which of `names` the caller may not read, so that an object of a write may not compare them
+   * with stored values (nothing about a column it cannot read may be inferred). Where a column
+   * shows only in the rows some row-filtered grants admit, it counts as readable in the row with
+   * `key` only when one of them admits it (without a key, a LOOKUP matches such a column only in
+   * those rows: see `lookupConditions`); in a row no READ grant admits but `change` does (one the
+   * caller may only change), no column is readable. A row the caller may neither read nor change
+   * is left to the write's own check, which answers 404 as for a missing one.
+   */
+  async unreadable(store: RowStore, resource: Resource, names: readonly string[], key?: KeyValues, change?: 'UPDATE'): Promise<string[]> {
+    const access = this.access.to(resource);
+    const readable = access.readable();
+    const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
+    const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
+    const rowDecides = key !== undefined && names.length > unreadable.length && !access.coversEveryRow('READ');
+    if (byRow.length > 0 || rowDecides) {
+      const operations: Operation[] = change ? ['READ', change] : ['READ'];
+      const tested = await store.test(resource, key!, [
+        ...operations.map((operation) => (params: Params) => this.predicate(access, operation, params)),
+        ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, this.sql(resource, params))),
+      ]);
+      const [visible, changeable] = tested ?? [];
+      if (visible) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
+      else if (changeable) return [...names];
+    }
+    return unreadable;
+  }
+
+  /**
+   * What a LOOKUP matching `names` adds to its WHERE (on alias `t`): the READ row filters, and for
+   * a column some rows hide, the grants that show it, so that elsewhere a guess of it finds
+   * nothing either way.
+   */
+  lookupConditions(resource: Resource, names: readonly string[], params: Params): string[] {
+    const access = this.access.to(resource);
+    const where: string[] = [];
+    const rowFilter = access.rowPredicate('READ', this.sql(resource, params));
+    if (rowFilter) where.push(rowFilter);
+    for (const name of names) {
+      const grants = access.columnGrants(name, false);
+      if (grants) where.push(access.grantsPredicate(grants, this.sql(resource, params)));
+    }
+    return where;
+  }
+
+  /**
+   * Whether the caller may know the row with this key exists: some READ or UPDATE grant admits it.
+   * A MERGE_INSERT treats any other row as absent (an insert then, answered as for a new key), so
+   * that updating it (404) does not tell it from a key that is free.
+   */
+  async mayKnow(store: RowStore, resource: Resource, key: KeyValues): Promise<boolean> {
+    const access = this.access.to(resource);
+    if (access.coversEveryRow('READ') || access.coversEveryRow('UPDATE')) return true;
+    const admitted = await store.test(resource, key, [
+      (p) => this.predicate(access, 'READ', p),
+      (p) => this.predicate(access, 'UPDATE', p),
+    ]);
+    return admitted !== undefined && admitted.some(Boolean);
   }
 
   summary(store: RowStore, changes: readonly RowChange[]): Promise<VisibleEntry[]> {
@@ -140,7 +202,11 @@ export class CallerRowPolicy implements RowPolicy<VisibleEntry> {
   }
 
   private predicate(access: ResourceAccess, operation: Operation, params: Params): string {
-    return access.rowPredicate(operation, roleFilterSql(access.resource, this.registry, this.database.dialect, params)) ?? '(1=1)';
+    return access.rowPredicate(operation, this.sql(access.resource, params)) ?? '(1=1)';
+  }
+
+  private sql(resource: Resource, params: Params): SqlContext {
+    return roleFilterSql(resource, this.registry, this.database.dialect, params);
   }
 }
 

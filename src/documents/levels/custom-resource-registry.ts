@@ -72,6 +72,8 @@ export interface ResourceLevel {
   subLevels: readonly ResourceLevel[];
   /** Undefined at the root. */
   link?: LevelLink;
+  /** A table resource's one level (`tableLevel`): filters and orders name the table's columns as the table's own do. */
+  tableResource?: true;
 }
 
 export interface CustomResource {

@@ -3,7 +3,10 @@ import { parseFilter } from '../../data/query/filter-parser.js';
 import { combineSortTerms, parseOrder, parseSysOrder } from '../../data/query/order-parser.js';
 import { compileFilter, compileOrder } from '../../data/query/sql-compiler.js';
 import { parseSysFilter } from '../../data/query/sysfilter-parser.js';
-import type { ResourceRegistry } from '../../data/resource-registry.js';
+import { isKeyless, type ResourceRegistry } from '../../data/resource-registry.js';
+import type { KeyValues } from '../../data/primary-key.js';
+import type { ColumnResolver } from '../../data/query/compile-context.js';
+import { keylessOrder } from '../../security/keyless-order.js';
 import { limitLiteral, paramsFor, RowStore, type Params } from '../../data/row-store.js';
 import { quoteIdentifier } from '../../data/sql-dialect.js';
 import type { CanonicalRow, CanonicalValue } from '../../data/value-codec.js';
@@ -31,12 +34,15 @@ export interface LevelQuery {
   request?: Omit<ReadQuery, 'pageSize' | 'offset'>;
   extraFilters?: readonly FilterNode[];
   extraOrder?: readonly OrderTerm[];
-  /** Conditions of the caller's own (a key, `parent=`), compiled into the statement's parameters. */
+  /** Conditions of the caller's own (`parent=`), compiled into the statement's parameters. */
   conditions?: ReadonlyArray<(params: Params, store: RowStore) => string>;
+  /** The one row with this key (a GET of `<level>/<key>`): read without an order. */
+  key?: KeyValues;
 }
 
 /**
- * The SQL of a nested read: one statement per level (per chunk of `OWNER_KEYS_PER_STATEMENT`
+ * The one reader of every resource: a table resource is one level (`tableLevel`), a custom
+ * resource nests levels. The SQL of a read: one statement per level (per chunk of `OWNER_KEYS_PER_STATEMENT`
  * owner rows). Each level reads its table under the caller's grants on that table: the READ row
  * filters, per-row readable columns (`readVisibility`), request filters and orders on the level's
  * attribute names through the caller's column resolver, the level's fixed filter and order, and
@@ -60,9 +66,21 @@ export class LevelReader {
       const params = paramsFor(this.dialect);
       const visibility = readVisibility(level.table, access, this.registry, this.dialect, params);
       const where = this.where(level, access, query, params, store);
-      const orderBy = this.orderBy(level, access, query, params);
+      const orderBy = query.key ? [] : this.orderBy(level, access, query, params);
       const rows = await store.page(level.table, { where, orderBy, extra: visibility.select }, params, limit, offset);
       return rows.map((r) => ({ row: r.row, readable: visibility.readable(r.extra) }));
+    });
+  }
+
+  /**
+   * How many of the level's rows a page of this query would go through, up to `bound` (see
+   * `RowStore.count`): the same conditions, so it counts only rows the caller could read.
+   */
+  async count(level: ResourceLevel, access: ResourceAccess, query: LevelQuery, bound: number): Promise<number> {
+    return this.database.read((session) => {
+      const store = new RowStore(session, this.dialect);
+      const params = paramsFor(this.dialect);
+      return store.count(level.table, this.where(level, access, query, params, store), params, bound);
     });
   }
 
@@ -184,6 +202,7 @@ export class LevelReader {
       ...(query.extraFilters ?? []).map((tree) => compileFilter(tree, mine)),
       ...(query.conditions ?? []).map((condition) => condition(params, store)),
     ];
+    if (query.key) where.push(store.keyPredicate(level.table, query.key, params, 't'));
     const system = roleFilterSql(level.table, this.registry, this.dialect, params);
     if (level.filter) where.push(compileFilter(level.filter, system));
     const rowFilter = access.rowPredicate('READ', system);
@@ -212,12 +231,14 @@ export class LevelReader {
     return [
       ...compileOrder(terms, mine),
       ...compileOrder(fixed, { columns: callerTable, params, dialect: this.dialect }),
-      ...compileOrder(keyTerms, system),
+      // A view without a key is ordered by every column instead (see `keylessOrder`).
+      ...(isKeyless(level.table) ? keylessOrder(level.table, access, this.registry, this.dialect, params) : compileOrder(keyTerms, system)),
     ];
   }
 
-  private callerColumns(level: ResourceLevel, access: ResourceAccess): AttributeColumnResolver {
-    return new AttributeColumnResolver(level.attributeByName, new CallerColumnResolver(access, this.registry, this.dialect));
+  private callerColumns(level: ResourceLevel, access: ResourceAccess): ColumnResolver {
+    const table = new CallerColumnResolver(access, this.registry, this.dialect);
+    return level.tableResource ? table : new AttributeColumnResolver(level.attributeByName, table);
   }
 
   /** A tuple of key values as a map key; MySQL compares text case-insensitively (its default collations), so its keys fold case. */

@@ -1,6 +1,8 @@
 import { columnOf, resourceOf } from '../../../test/support/resource-shapes.js';
 import { DocumentPlanner } from './document-plan.js';
-import { tableLevel, type WriteLevel } from './write-level.js';
+import { tableLevel } from '../levels/table-level.js';
+import { documentLevel } from './document-level.js';
+import type { WriteLevel } from './write-level.js';
 
 const order = resourceOf('purchaseorder', [
   columnOf('order_number', 'integer', true, { generated: true }),
@@ -21,7 +23,7 @@ const document: WriteLevel = {
     ['paid', 'paid'],
     ['total', 'total'],
   ]),
-  children: [{ name: 'Items', level: { ...tableLevel(item), path: 'OrderEntry.Items' }, relation }],
+  children: [{ name: 'Items', level: { ...documentLevel(tableLevel(item)), path: 'OrderEntry.Items' }, relation }],
   parents: [],
 };
 

@@ -1,5 +1,6 @@
 import type { KeyValues } from '../../data/primary-key.js';
-import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
+import type { Resource } from '../../data/resource-registry.js';
+import type { CallerRowPolicy } from '../../security/caller-row-policy.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
 import type { ResourceAccess } from '../../security/resource-access.js';
@@ -27,7 +28,7 @@ export interface WriteOptions {
  * keys), then the object, then its children (their foreign keys filled from the object's row
  * as stored, generated keys included). A body of more than one object is admitted whole first
  * (see `DocumentAdmission`): every refusal an object earns by itself comes before any rule runs.
- * Row filters are the policy's (see `RowPolicy`).
+ * What the caller may do to each row is the policy's to say (`CallerRowPolicy`): the writer builds no security SQL.
  */
 export class DocumentWriter {
   /** Whether a MERGE_INSERT of this attempt inserted: a duplicate key then means a concurrent insert of the same key. */
@@ -37,11 +38,11 @@ export class DocumentWriter {
   constructor(
     private readonly tx: WriteTransaction,
     access: ResourceAccess,
-    registry: ResourceRegistry,
+    policy: CallerRowPolicy,
     derived: (resource: Resource) => ReadonlySet<string>,
     private readonly options: WriteOptions,
   ) {
-    this.checks = new ObjectChecks(tx, access, registry, derived);
+    this.checks = new ObjectChecks(tx, access, policy, derived);
   }
 
   async writeAll(objects: readonly PlannedObject[]): Promise<void> {

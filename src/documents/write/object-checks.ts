@@ -1,11 +1,12 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
-import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
-import { paramsFor, type Params } from '../../data/row-store.js';
+import type { Resource } from '../../data/resource-registry.js';
+import { paramsFor } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import { CHECKSUM_OVERRIDE, type WriteTransaction } from '../../logic/write-transaction.js';
-import { roleFilterSql, type ResourceAccess, type SqlContext } from '../../security/resource-access.js';
+import type { CallerRowPolicy } from '../../security/caller-row-policy.js';
+import type { ResourceAccess } from '../../security/resource-access.js';
 import type { Operation } from '../../security/role-definition.js';
 import { missingRequired } from './document-body.js';
 import type { PlannedObject } from './document-plan.js';
@@ -32,7 +33,7 @@ export class ObjectChecks {
   constructor(
     private readonly tx: WriteTransaction,
     private readonly access: ResourceAccess,
-    private readonly registry: ResourceRegistry,
+    private readonly policy: CallerRowPolicy,
     private readonly derived: (resource: Resource) => ReadonlySet<string>,
   ) {}
 
@@ -108,14 +109,7 @@ export class ObjectChecks {
       const column = `${store.q('t')}.${store.q(name)}`;
       return value === null ? `${column} IS NULL` : `${column} = ${store.compared(resource.columnsByName.get(name)!, value, params)}`;
     });
-    const access = this.access.to(resource);
-    const rowFilter = access.rowPredicate('READ', roleFilterSql(resource, this.registry, store.dialect, params));
-    if (rowFilter) where.push(rowFilter);
-    // A column some rows hide matches only in the rows that show it: elsewhere a guess of it must find nothing either way.
-    for (const name of names) {
-      const grants = access.columnGrants(name, false);
-      if (grants) where.push(access.grantsPredicate(grants, roleFilterSql(resource, this.registry, store.dialect, params)));
-    }
+    where.push(...this.policy.lookupConditions(resource, names, params));
     const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
     const shown = names.map((n) => aliasOf(level, n)).join(', ');
     if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
@@ -160,56 +154,15 @@ export class ObjectChecks {
     );
   }
 
-  /**
-   * Values compared with stored ones must be of columns the caller may read in that row: nothing
-   * about the others may be inferred. Where a column shows only in the rows some row-filtered
-   * grants admit, it counts as readable in the row with this key only when one of them admits it
-   * (a LOOKUP, without a key, matches such a column only in those rows); in a row no READ grant
-   * admits (one the caller may only `change`), no column is readable. A row the caller may
-   * neither read nor change is left to the write's own check, which answers 404 as for a
-   * missing one.
-   */
+  /** Values compared with stored ones must be of columns the caller may read in that row (see `CallerRowPolicy.unreadable`). */
   private async refuseUnreadable(level: WriteLevel, values: CanonicalRow, key?: KeyValues, change?: 'UPDATE'): Promise<void> {
-    const resource = level.resource;
-    const access = this.access.to(resource);
-    const readable = access.readable();
-    const names = Object.keys(values);
-    const unreadable = readable === undefined ? [] : names.filter((name) => !readable.has(name));
-    const byRow = key ? names.filter((name) => !unreadable.includes(name) && access.columnGrants(name, false)) : [];
-    const rowDecides = key !== undefined && names.length > unreadable.length && !access.coversEveryRow('READ');
-    if (byRow.length > 0 || rowDecides) {
-      const dialect = this.tx.store.dialect;
-      const sql = (params: Params): SqlContext => roleFilterSql(resource, this.registry, dialect, params);
-      const operations: Operation[] = change ? ['READ', change] : ['READ'];
-      const tested = await this.tx.store.test(resource, key!, [
-        ...operations.map((operation) => (params: Params) => access.rowPredicate(operation, sql(params)) ?? '(1=1)'),
-        ...byRow.map((name) => (params: Params) => access.grantsPredicate(access.columnGrants(name, false)!, sql(params))),
-      ]);
-      const [visible, changeable] = tested ?? [];
-      if (visible) unreadable.push(...byRow.filter((_, i) => !tested![operations.length + i]));
-      else if (changeable) unreadable.splice(0, unreadable.length, ...names);
-    }
+    const unreadable = await this.policy.unreadable(this.tx.store, level.resource, Object.keys(values), key, change);
     if (unreadable.length > 0) throw notWritable(level, unreadable);
-  }
-
-  /**
-   * Whether the caller may know the row with this key exists: some READ or UPDATE grant admits it.
-   * A MERGE_INSERT treats any other row as absent (an insert then, answered as for a new key),
-   * so that updating it (404) does not tell it from a key that is free.
-   */
-  private async mayKnow(resource: Resource, key: KeyValues): Promise<boolean> {
-    const access = this.access.to(resource);
-    if (access.coversEveryRow('READ') || access.coversEveryRow('UPDATE')) return true;
-    const dialect = this.tx.store.dialect;
-    const predicate = (operation: Operation) => (params: Params) =>
-      access.rowPredicate(operation, roleFilterSql(resource, this.registry, dialect, params)) ?? '(1=1)';
-    const admitted = await this.tx.store.test(resource, key, [predicate('READ'), predicate('UPDATE')]);
-    return admitted !== undefined && admitted.some(Boolean);
   }
 
   /** Whether a row with this key exists that the caller may know of (see `mayKnow`): a MERGE_INSERT then updates it. */
   async exists(resource: Resource, key: KeyValues): Promise<boolean> {
-    return (await this.tx.store.findByKey(resource, key, false)) !== undefined && (await this.mayKnow(resource, key));
+    return (await this.tx.store.findByKey(resource, key, false)) !== undefined && (await this.policy.mayKnow(this.tx.store, resource, key));
   }
 
   /** The object's checksum (or the If-Match one); none is 428 / 4280. */

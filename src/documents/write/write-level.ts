@@ -1,8 +1,9 @@
 import type { ParentRelation, Resource } from '../../data/resource-registry.js';
 
 /**
- * One level of a document a client writes: a table resource is one level whose attributes are
- * its columns; a custom resource nests children (arrays, one-to-many) and parents (objects,
+ * One level of a document a client writes, as the writer walks it (`documentLevel` makes it from
+ * the level model): a table resource is one level whose attributes are its columns (`tableLevel`);
+ * a custom resource nests children (arrays, one-to-many) and parents (objects,
  * many-to-one) to any depth, each with its own attribute names (aliases).
  */
 export interface WriteLevel {
@@ -14,22 +15,4 @@ export interface WriteLevel {
   children: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
   /** `relation` is this level's many-to-one relation to the parent level. */
   parents: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
-}
-
-const tableLevels = new WeakMap<Resource, WriteLevel>();
-
-/** A table resource as a one-level document: every column under its own name. */
-export function tableLevel(resource: Resource): WriteLevel {
-  let level = tableLevels.get(resource);
-  if (!level) {
-    level = {
-      resource,
-      path: resource.name,
-      attributes: new Map(resource.columns.map((c) => [c.name, c.name])),
-      children: [],
-      parents: [],
-    };
-    tableLevels.set(resource, level);
-  }
-  return level;
 }
