@@ -202,6 +202,26 @@ module.exports = {
         'contracts (src/logic/: the row policy it implements), the admin API contract (admin roles) and the ' +
         'layers below. Never users, tokens, auth or admin: those take role names from security, not the reverse.',
     ),
+    {
+      name: 'resources-build-no-sql',
+      comment:
+        'src/resources/ is HTTP only: it neither builds SQL nor compiles a role filter. Reads and writes go through ' +
+        'src/documents/ (DocumentsService, DocumentReader), which asks src/security/ what the caller may see and do. ' +
+        'Types (ResourceAccess, a row as read) may be imported; the modules that make statements or role predicates ' +
+        'may not.',
+      severity: 'error',
+      from: { path: '^src/resources/', pathNot: SPEC },
+      to: {
+        path: [
+          '^src/database/',
+          '^src/data/(row-store|sql-dialect|column-resolver|values-column-resolver)\\.ts$',
+          '^src/data/query/(sql-compiler|compile-context)\\.ts$',
+          '^src/security/(resource-access|read-visibility|keyless-order|caller-column-resolver|caller-row-policy|summary-visibility)\\.ts$',
+          '^src/documents/read/level-reader\\.ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
     mayImportOnly(
       'documents-import-the-engine',
       ['documents'],

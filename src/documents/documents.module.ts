@@ -3,6 +3,7 @@ import { DataModule } from '../data/data.module.js';
 import { LogicModule } from '../logic/logic.module.js';
 import { SecurityModule } from '../security/security.module.js';
 import { DocumentsService } from './documents.service.js';
+import { DocumentReader } from './read/document-reader.js';
 import { CustomResourcesModule } from './levels/custom-resources.module.js';
 
 /**
@@ -13,7 +14,7 @@ import { CustomResourcesModule } from './levels/custom-resources.module.js';
  */
 @Module({
   imports: [DataModule, SecurityModule, LogicModule, CustomResourcesModule],
-  providers: [DocumentsService],
-  exports: [DocumentsService, CustomResourcesModule],
+  providers: [DocumentsService, DocumentReader],
+  exports: [DocumentsService, DocumentReader, CustomResourcesModule],
 })
 export class DocumentsModule {}

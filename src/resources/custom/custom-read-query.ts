@@ -3,6 +3,7 @@ import type { ApiSettings } from '../../config/api-settings.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { FilterNode, OrderTerm } from '../../data/query/ast.js';
 import { excerpt } from '../../data/query/limits.js';
+import type { DocumentQuery } from '../../documents/read/document-reader.js';
 import type { ReadQuery } from '../../documents/read/read-query.js';
 import { readQueryOf } from '../read-query.js';
 import { inlineLimitOf } from '../inline-limit.js';
@@ -21,21 +22,9 @@ export function levelParameterOf(name: string): { kind: LevelParameterKind; path
   return LEVEL_PARAMETER_KINDS.includes(kind) ? { kind, path: name.slice(dot + 1) } : undefined;
 }
 
-/** The query parameters of a nested GET, checked: per level, the request's texts, not yet compiled. */
-export interface CustomReadQuery {
-  /** The root's filters, orders and paging (`filter`, `sysfilter`, `order`, `sysorder`, `pagesize`, `offset`). */
-  root: ReadQuery;
-  /** `filter.<Path>` ... of the levels below the root, by level. */
-  levels: ReadonlyMap<ResourceLevel, Omit<ReadQuery, 'pageSize' | 'offset'>>;
-  /** The `userfilter` call, bound (none or one): ANDed at the root. */
-  userFilters: FilterNode[];
-  /** `userorder` terms, after the request's order and sysorder at the root. */
-  userOrder: OrderTerm[];
-  /** `pagesize`: rows per level (per owner row below the root). */
-  pageSize: number;
+/** The query parameters of a nested GET, checked: per level, the request's texts, not yet compiled (see `DocumentQuery`). */
+export interface CustomReadQuery extends DocumentQuery {
   inlineLimit: number;
-  /** `parent=<key>`: the root's rows are those of this owner row (a level below a custom resource's root). */
-  parent?: string;
 }
 
 const MAX_REPEATED = 16;
