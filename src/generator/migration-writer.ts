@@ -7,8 +7,17 @@ export const BASELINE_TIMESTAMP = 1764100000000;
 export const BASELINE_CLASS = `Baseline${BASELINE_TIMESTAMP}`;
 export const BASELINE_FILE = `${BASELINE_TIMESTAMP}-baseline`;
 
-function columnOptions(column: SchemaColumn): string {
-  const options = [`name: ${quote(column.name)}`, `type: ${quote(column.type)}`];
+/**
+ * The type the baseline creates a column with. PostgreSQL's `bpchar` without a length (Northwind's
+ * keys) is read as `character`, which created without a length is `character(1)`: it is created as
+ * `bpchar` again (its entity keeps `character`, the name TypeORM's driver knows and reads it by).
+ */
+function createdType(kind: SchemaSnapshot['kind'], column: SchemaColumn): string {
+  return kind === 'postgres' && column.type === 'character' && column.length === undefined ? 'bpchar' : column.type;
+}
+
+function columnOptions(kind: SchemaSnapshot['kind'], column: SchemaColumn): string {
+  const options = [`name: ${quote(column.name)}`, `type: ${quote(createdType(kind, column))}`];
   if (column.length !== undefined) options.push(`length: ${quote(column.length)}`);
   if (column.precision !== undefined) options.push(`precision: ${column.precision}`);
   if (column.scale !== undefined) options.push(`scale: ${column.scale}`);
@@ -160,7 +169,7 @@ export function baselineMigrationSource(
   for (const table of order) {
     const deferred = new Set(later.get(table) ?? []);
     const foreignKeys = table.source.foreignKeys.filter((fk) => names.has(fk.referencedTable) && !deferred.has(fk));
-    const parts = [`name: ${quote(table.source.name)}`, `columns: [${table.source.columns.map(columnOptions).join(', ')}]`];
+    const parts = [`name: ${quote(table.source.name)}`, `columns: [${table.source.columns.map((c) => columnOptions(kind, c)).join(', ')}]`];
     if (table.source.uniques.length > 0) parts.push(`uniques: [${table.source.uniques.map((u) => indexOptions(u, false)).join(', ')}]`);
     if (table.source.indices.length > 0) parts.push(`indices: [${table.source.indices.map((i) => indexOptions(i, true)).join(', ')}]`);
     if (foreignKeys.length > 0) parts.push(`foreignKeys: [${foreignKeys.map(foreignKeyOptions).join(', ')}]`);

@@ -2,6 +2,7 @@ import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '../database/sc
 import { entityColumnType } from './column-types.js';
 import { entitySource } from './entity-writer.js';
 import { commentText, entityNames, propertyKey, quote } from './names.js';
+import { baselineMigrationSource } from './migration-writer.js';
 import { servedSchema } from './served-schema.js';
 
 const column = (name: string, extra: Partial<SchemaColumn> = {}): SchemaColumn => ({
@@ -212,5 +213,22 @@ describe('served schema', () => {
     });
     const source = entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' });
     expect(source).toContain("@Column({ type: 'enum', enum: ['it\\'s', 'G'], nullable: true })");
+  });
+});
+
+describe('baseline migration', () => {
+  it("creates PostgreSQL's bpchar without a length as bpchar, not as character, which is character(1)", () => {
+    const customers = table('customers', [
+      column('customer_id', { primary: true, type: 'character' }),
+      column('code', { type: 'character', length: '5' }),
+      column('codes', { type: 'character', array: true, nullable: true }),
+    ]);
+    const source = (kind: 'postgres' | 'mysql') =>
+      baselineMigrationSource('northwind', servedSchema({ kind, tables: [customers], unread: [], views: [] }).tables, [], kind);
+    expect(source('postgres')).toContain(
+      "columns: [{ name: 'customer_id', type: 'bpchar', isPrimary: true }, { name: 'code', type: 'character', length: '5' }, { name: 'codes', type: 'bpchar', isArray: true, isNullable: true }]",
+    );
+    // MySQL's CHAR without a length is CHAR(1), and read with that length: kept as it is.
+    expect(source('mysql')).toContain("{ name: 'customer_id', type: 'character', isPrimary: true }");
   });
 });
