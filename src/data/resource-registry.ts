@@ -71,7 +71,7 @@ export interface Resource {
   children: ChildRelation[];
   /**
    * The database may store other values than a write sent (a trigger, `ON UPDATE CURRENT_TIMESTAMP`,
-   * JSON the database normalises): a write reads its rows back before answering, so that the
+   * a generated column, JSON the database normalises): a write reads its rows back before answering, so that the
    * checksums it answers are the stored rows' (see `rewrittenTables`).
    */
   readBackAfterWrite: boolean;
@@ -190,7 +190,11 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     primaryKey,
     parents,
     children: [],
-    readBackAfterWrite: !view && (rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined)),
+    readBackAfterWrite:
+      !view &&
+      (rewritten ||
+        columns.some((c) => c.kind === 'json') ||
+        metadata.columns.some((c) => c.onUpdate !== undefined || c.generatedType !== undefined)),
     view,
   };
 }

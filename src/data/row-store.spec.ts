@@ -61,6 +61,28 @@ describe('RowStore.count', () => {
   });
 });
 
+describe('RowStore.findByKeys', () => {
+  const keyed = { ...customer, primaryKey: [customer.columns[0]] } as unknown as Resource;
+
+  it('reads the rows that exist, 500 keys per statement', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE customer (name TEXT PRIMARY KEY, balance NUMERIC)');
+    const insert = db.prepare('INSERT INTO customer VALUES (?, ?)');
+    for (let i = 1; i <= 1200; i++) insert.run(`c${i}`, i);
+    const statements: string[] = [];
+    const store = new RowStore(
+      { query: async (sql: string, values: unknown[] = []) => (statements.push(sql), db.prepare(sql).all(values)) },
+      'sqlite',
+    );
+    const keys = [...Array.from({ length: 1100 }, (_, i) => [`c${i + 101}`]), ['missing']];
+    const rows = await store.findByKeys(keyed, keys);
+    expect(rows).toHaveLength(1100);
+    expect(new Set(rows.map((r) => r.name)).size).toBe(1100);
+    expect(rows.find((r) => r.name === 'c500')?.balance).toBe('500');
+    expect(statements).toHaveLength(3);
+  });
+});
+
 describe('limitLiteral', () => {
   it('writes a non-negative integer', () => {
     expect(limitLiteral(0)).toBe('0');

@@ -51,6 +51,9 @@ export function paramsFor(dialect: Dialect): Params {
  * Row-level SQL for one resource table, on one query runner (one transaction). Every
  * identifier comes from the registry, every value is a bound parameter.
  */
+/** Keys bound in one statement of `findByKeys`: far below every database's parameter limit (SQLite's is 32766). */
+const KEYS_PER_STATEMENT = 500;
+
 export class RowStore {
   constructor(
     private readonly runner: SqlRunner,
@@ -98,6 +101,22 @@ export class RowStore {
     const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${this.keyPredicate(resource, key, params, 't')}${lockClause(this.dialect, lock)}`;
     const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
     return rows[0] ? this.toRow(resource, rows[0]) : undefined;
+  }
+
+  /** Reads the rows with these keys (those that exist), without a lock: one statement per `KEYS_PER_STATEMENT` keys. */
+  async findByKeys(resource: Resource, keys: readonly KeyValues[]): Promise<CanonicalRow[]> {
+    const found: CanonicalRow[] = [];
+    for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) {
+      const params = paramsFor(this.dialect);
+      const where = keys
+        .slice(i, i + KEYS_PER_STATEMENT)
+        .map((key) => `(${this.keyPredicate(resource, key, params, 't')})`)
+        .join(' OR ');
+      const sql = `SELECT ${this.selectList(resource)} FROM ${this.q(resource.tableName)} ${this.q('t')} WHERE ${where}`;
+      const rows = (await this.runner.query(sql, params.values)) as Array<Record<string, unknown>>;
+      found.push(...rows.map((raw) => this.toRow(resource, raw)));
+    }
+    return found;
   }
 
   /**

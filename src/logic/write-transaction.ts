@@ -213,14 +213,28 @@ export class WriteTransaction implements RuleContext {
 
   /**
    * The rows written to tables whose stored values may differ from those written (a trigger,
-   * `ON UPDATE`, normalised JSON: see `Resource.readBackAfterWrite`), read back as stored, so that
-   * the summary answers the stored rows and their checksums are the ones the next write must send.
+   * `ON UPDATE`, a generated column, normalised JSON: see `Resource.readBackAfterWrite`), read back
+   * as stored, one statement per table, so that the summary answers the stored rows and their
+   * checksums are the ones the next write must send.
    */
   async readBackStored(): Promise<void> {
+    const byTable = new Map<Resource, Map<string, { verb: Verb; key: KeyValues }>>();
     for (const entry of this.summary.list()) {
       if (entry.verb === 'DELETE' || !entry.resource.readBackAfterWrite) continue;
-      const stored = await this.store.findByKey(entry.resource, keyOf(entry.resource, entry.row), false);
-      if (stored) this.summary.record(entry.resource, entry.verb, stored);
+      const entries = byTable.get(entry.resource) ?? new Map<string, { verb: Verb; key: KeyValues }>();
+      byTable.set(entry.resource, entries);
+      const key = keyOf(entry.resource, entry.row);
+      entries.set(rowIdentity(entry.resource, key), { verb: entry.verb, key });
+    }
+    for (const [resource, entries] of byTable) {
+      const stored = await this.store.findByKeys(
+        resource,
+        [...entries.values()].map((e) => e.key),
+      );
+      for (const row of stored) {
+        const entry = entries.get(rowIdentity(resource, keyOf(resource, row)));
+        if (entry) this.summary.record(resource, entry.verb, row);
+      }
     }
   }
 
