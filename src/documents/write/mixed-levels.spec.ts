@@ -55,6 +55,8 @@ describe('MixedLevels', () => {
     };
     expect(message('secret')).toBe(message('nosuch'));
     expect(message('secret')).toMatch(/No resource named/);
+    // Inside a resource's body an href to it is left to the writer, as one to no resource is.
+    expect(mixed.levelOf({ '@metadata': { href: `${BASE}/secret/1` } }, tableLevel(customer))).toBeUndefined();
   });
 
   it('refuses an entity that is not a non-empty string', () => {

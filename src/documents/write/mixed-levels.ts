@@ -1,9 +1,10 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
-import type { ResourceRegistry } from '../../data/resource-registry.js';
+import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import type { CallerGrants } from '../../security/caller-access.decorator.js';
+import type { ResourceAccess } from '../../security/resource-access.js';
 import { readOnlyViewError } from '../../security/read-only-view.js';
-import type { CustomResourceRegistry } from '../levels/custom-resource-registry.js';
+import type { CustomResourceRegistry, ResourceLevel } from '../levels/custom-resource-registry.js';
 import { documentLevel } from './document-level.js';
 import { metadataOf } from './document-body.js';
 import { tableLevel, type WriteLevel } from './write-level.js';
@@ -41,27 +42,34 @@ export class MixedLevels {
       if (current) return undefined;
       throw new ApiError(ErrorCode.BAD_REQUEST, 'An @metadata.href must be a full URL: <base>/<resource>/<key>.');
     }
-    if (current && !this.known(segment)) return undefined;
+    // Likewise one naming no resource the caller knows of: the same answer for a hidden table as for none.
+    if (current && !this.found(segment)) return undefined;
     const level = this.named(segment);
     return level === current ? undefined : level;
   }
 
-  private known(name: string): boolean {
-    return this.tables.find(name) !== undefined || this.custom.find(name) !== undefined;
-  }
-
-  /** The level a resource name denotes: a table (plain or prefixed name) first, then a custom resource's level (as RolesGuard). */
-  private named(name: string): WriteLevel {
+  /**
+   * The table (plain or prefixed name) or else the custom resource level (as RolesGuard) a name
+   * denotes, with the table whose grants judge it; undefined for no resource, and for one the
+   * caller holds no grant at all on.
+   */
+  private found(name: string): { resource: Resource; access: ResourceAccess; custom?: ResourceLevel } | undefined {
     const table = this.tables.find(name);
     const custom = table ? undefined : this.custom.find(name);
     const resource = table ?? custom?.table;
-    const access = resource && this.grants.to(resource);
-    if (!resource || access!.grants.length === 0) {
-      throw new ApiError(ErrorCode.BAD_REQUEST, `No resource named "${name.slice(0, 100)}" to write an object of.`);
-    }
+    if (!resource) return undefined;
+    const access = this.grants.to(resource);
+    return access.grants.length === 0 ? undefined : { resource, access, custom };
+  }
+
+  /** The level a resource name denotes (see `found`); 400 / 4000 in the same words for none and for a hidden one. */
+  private named(name: string): WriteLevel {
+    const found = this.found(name);
+    if (!found) throw new ApiError(ErrorCode.BAD_REQUEST, `No resource named "${name.slice(0, 100)}" to write an object of.`);
+    const { resource, access, custom } = found;
     // A view is read-only for everyone: a caller who may read it is told so (as on the view's own URL).
     if (resource.view) {
-      if (access!.can('READ')) throw readOnlyViewError(resource);
+      if (access.can('READ')) throw readOnlyViewError(resource);
       throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit writes on ${resource.name}.`);
     }
     return custom ? documentLevel(custom) : tableLevel(resource);
