@@ -23,7 +23,9 @@ import { isDuplicateKey } from './write/duplicate-key.js';
 import type { WriteAction } from './write/write-action.js';
 import type { WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
-import type { ResourceLevel } from './levels/custom-resource-registry.js';
+import { CustomResourceRegistry, type ResourceLevel } from './levels/custom-resource-registry.js';
+import { MixedLevels } from './write/mixed-levels.js';
+import type { CallerGrants } from '../security/caller-access.decorator.js';
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
@@ -64,6 +66,7 @@ export class DocumentsService {
     registry: ResourceRegistry,
     private readonly engine: LogicEngine,
     private readonly security: SecurityService,
+    private readonly customResources: CustomResourceRegistry,
   ) {
     this.reader = new LevelReader(database, registry);
   }
@@ -108,9 +111,28 @@ export class DocumentsService {
     return found ? (found.row[column.name] ?? null) : undefined;
   }
 
-  /** POST: a table resource's objects, or (`level` given) a custom resource's documents. */
+  /**
+   * POST: a table resource's objects, or (`level` given) a custom resource's documents; an object
+   * naming another resource (see `MixedLevels`) is written through that one's level.
+   */
   async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<VisibleEntry[]> {
-    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { recordUnchanged: level === undefined, ruleLog });
+    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { ruleLog });
+  }
+
+  /**
+   * POST or PUT at the API root (LAC's "Mix and Match"): every object names its resource
+   * (`@metadata.entity` or a full `@metadata.href`) and is written through that resource's level,
+   * all in one transaction, each under the caller's grants on its own resource. An object without
+   * `@metadata.action` is inserted (POST) or updated (PUT).
+   */
+  async writeAtRoot(
+    grants: CallerGrants,
+    body: unknown,
+    byDefault: 'INSERT' | 'UPDATE',
+    ifMatch?: string,
+    ruleLog?: RuleLog,
+  ): Promise<VisibleEntry[]> {
+    return this.write(grants, undefined, bodyItems(body), byDefault, { ifMatch, ruleLog });
   }
 
   /**
@@ -129,29 +151,31 @@ export class DocumentsService {
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', {
-      keySegment,
-      ifMatch,
-      recordUnchanged: level === undefined,
-      ruleLog,
-    });
+    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', { keySegment, ifMatch, ruleLog });
   }
 
   /**
    * Writes a body (a table resource's objects, or a custom resource's documents) in one
    * transaction, each object by its `@metadata.action` (`byDefault` when it names none). Two
    * MERGE_INSERTs of the same new key at once: the one that loses the race for the insert meets
-   * the other's row as a duplicate key, and runs once more, as an update of that row.
+   * the other's row as a duplicate key, and runs once more, as an update of that row. Objects
+   * naming another resource are planned on its level (`MixedLevels`); without `level` (the API
+   * root) every object must name one.
    */
   async write(
-    access: ResourceAccess,
-    level: WriteLevel,
+    grants: CallerGrants,
+    level: WriteLevel | undefined,
     items: ReadonlyArray<Record<string, unknown>>,
     byDefault: WriteAction,
     options: WriteOptions,
   ): Promise<VisibleEntry[]> {
-    refuseOnView(access.resource);
-    const objects = new DocumentPlanner(byDefault).plan(level, items);
+    if (level) refuseOnView(level.resource);
+    const objects = new DocumentPlanner(byDefault).plan(level, items, new MixedLevels(this.registry, this.customResources, grants));
+    // The caller's access, bound to the request's resource (the first object's at the root): the writer and the
+    // row policy ask it for every other resource (`to`).
+    const resource = level?.resource ?? objects[0]?.level.resource;
+    if (!resource) throw new ApiError(ErrorCode.BAD_REQUEST, 'The request body must hold at least one object to write.');
+    const access = grants.to(resource);
     const policy = this.security.rowPolicy(access);
     for (let attempt = 1; ; attempt++) {
       let writer: DocumentWriter | undefined;

@@ -5,7 +5,7 @@ import { rawRequestOf } from '../common/request-slot.js';
 import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CallerAccess } from '../security/caller-access.decorator.js';
+import { CallerAccess, CallerGrantsOf, type CallerGrants } from '../security/caller-access.decorator.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
@@ -170,6 +170,39 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
       this.resources.insert(access, body, log, this.levelOf(req)),
+    );
+  }
+
+  /**
+   * LAC's "Mix and Match" at the API root: each object names its resource (`@metadata.entity` or a full
+   * `@metadata.href`) and is inserted there unless its `@metadata.action` says otherwise; one transaction.
+   */
+  @Post()
+  @HttpCode(201)
+  @RequiresAccess('EACH_OBJECT')
+  async insertAtRoot(
+    @Req() req: unknown,
+    @CallerGrantsOf() grants: CallerGrants,
+    @Body() body: unknown,
+    @Query() query: Query,
+  ): Promise<WriteResult> {
+    return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
+      this.resources.writeAtRoot(grants, body, 'INSERT', undefined, log),
+    );
+  }
+
+  /** The same as `insertAtRoot`, objects without `@metadata.action` updated (each with its checksum). */
+  @Put()
+  @RequiresAccess('EACH_OBJECT')
+  async updateAtRoot(
+    @Req() req: unknown,
+    @CallerGrantsOf() grants: CallerGrants,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WriteResult> {
+    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+      this.resources.writeAtRoot(grants, body, 'UPDATE', unquote(ifMatch), log),
     );
   }
 

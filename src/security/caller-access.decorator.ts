@@ -1,10 +1,17 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { rawRequestOf } from '../common/request-slot.js';
+import type { Resource } from '../data/resource-registry.js';
 import type { ResourceAccess } from './resource-access.js';
 
 const ACCESS = Symbol('tesseraCallerAccess');
+const GRANTS = Symbol('tesseraCallerGrants');
 
-type WithAccess = { [ACCESS]?: ResourceAccess };
+type WithAccess = { [ACCESS]?: ResourceAccess; [GRANTS]?: CallerGrants };
+
+/** The caller's access to any resource of the project (a `ResourceAccess` is one: `to` gives its principal's access to another). */
+export interface CallerGrants {
+  to(resource: Resource): ResourceAccess;
+}
 
 /** Attaches what the caller may do on the request's resource (RolesGuard, once per request). */
 export function setCallerAccess(request: unknown, access: ResourceAccess): void {
@@ -20,4 +27,19 @@ export const CallerAccess = createParamDecorator((_data: unknown, context: Execu
   const access = (rawRequestOf(context.switchToHttp().getRequest()) as WithAccess)[ACCESS];
   if (!access) throw new Error('@CallerAccess() on an endpoint RolesGuard did not judge (add @RequiresAccess)');
   return access;
+});
+
+/** Attaches the caller's grants on every resource, for an endpoint whose objects name their own (RolesGuard). */
+export function setCallerGrants(request: unknown, grants: CallerGrants): void {
+  (rawRequestOf(request) as WithAccess)[GRANTS] = grants;
+}
+
+/**
+ * The caller's grants, resource by resource, on an endpoint marked `@RequiresAccess('EACH_OBJECT')`
+ * (the API root, whose objects name their resources): each object is judged on its own resource.
+ */
+export const CallerGrantsOf = createParamDecorator((_data: unknown, context: ExecutionContext): CallerGrants => {
+  const grants = (rawRequestOf(context.switchToHttp().getRequest()) as WithAccess)[GRANTS];
+  if (!grants) throw new Error("@CallerGrantsOf() on an endpoint RolesGuard did not judge (add @RequiresAccess('EACH_OBJECT'))");
+  return grants;
 });

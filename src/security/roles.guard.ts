@@ -10,7 +10,7 @@ import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
-import { setCallerAccess } from './caller-access.decorator.js';
+import { setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
@@ -36,6 +36,9 @@ function rankOf(role: string): number {
  *   computed here is handed to the handler (`@CallerAccess()`), which makes the row-level
  *   decisions where the rows are;
  * - meta endpoints (`@RequiresAccess('META')`): 403 / 4030 without a role with meta access;
+ * - the API root's writes (`@RequiresAccess('EACH_OBJECT')`): a token is required; the caller's grants
+ *   on every resource are handed to the handler (`@CallerGrantsOf()`), whose writer judges each object
+ *   on the resource it names;
  * - admin endpoints: 403 / 4030 when the admin's role is below the endpoint's (`admin` unless
  *   `@AdminRoleRequired('auditor')` says otherwise).
  * An endpoint the configuration makes public (`@docs` with DOCS_PUBLIC) asks for no roles.
@@ -53,13 +56,18 @@ export class RolesGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http' || isPublicEndpoint(this.reflector, context, this.config)) return true;
     if (endpointMetadata<boolean>(this.reflector, IS_ADMIN_API, context)) return this.admitAdmin(context);
-    const required = endpointMetadata<Operation | 'META'>(this.reflector, REQUIRED_ACCESS, context);
+    const required = endpointMetadata<Operation | 'META' | 'EACH_OBJECT'>(this.reflector, REQUIRED_ACCESS, context);
     if (!required) return true;
     const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
     const principal = principalOf(request);
     if (!principal) throw new ApiError(ErrorCode.NO_TOKEN, 'An auth token is required.');
     if (required === 'META') {
       if (!this.security.mayUseMeta(principal)) throw new ApiError(ErrorCode.FORBIDDEN, 'Your roles do not permit the meta endpoints.');
+      return true;
+    }
+    if (required === 'EACH_OBJECT') {
+      // The API root: no resource in the URL; the writer judges each object on the resource it names.
+      setCallerGrants(request, { to: (resource) => this.security.access(principal, resource) });
       return true;
     }
     // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.

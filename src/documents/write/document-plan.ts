@@ -3,6 +3,7 @@ import { ErrorCode } from '../../common/error-codes.js';
 import type { ResourceColumn } from '../../data/resource-registry.js';
 import { fromRequest, type CanonicalRow, type CanonicalValue } from '../../data/value-codec.js';
 import { MAX_OBJECTS_PER_REQUEST, metadataOf, type ObjectMetadata } from './document-body.js';
+import type { MixedLevels } from './mixed-levels.js';
 import { writeActionOf, type WriteAction } from './write-action.js';
 import type { WriteLevel } from './write-level.js';
 
@@ -30,8 +31,23 @@ export class DocumentPlanner {
 
   constructor(private readonly defaultAction: WriteAction) {}
 
-  plan(level: WriteLevel, items: ReadonlyArray<Record<string, unknown>>): PlannedObject[] {
-    return items.filter((item) => !isNextBatch(item)).map((item) => this.object(level, item));
+  /**
+   * `mixed` (LAC's "Mix and Match"): a top-level object naming another resource (`MixedLevels`)
+   * is planned on that resource's level. Without `level` (the API root) every object must name one.
+   */
+  plan(level: WriteLevel | undefined, items: ReadonlyArray<Record<string, unknown>>, mixed?: MixedLevels): PlannedObject[] {
+    return items
+      .filter((item) => !isNextBatch(item))
+      .map((item) => {
+        const own = mixed?.levelOf(item, level) ?? level;
+        if (!own) {
+          throw new ApiError(
+            ErrorCode.BAD_REQUEST,
+            'Each object sent to the API root must name its resource: @metadata.entity, or a full @metadata.href.',
+          );
+        }
+        return this.object(own, item);
+      });
   }
 
   private object(level: WriteLevel, item: Record<string, unknown>): PlannedObject {

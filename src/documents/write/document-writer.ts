@@ -9,15 +9,13 @@ import { DocumentAdmission } from './document-admission.js';
 import type { PlannedObject } from './document-plan.js';
 import { walkDocument, type Step } from './document-walk.js';
 import { ObjectChecks, type UpdatePlan } from './object-checks.js';
-import type { WriteLevel } from './write-level.js';
+import { tableLevel, type WriteLevel } from './write-level.js';
 
 export interface WriteOptions {
   /** The key from the URL (a PUT on `<resource>/<key>`): the one top-level object's. */
   keySegment?: string;
   /** The checksum from If-Match, for a body of one top-level object. */
   ifMatch?: string;
-  /** An update that changes nothing is listed in the summary (table resources, as before); a document's are not. */
-  recordUnchanged: boolean;
   /** Where the rules that run are recorded (`rulesummary=true`). */
   ruleLog?: RuleLog;
 }
@@ -89,7 +87,9 @@ export class DocumentWriter {
   };
 
   private update(level: WriteLevel, key: KeyValues, checksum: string, plan: UpdatePlan): Promise<CanonicalRow> {
-    const options = { fixed: plan.fixed, refuse: plan.refuse, recordUnchanged: this.options.recordUnchanged, readOnly: plan.readOnly };
+    // An update that changes nothing is listed in the summary on a table's level (as before), not on a custom resource's.
+    const recordUnchanged = level === tableLevel(level.resource);
+    const options = { fixed: plan.fixed, refuse: plan.refuse, recordUnchanged, readOnly: plan.readOnly };
     return this.tx.update(level.resource, key, plan.changes, checksum, options);
   }
 

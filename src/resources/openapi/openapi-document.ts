@@ -6,6 +6,7 @@ import { codeSpan, type JsonObject, type OpenApiDocument } from '../../common/op
 import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
+import { MIXED_OBJECT, mixedObjectSchema, mixedWritePaths } from './mixed-paths.js';
 
 /** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
 export interface OpenApiSource {
@@ -63,7 +64,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
   const names = componentNamesOf(
     source.resources,
     (r) => r.name,
-    [...Object.keys(system), ...Object.keys(shared), 'Error'].flatMap((n) => [n, `${n}.new`]),
+    [...Object.keys(system), ...Object.keys(shared), 'Error', MIXED_OBJECT].flatMap((n) => [n, `${n}.new`]),
   );
   const options = {
     allowFreeFormFilters: source.allowFreeFormFilters,
@@ -72,13 +73,14 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     getSecurity,
   };
 
-  const schemas: Record<string, JsonObject> = { ...shared, Error: errorSchema(), ...system };
+  const schemas: Record<string, JsonObject> = { ...shared, Error: errorSchema(), [MIXED_OBJECT]: mixedObjectSchema(), ...system };
   const parameters: Record<string, JsonObject> = queryParameters(options);
   let paths: Record<string, JsonObject> = systemPaths({
     getSecurity,
     docsPublic: source.docsPublic,
     allowFreeFormFilters: source.allowFreeFormFilters,
   });
+  paths = { ...paths, ...mixedWritePaths() };
   for (const resource of source.resources) {
     const name = names.get(resource)!;
     const derived = source.derived(resource);
@@ -107,6 +109,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     tags: [
       { name: 'authentication', description: 'Tokens.' },
       { name: 'system', description: 'Health, information and descriptions of this API.' },
+      { name: 'mixed', description: 'Objects of several resources in one request, each naming its own (LAC\'s "Mix and Match").' },
       ...source.resources.map((r) => ({
         name: r.name,
         description: r.view ? `The ${codeSpan(r.tableName)} view (read-only).` : `The ${codeSpan(r.tableName)} table.`,

@@ -111,7 +111,7 @@ export function queryParameters(options: ResourceOperationOptions): Record<strin
 }
 
 const WRITE_BODY_NOTE =
-  'Content-Type: application/json (a body without Content-Type is read as JSON, unless a browser on another site sent it: 415 / 4150). Any query parameter not listed is 400 / 4000. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included.';
+  'Content-Type: application/json (a body without Content-Type is read as JSON, unless a browser on another site sent it: 415 / 4150). Any query parameter not listed is 400 / 4000. The whole request is one transaction; the answer lists every row it changed, rule-induced ones included. An object naming another resource (@metadata.entity, or a full @metadata.href) is written through that one, in the same transaction.';
 
 /**
  * The operations on one resource: `/<name>` (list, insert, update several) and
