@@ -63,7 +63,7 @@ export class DocumentsService {
 
   constructor(
     database: Database,
-    registry: ResourceRegistry,
+    private readonly registry: ResourceRegistry,
     private readonly engine: LogicEngine,
     private readonly security: SecurityService,
     private readonly customResources: CustomResourceRegistry,

@@ -20,6 +20,7 @@ export function documentLevel(level: ResourceLevel): WriteLevel {
     attributes: new Map(level.attributes.map((a) => [a.name, a.column.name])),
     children,
     parents,
+    tableResource: level.tableResource === true,
   };
   levels.set(level, written);
   for (const sub of level.subLevels) {

@@ -23,8 +23,9 @@ const document: WriteLevel = {
     ['paid', 'paid'],
     ['total', 'total'],
   ]),
-  children: [{ name: 'Items', level: { ...documentLevel(tableLevel(item)), path: 'OrderEntry.Items' }, relation }],
+  children: [{ name: 'Items', level: { ...documentLevel(tableLevel(item)), path: 'OrderEntry.Items', tableResource: false }, relation }],
   parents: [],
+  tableResource: false,
 };
 
 describe('DocumentPlanner', () => {

@@ -9,7 +9,7 @@ import { DocumentAdmission } from './document-admission.js';
 import type { PlannedObject } from './document-plan.js';
 import { walkDocument, type Step } from './document-walk.js';
 import { ObjectChecks, type UpdatePlan } from './object-checks.js';
-import { tableLevel, type WriteLevel } from './write-level.js';
+import type { WriteLevel } from './write-level.js';
 
 export interface WriteOptions {
   /** The key from the URL (a PUT on `<resource>/<key>`): the one top-level object's. */
@@ -88,7 +88,7 @@ export class DocumentWriter {
 
   private update(level: WriteLevel, key: KeyValues, checksum: string, plan: UpdatePlan): Promise<CanonicalRow> {
     // An update that changes nothing is listed in the summary on a table's level (as before), not on a custom resource's.
-    const recordUnchanged = level === tableLevel(level.resource);
+    const recordUnchanged = level.tableResource;
     const options = { fixed: plan.fixed, refuse: plan.refuse, recordUnchanged, readOnly: plan.readOnly };
     return this.tx.update(level.resource, key, plan.changes, checksum, options);
   }

@@ -5,7 +5,10 @@ import type { ResourceAccess } from '../../security/resource-access.js';
 import type { CustomResourceRegistry } from '../levels/custom-resource-registry.js';
 import { DocumentPlanner } from './document-plan.js';
 import { MixedLevels } from './mixed-levels.js';
-import { tableLevel } from './write-level.js';
+import { tableLevel as tableDocument } from '../levels/table-level.js';
+import { documentLevel } from './document-level.js';
+
+const tableLevel = (resource: Parameters<typeof tableDocument>[0]) => documentLevel(tableDocument(resource));
 
 const customer = resourceOf('customer', [columnOf('name', 'string', true), columnOf('credit_limit', 'integer')]);
 const product = resourceOf('product', [columnOf('product_number', 'integer', true), columnOf('price', 'integer')]);

@@ -7,7 +7,8 @@ import { readOnlyViewError } from '../../security/read-only-view.js';
 import type { CustomResourceRegistry, ResourceLevel } from '../levels/custom-resource-registry.js';
 import { documentLevel } from './document-level.js';
 import { metadataOf } from './document-body.js';
-import { tableLevel, type WriteLevel } from './write-level.js';
+import { tableLevel } from '../levels/table-level.js';
+import type { WriteLevel } from './write-level.js';
 
 /**
  * LAC's "Mix and Match": an object of a body may name the resource it is written through, by
@@ -72,7 +73,7 @@ export class MixedLevels {
       if (access.can('READ')) throw readOnlyViewError(resource);
       throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit writes on ${resource.name}.`);
     }
-    return custom ? documentLevel(custom) : tableLevel(resource);
+    return documentLevel(custom ?? tableLevel(resource));
   }
 }
 
