@@ -22,7 +22,6 @@ import { readOnlyViewError } from '../security/read-only-view.js';
 import { roleFilterSql, type ResourceAccess } from '../security/resource-access.js';
 import { readVisibility, type ReadVisibility } from '../security/read-visibility.js';
 import { SecurityService } from '../security/security.service.js';
-import type { VisibleEntry } from '../security/summary-visibility.js';
 import type { ReadQuery } from './read/read-query.js';
 import { bodyItems } from './write/document-body.js';
 import { DocumentPlanner } from './write/document-plan.js';
@@ -32,6 +31,7 @@ import type { WriteAction } from './write/write-action.js';
 import { tableLevel, type WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
 import type { ResourceLevel } from './levels/custom-resource-registry.js';
+import { inTerms, WrittenRows, type SummaryEntry } from './summary/summary-terms.js';
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
@@ -172,7 +172,7 @@ export class DocumentsService {
   }
 
   /** POST: a table resource's objects, or (`level` given) a custom resource's documents. */
-  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<VisibleEntry[]> {
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<SummaryEntry[]> {
     return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { recordUnchanged: level === undefined, ruleLog });
   }
 
@@ -187,7 +187,7 @@ export class DocumentsService {
     ifMatch?: string,
     ruleLog?: RuleLog,
     level?: ResourceLevel,
-  ): Promise<VisibleEntry[]> {
+  ): Promise<SummaryEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
@@ -212,14 +212,14 @@ export class DocumentsService {
     items: ReadonlyArray<Record<string, unknown>>,
     byDefault: WriteAction,
     options: WriteOptions,
-  ): Promise<VisibleEntry[]> {
+  ): Promise<SummaryEntry[]> {
     refuseOnView(access.resource);
     const objects = new DocumentPlanner(byDefault).plan(level, items);
     const policy = this.security.rowPolicy(access);
     for (let attempt = 1; ; attempt++) {
       let writer: DocumentWriter | undefined;
       try {
-        return await this.engine.run(
+        const entries = await this.engine.run(
           policy,
           async (tx) => {
             writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
@@ -227,13 +227,21 @@ export class DocumentsService {
           },
           options.ruleLog,
         );
+        return inTerms(entries, writer!.written, this.registry.prefix);
       } catch (error) {
         if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
       }
     }
   }
 
-  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
+  /** DELETE of a table resource's row, or (`level` given) of a custom resource level's: the summary names that row in the level's terms. */
+  async delete(
+    access: ResourceAccess,
+    keySegment: string,
+    checksum: string | undefined,
+    ruleLog?: RuleLog,
+    level?: ResourceLevel,
+  ): Promise<SummaryEntry[]> {
     const resource = access.resource;
     refuseOnView(resource);
     const key = parseKeySegment(resource, keySegment);
@@ -243,7 +251,14 @@ export class DocumentsService {
         `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`,
       );
     }
-    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined), ruleLog);
+    const entries = await this.engine.run(
+      this.security.rowPolicy(access),
+      (tx) => tx.delete(resource, key, checksum).then(() => undefined),
+      ruleLog,
+    );
+    const written = new WrittenRows();
+    written.add(writeLevelOf(access, level), key);
+    return inTerms(entries, written, this.registry.prefix);
   }
 
   /** Which columns each row shows the caller (see `readVisibility`). */

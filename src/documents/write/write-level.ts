@@ -33,3 +33,8 @@ export function tableLevel(resource: Resource): WriteLevel {
   }
   return level;
 }
+
+/** Whether `level` is a table resource's own (see `tableLevel`), not a custom resource's. */
+export function isTableLevel(level: WriteLevel): boolean {
+  return tableLevels.get(level.resource) === level;
+}
