@@ -98,7 +98,7 @@ describeEachTarget('checksums: a keyed MAC that hides what the caller cannot rea
   it('hides it in the txsummary too', async () => {
     const [order] = (await sam.get(`/purchaseorder?filter=${encodeURIComponent('paid = false')}&pagesize=1`).expect(200)).body as Row[];
     const res = await sam.post('/lineitem', { order_number: order!.order_number, product_number: 1, qty_ordered: 1 }).expect(201);
-    const customer = (res.body.txsummary as Row[]).find((r) => (r['@metadata'] as { resource?: string }).resource === 'customer');
+    const customer = (res.body.txsummary as Row[]).find((r) => (r['@metadata'] as { resource?: string }).resource === 'main:customer');
     expect(customer).toBeDefined();
     expect(customer).not.toHaveProperty('credit_limit');
     expect(recoverCreditLimit(customer!, unkeyed)).toBeUndefined();

@@ -22,10 +22,13 @@ interface Summary {
   txsummary: Row[];
 }
 
-/** The summary's rows as resource:verb, sorted; the audit rows the demo's after-event writes on every total change are left out. */
+/**
+ * The summary's rows as resource:verb, sorted; the audit rows the demo's after-event writes on every total change are left out.
+ * A row the body held is named by its level (`OrderEntry.Lineitems`), one only rules changed by its table (`main:customer`).
+ */
 const verbs = (body: Summary): string[] =>
   body.txsummary
-    .filter((r) => r['@metadata'].resource !== 'purchaseorder_audit')
+    .filter((r) => r['@metadata'].resource !== 'main:purchaseorder_audit')
     .map((r) => `${r['@metadata'].resource}:${r['@metadata'].verb}`)
     .sort();
 const encoded = (filter: string): string => encodeURIComponent(filter);
@@ -41,7 +44,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   /** POSTs an order of this customer with these line items through OrderEntry; its order_number. */
   const newOrder = async (customer: string, lineitems: Array<{ product_number: number; qty_ordered: number }>): Promise<number> => {
     const created = await api.post('/OrderEntry', { customer_name: customer, Lineitems: lineitems }).expect(201);
-    return entryOf(created.body as Summary, 'purchaseorder').order_number as number;
+    return entryOf(created.body as Summary, 'OrderEntry').order_number as number;
   };
   const count = async (path: string): Promise<number> =>
     ((await api.get(`${path}${path.includes('?') ? '&' : '?'}pagesize=5000`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href)
@@ -67,13 +70,19 @@ describeEachTarget('custom resources: writing documents', (target) => {
       })
       .expect(201);
     const body = res.body as Summary;
-    expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:INSERT', 'lineitem:INSERT', 'lineitem:INSERT', 'purchaseorder:INSERT']);
-    const order = entryOf(body, 'purchaseorder');
+    expect(verbs(body)).toEqual([
+      'OrderEntry.Lineitems:INSERT',
+      'OrderEntry.Lineitems:INSERT',
+      'OrderEntry.Lineitems:INSERT',
+      'OrderEntry:INSERT',
+      'main:customer:UPDATE',
+    ]);
+    const order = entryOf(body, 'OrderEntry');
     // 1 × 10.00 + 2 × 25.00 + 3 × 45.50
     expect(order.amount_total).toBe(196.5);
-    const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
+    const items = body.txsummary.filter((r) => r['@metadata'].resource === 'OrderEntry.Lineitems');
     expect(items.every((i) => i.order_number === order.order_number)).toBe(true);
-    expect(entryOf(body, 'customer').balance).toBe(196.5);
+    expect(entryOf(body, 'main:customer').balance).toBe(196.5);
     expect(await itemsOf(order.order_number as number)).toHaveLength(3);
   });
 
@@ -115,20 +124,20 @@ describeEachTarget('custom resources: writing documents', (target) => {
       .expect(201);
     const body = res.body as Summary;
     expect(verbs(body)).toEqual([
-      'customer:INSERT',
-      'lineitem:INSERT',
-      'lineitem:INSERT',
-      'lineitem:INSERT',
-      'product:INSERT',
-      'purchaseorder:INSERT',
+      'Customers.Orders.Lineitems.Product:INSERT',
+      'Customers.Orders.Lineitems:INSERT',
+      'Customers.Orders.Lineitems:INSERT',
+      'Customers.Orders.Lineitems:INSERT',
+      'Customers.Orders:INSERT',
+      'Customers:INSERT',
     ]);
-    const gizmo = entryOf(body, 'product');
-    const order = entryOf(body, 'purchaseorder');
+    const gizmo = entryOf(body, 'Customers.Orders.Lineitems.Product');
+    const order = entryOf(body, 'Customers.Orders');
     expect(order.customer_name).toBe('Deep Co');
-    const items = body.txsummary.filter((r) => r['@metadata'].resource === 'lineitem');
+    const items = body.txsummary.filter((r) => r['@metadata'].resource === 'Customers.Orders.Lineitems');
     expect(items.map((i) => i.product_number)).toEqual([1, gizmo.product_number, 2]);
     expect(order.amount_total).toBe(2 * 10 + 3.5 + 25);
-    expect(entryOf(body, 'customer').balance).toBe(48.5);
+    expect(entryOf(body, 'Customers').balance).toBe(48.5);
   });
 
   it('a LOOKUP inside a document that finds no row, or two, is 400 / 4000 naming it, and nothing is written', async () => {
@@ -185,12 +194,12 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const body = res.body as Summary;
     expect(verbs(body)).toEqual(
       expect.arrayContaining([
-        'customer:UPDATE',
-        'lineitem:DELETE',
-        'lineitem:INSERT',
-        'lineitem:INSERT',
-        'lineitem:UPDATE',
-        'purchaseorder:UPDATE',
+        'OrderEntry.Lineitems:DELETE',
+        'OrderEntry.Lineitems:INSERT',
+        'OrderEntry.Lineitems:INSERT',
+        'OrderEntry.Lineitems:UPDATE',
+        'OrderEntry:UPDATE',
+        'main:customer:UPDATE',
       ]),
     );
     const items = await itemsOf(n);
@@ -211,9 +220,10 @@ describeEachTarget('custom resources: writing documents', (target) => {
       })
       .expect(200);
     const body = res.body as Summary;
-    const item = entryOf(body, 'lineitem');
+    const item = entryOf(body, 'OrderEntry.Lineitems');
     expect(item).toMatchObject({ order_number: 2, product_number: 10, '@metadata': { verb: 'INSERT' } });
-    expect(entryOf(body, 'purchaseorder')['@metadata'].verb).toBe('UPDATE'); // its total, by the sum
+    // Its total, by the sum: the body held it (a LOOKUP), so it is named by its level.
+    expect(entryOf(body, 'OrderEntry')['@metadata'].verb).toBe('UPDATE');
   });
 
   it('a stale checksum deep inside the document (even on an unchanged object) rolls everything back: 409 / 4090', async () => {
@@ -245,8 +255,8 @@ describeEachTarget('custom resources: writing documents', (target) => {
     };
     const res = await api.put(`/OrderEntry/${n}`, document).expect(200);
     const body = res.body as Summary;
-    expect(verbs(body)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
-    expect(entryOf(body, 'lineitem').lineitem_id).toBe(b!.lineitem_id);
+    expect(verbs(body)).toEqual(['OrderEntry.Lineitems:UPDATE', 'OrderEntry:UPDATE', 'main:customer:UPDATE']);
+    expect(entryOf(body, 'OrderEntry.Lineitems').lineitem_id).toBe(b!.lineitem_id);
     // The unchanged line item kept its checksum.
     expect((await oneRow<Row>(api, `/lineitem/${String(a!.lineitem_id)}`))['@metadata'].checksum).toBe(a!['@metadata'].checksum);
   });
@@ -264,7 +274,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
   it('DELETE on a custom resource path deletes the row, its children cascading', async () => {
     const n = await newOrder('Echo Builders', [{ product_number: 1, qty_ordered: 1 }]);
     const res = await api.delete(`/OrderEntry/${n}?checksum=override`).expect(200);
-    expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:DELETE', 'purchaseorder:DELETE']);
+    expect(verbs(res.body as Summary)).toEqual(['OrderEntry:DELETE', 'main:customer:UPDATE', 'main:lineitem:DELETE']);
     expect((await api.get(`/purchaseorder/${n}`).expect(200)).body).toEqual([]);
     expect(await itemsOf(n)).toEqual([]);
   });
@@ -281,7 +291,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
     const ok = await sam
       .post('/OrderEntry', { customer_name: 'Foxtrot Farms', salesrep_id: 1, Lineitems: [{ product_number: 1, qty_ordered: 1 }] })
       .expect(201);
-    expect(verbs(ok.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:INSERT', 'purchaseorder:INSERT']);
+    expect(verbs(ok.body as Summary)).toEqual(['OrderEntry.Lineitems:INSERT', 'OrderEntry:INSERT', 'main:customer:UPDATE']);
     const refused = await sam.post('/OrderEntry', { customer_name: 'Foxtrot Farms', salesrep_id: 2, Lineitems: [] });
     expect(refused.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
     const customer = await sam.post('/Customers', { name: 'Sam Co', credit_limit: 1 });
@@ -298,8 +308,8 @@ describeEachTarget('custom resources: writing documents', (target) => {
         Orders: [{ Lineitems: [{ qty_ordered: 1, Product: { '@metadata': { action: 'LOOKUP' }, name: product.name } }] }],
       })
       .expect(201);
-    const item = entryOf(created.body as Summary, 'lineitem');
-    const order = entryOf(created.body as Summary, 'purchaseorder');
+    const item = entryOf(created.body as Summary, 'Customers.Orders.Lineitems');
+    const order = entryOf(created.body as Summary, 'Customers.Orders');
     const productObject = {
       '@metadata': { checksum: product['@metadata'].checksum },
       product_number: 5,
@@ -318,7 +328,7 @@ describeEachTarget('custom resources: writing documents', (target) => {
       ],
     });
     const res = await clerk.put('/Customers/Clerk%20Co', document(productObject, 2)).expect(200);
-    expect(verbs(res.body as Summary)).toEqual(['customer:UPDATE', 'lineitem:UPDATE', 'purchaseorder:UPDATE']);
+    expect(verbs(res.body as Summary)).toEqual(['Customers.Orders.Lineitems:UPDATE', 'Customers.Orders:UPDATE', 'Customers:UPDATE']);
     const changed = await clerk.put('/Customers/Clerk%20Co', document({ ...productObject, price: 1 }, 3));
     expect(changed.body).toMatchObject({ statusCode: 403, errorCode: 4030 });
     const stale = await clerk.put(

@@ -35,7 +35,7 @@ describeEachTarget('logic engine: count, min, max, events and commit rules', (ta
     await addMember(id, 30);
     await addMember(id, 25);
     const summary = await addMember(id, 41, false);
-    expect(summary.find((r) => r['@metadata'].resource === 'team')).toMatchObject({
+    expect(summary.find((r) => r['@metadata'].resource === 'main:team')).toMatchObject({
       active_members: 2,
       total_age: 96,
       oldest: 41,

@@ -2,6 +2,7 @@ import { suiteAppAs, oneRow, type Api } from './support/api.js';
 import { demoRuleViolations } from './support/demo-invariants.js';
 import { describeEachTarget, type TestApp } from './support/test-app.js';
 
+/** A summary row: the rows the request wrote carry its resource's name, those its rules changed `main:<table>`. */
 type Row = Record<string, unknown> & { '@metadata': { href: string; checksum?: string; resource?: string; verb?: string } };
 
 describeEachTarget('logic engine: the demo rules', (target) => {
@@ -38,12 +39,12 @@ describeEachTarget('logic engine: the demo rules', (target) => {
 
     const [item] = byResource('lineitem');
     expect(item).toMatchObject({ product_price: 315, amount: 630, '@metadata': { verb: 'INSERT' } });
-    const [order] = byResource('purchaseorder');
+    const [order] = byResource('main:purchaseorder');
     expect(order).toMatchObject({ order_number: orderNumber, amount_total: 630, '@metadata': { verb: 'UPDATE' } });
-    const [customer] = byResource('customer');
+    const [customer] = byResource('main:customer');
     expect(customer).toMatchObject({ name: 'Delta Hardware', '@metadata': { verb: 'UPDATE' } });
     expect(customer!.balance).toBeCloseTo(Number(customerBefore.balance) + 630, 4);
-    const [audit] = byResource('purchaseorder_audit');
+    const [audit] = byResource('main:purchaseorder_audit');
     expect(audit).toMatchObject({
       order_number: orderNumber,
       amount_total: 0,
@@ -73,7 +74,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
 
     let item = await one(`/lineitem/${id}`);
     const qty = await api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, qty_ordered: 5 }).expect(200);
-    expect(qty.body.txsummary.find((r: Row) => r['@metadata'].resource === 'purchaseorder').amount_total).toBe(50);
+    expect(qty.body.txsummary.find((r: Row) => r['@metadata'].resource === 'main:purchaseorder').amount_total).toBe(50);
     await expectSummaryMatchesReads(qty.body.txsummary);
 
     item = await one(`/lineitem/${id}`);
@@ -82,7 +83,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
       .expect(200);
     const changed = product.body.txsummary.find((r: Row) => r['@metadata'].resource === 'lineitem');
     expect(changed).toMatchObject({ product_price: 25, amount: 125 });
-    expect(product.body.txsummary.find((r: Row) => r['@metadata'].resource === 'purchaseorder').amount_total).toBe(125);
+    expect(product.body.txsummary.find((r: Row) => r['@metadata'].resource === 'main:purchaseorder').amount_total).toBe(125);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
@@ -103,7 +104,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const id = created.body.txsummary[0].lineitem_id as number;
     const item = await one(`/lineitem/${id}`);
     const res = await api.put(`/lineitem/${id}`, { '@metadata': { checksum: item['@metadata'].checksum }, order_number: to }).expect(200);
-    const orders = (res.body.txsummary as Row[]).filter((r) => r['@metadata'].resource === 'purchaseorder');
+    const orders = (res.body.txsummary as Row[]).filter((r) => r['@metadata'].resource === 'main:purchaseorder');
     expect(orders.map((o) => [o.order_number, o.amount_total]).sort()).toEqual(
       [
         [from, 0],
@@ -111,7 +112,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
       ].sort(),
     );
     const customers = (res.body.txsummary as Row[])
-      .filter((r) => r['@metadata'].resource === 'customer')
+      .filter((r) => r['@metadata'].resource === 'main:customer')
       .map((c) => c.name)
       .sort();
     expect(customers).toEqual(['Hotel Renovations', 'India Imports']);
@@ -128,14 +129,14 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const pay = await api
       .put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: true })
       .expect(200);
-    expect(pay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'customer').balance).toBeCloseTo(start - 120, 4);
-    expect(pay.body.txsummary.some((r: Row) => r['@metadata'].resource === 'purchaseorder_audit')).toBe(false);
+    expect(pay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'main:customer').balance).toBeCloseTo(start - 120, 4);
+    expect(pay.body.txsummary.some((r: Row) => r['@metadata'].resource === 'main:purchaseorder_audit')).toBe(false);
 
     order = await one(`/purchaseorder/${orderNumber}`);
     const unpay = await api
       .put(`/purchaseorder/${orderNumber}`, { '@metadata': { checksum: order['@metadata'].checksum }, paid: false })
       .expect(200);
-    expect(unpay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'customer').balance).toBeCloseTo(start, 4);
+    expect(unpay.body.txsummary.find((r: Row) => r['@metadata'].resource === 'main:customer').balance).toBeCloseTo(start, 4);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
@@ -148,7 +149,7 @@ describeEachTarget('logic engine: the demo rules', (target) => {
       .expect(200);
     expect(
       (res.body.txsummary as Row[])
-        .filter((r) => r['@metadata'].resource === 'customer')
+        .filter((r) => r['@metadata'].resource === 'main:customer')
         .map((c) => c.name)
         .sort(),
     ).toEqual(['Kilo Kitchens', 'Lima Lumber']);
@@ -167,9 +168,9 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     const before = Number((await one('/customer/Mike%20Masonry')).balance);
     const res = await api.delete(`/purchaseorder/${orderNumber}?checksum=override`).expect(200);
     const summary = res.body.txsummary as Row[];
-    expect(summary.filter((r) => r['@metadata'].resource === 'lineitem' && r['@metadata'].verb === 'DELETE')).toHaveLength(2);
-    expect(summary.filter((r) => r['@metadata'].resource === 'purchaseorder_audit')).toHaveLength(0);
-    expect(summary.find((r) => r['@metadata'].resource === 'customer')!.balance).toBeCloseTo(before - 35, 4);
+    expect(summary.filter((r) => r['@metadata'].resource === 'main:lineitem' && r['@metadata'].verb === 'DELETE')).toHaveLength(2);
+    expect(summary.filter((r) => r['@metadata'].resource === 'main:purchaseorder_audit')).toHaveLength(0);
+    expect(summary.find((r) => r['@metadata'].resource === 'main:customer')!.balance).toBeCloseTo(before - 35, 4);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 

@@ -30,6 +30,7 @@ describeEachTarget('rulesummary=true on writes', (target) => {
     expect(res.body).not.toHaveProperty('rulesummary');
   });
 
+  // The line item the request wrote is `lineitem`; the order and customer its rules changed are `main:<table>`.
   it('lists the rules that ran on each row of the summary: the line item, its order, its customer', async () => {
     const res = await demo.post('/lineitem?rulesummary=true', { order_number: 1, product_number: 2, qty_ordered: 2 }).expect(201);
     const entries = res.body.rulesummary as RuleEntry[];
@@ -42,10 +43,10 @@ describeEachTarget('rulesummary=true on writes', (target) => {
         expect.objectContaining({ type: 'formula', attribute: 'amount' }),
       ]),
     );
-    expect(byResource(entries, 'purchaseorder')!.rules).toEqual(
+    expect(byResource(entries, 'main:purchaseorder')!.rules).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'sum', attribute: 'amount_total', name: 'sum purchaseorder.amount_total' })]),
     );
-    const customer = byResource(entries, 'customer')!;
+    const customer = byResource(entries, 'main:customer')!;
     expect(customer['@metadata'].verb).toBe('UPDATE');
     expect(customer.rules).toEqual(
       expect.arrayContaining([
@@ -71,7 +72,7 @@ describeEachTarget('rulesummary=true on writes', (target) => {
       check(res.body);
     }
     function check(body: { txsummary: Array<Record<string, unknown>>; rulesummary: RuleEntry[] }): void {
-      expect(body.rulesummary.map((e) => e['@metadata'].resource)).toEqual(expect.arrayContaining(['lineitem', 'customer']));
+      expect(body.rulesummary.map((e) => e['@metadata'].resource)).toEqual(expect.arrayContaining(['lineitem', 'main:customer']));
       for (const entry of body.rulesummary) {
         const row = body.txsummary.find((r) => (r['@metadata'] as { href: string }).href === entry['@metadata'].href)!;
         expect(row).toBeDefined();

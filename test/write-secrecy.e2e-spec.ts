@@ -111,7 +111,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
         .filter((k) => k !== '@metadata')
         .sort();
     const customerEntry = (res: { body: Row }, name: string): Row | undefined =>
-      summary(res).find((r) => meta(r).resource === 'customer' && r.name === name);
+      summary(res).find((r) => meta(r).resource === 'main:customer' && r.name === name);
 
     /** Every summary row shows exactly the columns a GET of it right after shows; a row the GET does not return is not there. */
     async function expectSameAsGet(api: Api, res: { body: Row }): Promise<void> {
@@ -160,7 +160,7 @@ describeEachTarget('writes reveal nothing the caller cannot read', (target) => {
         summary(res)
           .map((r) => meta(r).resource)
           .sort(),
-      ).toEqual(['lineitem', 'purchaseorder']);
+      ).toEqual(['lineitem', 'main:purchaseorder']);
       await expectSameAsGet(clerk, res);
     });
 

@@ -12,7 +12,6 @@ import { CHECKSUM_OVERRIDE } from '../logic/write-transaction.js';
 import { readOnlyViewError } from '../security/read-only-view.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { SecurityService } from '../security/security.service.js';
-import type { VisibleEntry } from '../security/summary-visibility.js';
 import type { ReadQuery } from './read/read-query.js';
 import { LevelReader, type LevelRow } from './read/level-reader.js';
 import { tableLevel } from './levels/table-level.js';
@@ -24,6 +23,7 @@ import type { WriteAction } from './write/write-action.js';
 import type { WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
 import { CustomResourceRegistry, type ResourceLevel } from './levels/custom-resource-registry.js';
+import { inTerms, WrittenRows, type SummaryEntry } from './summary/summary-terms.js';
 import { MixedLevels } from './write/mixed-levels.js';
 import type { CallerGrants } from '../security/caller-access.decorator.js';
 
@@ -115,7 +115,7 @@ export class DocumentsService {
    * POST: a table resource's objects, or (`level` given) a custom resource's documents; an object
    * naming another resource (see `MixedLevels`) is written through that one's level.
    */
-  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<VisibleEntry[]> {
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<SummaryEntry[]> {
     return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { ruleLog });
   }
 
@@ -131,7 +131,7 @@ export class DocumentsService {
     byDefault: 'INSERT' | 'UPDATE',
     ifMatch?: string,
     ruleLog?: RuleLog,
-  ): Promise<VisibleEntry[]> {
+  ): Promise<SummaryEntry[]> {
     return this.write(grants, undefined, bodyItems(body), byDefault, { ifMatch, ruleLog });
   }
 
@@ -146,7 +146,7 @@ export class DocumentsService {
     ifMatch?: string,
     ruleLog?: RuleLog,
     level?: ResourceLevel,
-  ): Promise<VisibleEntry[]> {
+  ): Promise<SummaryEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
@@ -168,7 +168,7 @@ export class DocumentsService {
     items: ReadonlyArray<Record<string, unknown>>,
     byDefault: WriteAction,
     options: WriteOptions,
-  ): Promise<VisibleEntry[]> {
+  ): Promise<SummaryEntry[]> {
     if (level) refuseOnView(level.resource);
     const objects = new DocumentPlanner(byDefault).plan(level, items, new MixedLevels(this.registry, this.customResources, grants));
     // The caller's access, bound to the request's resource (the first object's at the root): the writer and the
@@ -180,7 +180,7 @@ export class DocumentsService {
     for (let attempt = 1; ; attempt++) {
       let writer: DocumentWriter | undefined;
       try {
-        return await this.engine.run(
+        const entries = await this.engine.run(
           policy,
           async (tx) => {
             writer = new DocumentWriter(tx, access, policy, (r) => this.engine.derivedAttributes(r), options);
@@ -188,13 +188,21 @@ export class DocumentsService {
           },
           options.ruleLog,
         );
+        return inTerms(entries, writer!.written, this.registry.prefix);
       } catch (error) {
         if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
       }
     }
   }
 
-  async delete(access: ResourceAccess, keySegment: string, checksum: string | undefined, ruleLog?: RuleLog): Promise<VisibleEntry[]> {
+  /** DELETE of a table resource's row, or (`level` given) of a custom resource level's: the summary names that row in the level's terms. */
+  async delete(
+    access: ResourceAccess,
+    keySegment: string,
+    checksum: string | undefined,
+    ruleLog?: RuleLog,
+    level?: ResourceLevel,
+  ): Promise<SummaryEntry[]> {
     const resource = access.resource;
     refuseOnView(resource);
     const key = parseKeySegment(resource, keySegment);
@@ -204,6 +212,13 @@ export class DocumentsService {
         `A delete needs the object's current checksum (?checksum=…, or "${CHECKSUM_OVERRIDE}").`,
       );
     }
-    return this.engine.run(this.security.rowPolicy(access), (tx) => tx.delete(resource, key, checksum).then(() => undefined), ruleLog);
+    const entries = await this.engine.run(
+      this.security.rowPolicy(access),
+      (tx) => tx.delete(resource, key, checksum).then(() => undefined),
+      ruleLog,
+    );
+    const written = new WrittenRows();
+    written.add(writeLevelOf(access, level), key);
+    return inTerms(entries, written, this.registry.prefix);
   }
 }

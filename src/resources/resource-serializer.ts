@@ -1,7 +1,7 @@
 import type { RowChecksum } from '../data/checksum.js';
 import { keySegment } from '../data/primary-key.js';
 import { isKeyless, type Resource, type ResourceColumn } from '../data/resource-registry.js';
-import type { Verb } from '../data/row-change.js';
+import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
 import type { ObjectLinks } from './meta/object-links.js';
 import { INLINE_LIMIT_DEFAULT, inlined, mayExceed } from './inline-limit.js';
@@ -69,11 +69,28 @@ export class ResourceSerializer {
     return out;
   }
 
-  summaryEntry(resource: Resource, row: CanonicalRow, verb: Verb, readable?: ReadonlySet<string>): Record<string, unknown> {
-    const metadata: Record<string, unknown> = { href: this.href(resource, row), resource: resource.name, verb };
+  /** A summary row's href: `<base>/<path of its terms>/<key>` (see `SummaryTerms`). */
+  summaryHref(entry: SummaryEntry): string {
+    return `${this.resourcesUrl}/${entry.terms.path}/${keySegment(entry.resource, entry.row)}`;
+  }
+
+  /**
+   * A txsummary row in its terms (see `SummaryTerms`): `@metadata` with href, resource, verb and the
+   * table row's checksum (none for DELETE), then the attributes its terms name that the caller may read.
+   */
+  summaryEntry(entry: SummaryEntry): Record<string, unknown> {
+    const { resource, row, verb, readable, terms } = entry;
+    const metadata: Record<string, unknown> = { href: this.summaryHref(entry), resource: terms.resource, verb };
     if (verb !== 'DELETE') metadata.checksum = this.checksums.of(resource, row);
     const out: Record<string, unknown> = { '@metadata': metadata };
-    this.copyColumns(resource, row, out, readable);
+    if (!terms.attributes) {
+      this.copyColumns(resource, row, out, readable);
+      return out;
+    }
+    for (const attribute of terms.attributes) {
+      if (readable && !readable.has(attribute.column)) continue;
+      out[attribute.name] = toJson(resource.columnsByName.get(attribute.column)!, row[attribute.column] ?? null);
+    }
     return out;
   }
 

@@ -21,7 +21,7 @@ import { ruleSummary } from './rule-summary.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
-import type { VisibleEntry } from '../security/summary-visibility.js';
+import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 
@@ -273,25 +273,26 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    return this.write(req, 200, options, (log) => this.resources.delete(access, pk, given, log));
+    return this.write(req, 200, options, (log) => this.resources.delete(access, pk, given, log, this.levelOf(req)));
   }
 
   /**
    * Runs a write (with a rule log when `rulesummary=true`) and answers its result. Rules run with
    * the system's rights; the service has already left out the rows the caller could not GET and
-   * says which columns a GET would show of the others.
+   * says which columns a GET would show of the others, and in whose terms each row is shown (the
+   * written resource's, or `<prefix>:<table>`: see `SummaryTerms`).
    */
   private async write(
     req: unknown,
     statusCode: number,
     options: ResponseOptions,
-    run: (ruleLog: RuleLog | undefined) => Promise<VisibleEntry[]>,
+    run: (ruleLog: RuleLog | undefined) => Promise<SummaryEntry[]>,
   ): Promise<WriteResult> {
     const ruleLog = this.resources.ruleLogFor(options.rulesummary);
     const entries = await run(ruleLog);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
-    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable));
+    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e));
     if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
     return result;
   }

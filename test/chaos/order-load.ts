@@ -212,18 +212,20 @@ function summaryOf(res: Answer): SummaryRow[] {
   return (res.body.txsummary as SummaryRow[] | undefined) ?? [];
 }
 
+/** How the summary names the rows of the documents this load writes: by their level (OrderEntry, or Customers below its customer). */
+const ORDER_LEVELS = new Set(['OrderEntry', 'Customers.Orders']);
+const LINEITEM_LEVELS = new Set(['OrderEntry.Lineitems', 'Customers.Orders.Lineitems']);
+
 /** The line items the write inserted into this order, from its transaction summary. */
 function insertedItems(res: Answer, orderNumber: number): OrderItem[] {
   return summaryOf(res)
-    .filter((r) => r['@metadata'].resource === 'lineitem' && r['@metadata'].verb === 'INSERT' && r.order_number === orderNumber)
+    .filter((r) => LINEITEM_LEVELS.has(r['@metadata'].resource) && r['@metadata'].verb === 'INSERT' && r.order_number === orderNumber)
     .map((r) => ({ id: r.lineitem_id as number, product: r.product_number as number, qty: r.qty_ordered as number }));
 }
 
 /** The order tagged `tag` that an acknowledged POST inserted, with its key and its line items' keys. */
 function ownedFrom(res: Answer, tag: string, document: OrderDocument): OwnedOrder {
-  const row = summaryOf(res).find(
-    (r) => r['@metadata'].resource === 'purchaseorder' && r['@metadata'].verb === 'INSERT' && r.notes === tag,
-  );
+  const row = summaryOf(res).find((r) => ORDER_LEVELS.has(r['@metadata'].resource) && r['@metadata'].verb === 'INSERT' && r.notes === tag);
   if (!row) throw new Error(`no inserted order ${tag} in ${JSON.stringify(res.body).slice(0, 500)}`);
   const orderNumber = row.order_number as number;
   const items = insertedItems(res, orderNumber);

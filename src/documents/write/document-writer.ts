@@ -1,4 +1,4 @@
-import type { KeyValues } from '../../data/primary-key.js';
+import { keyOf, type KeyValues } from '../../data/primary-key.js';
 import type { Resource } from '../../data/resource-registry.js';
 import type { CallerRowPolicy } from '../../security/caller-row-policy.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
@@ -10,6 +10,7 @@ import type { PlannedObject } from './document-plan.js';
 import { walkDocument, type Step } from './document-walk.js';
 import { ObjectChecks, type UpdatePlan } from './object-checks.js';
 import type { WriteLevel } from './write-level.js';
+import { WrittenRows } from '../summary/summary-terms.js';
 
 export interface WriteOptions {
   /** The key from the URL (a PUT on `<resource>/<key>`): the one top-level object's. */
@@ -31,6 +32,8 @@ export interface WriteOptions {
 export class DocumentWriter {
   /** Whether a MERGE_INSERT of this attempt inserted: a duplicate key then means a concurrent insert of the same key. */
   mergeInserted = false;
+  /** Each row the body held, with its level: the summary shows those rows in the resource's terms (see `SummaryTerms`). */
+  readonly written = new WrittenRows();
   private readonly checks: ObjectChecks;
 
   constructor(
@@ -55,7 +58,13 @@ export class DocumentWriter {
     for (const object of objects) await walkDocument(object, undefined, this.act, keySegment, ifMatch);
   }
 
-  private readonly act: Step = async ({ object, filled, keySegment, ifMatch }) => {
+  private readonly act: Step = async (turn) => {
+    const row = await this.actOn(turn);
+    if (row) this.written.add(turn.object.level, keyOf(turn.object.level.resource, row));
+    return row;
+  };
+
+  private async actOn({ object, filled, keySegment, ifMatch }: Parameters<Step>[0]): Promise<CanonicalRow | undefined> {
     const { level, metadata, sent } = object;
     switch (object.action) {
       case 'INSERT':
@@ -69,6 +78,7 @@ export class DocumentWriter {
         this.checks.require(level.resource, 'DELETE');
         const key = this.checks.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
         await this.tx.delete(level.resource, key, this.checks.checksumOf(object, ifMatch, 'delete'));
+        this.written.add(level, key);
         return undefined;
       }
       case 'LOOKUP':
@@ -84,7 +94,7 @@ export class DocumentWriter {
         return this.tx.insert(level.resource, this.checks.insertable(level, sent, filled));
       }
     }
-  };
+  }
 
   private update(level: WriteLevel, key: KeyValues, checksum: string, plan: UpdatePlan): Promise<CanonicalRow> {
     // An update that changes nothing is listed in the summary on a table's level (as before), not on a custom resource's.

@@ -15,6 +15,6 @@ export interface WriteLevel {
   children: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
   /** `relation` is this level's many-to-one relation to the parent level. */
   parents: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
-  /** A table resource's level (`tableLevel`): an update that changes nothing is still listed in the summary. */
+  /** A table resource's level (`tableLevel`), not a custom resource's: an update that changes nothing is still listed in the summary, and rows are named by the table. */
   tableResource: boolean;
 }
