@@ -67,6 +67,11 @@ export interface Resource {
   columnsByName: ReadonlyMap<string, ResourceColumn>;
   /** Empty only for a view that declares no key (see `view`). */
   primaryKey: ResourceColumn[];
+  /**
+   * The other keys a row can be found by: each unique constraint's or unique index's columns
+   * (database names, in their declared order). A partial index (`WHERE`) is not one.
+   */
+  uniqueKeys: ReadonlyArray<readonly string[]>;
   parents: ParentRelation[];
   children: ChildRelation[];
   /**
@@ -163,12 +168,8 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
       `Entity ${metadata.name}'s relation ${toView.propertyName} leads to view entity ${toView.inverseEntityMetadata.name}; Tessera serves views read-only, without relations: remove it.`,
     );
   }
-  const uniqueColumns = new Set(
-    metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
-  );
-  for (const index of metadata.indices) {
-    if (index.isUnique && index.columns.length === 1) uniqueColumns.add(index.columns[0]!.databaseName);
-  }
+  const uniqueKeys = uniqueKeysOf(metadata);
+  const uniqueColumns = new Set(uniqueKeys.filter((k) => k.length === 1).map((k) => k[0]!));
   const columns = metadata.columns
     .filter((c) => !c.isVirtual)
     .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns, sqlite && isSqliteRowid(metadata, c)));
@@ -188,11 +189,27 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     columns,
     columnsByName: new Map(columns.map((c) => [c.name, c])),
     primaryKey,
+    uniqueKeys,
     parents,
     children: [],
     readBackAfterWrite: !view && (rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined)),
     view,
   };
+}
+
+/** The unique constraints' and full unique indexes' column lists, each once. */
+function uniqueKeysOf(metadata: EntityMetadata): string[][] {
+  const keys = [
+    ...metadata.uniques.map((u) => u.columns.map((c) => c.databaseName)),
+    ...metadata.indices.filter((i) => i.isUnique && !i.where).map((i) => i.columns.map((c) => c.databaseName)),
+  ].filter((columns) => columns.length > 0);
+  const seen = new Set<string>();
+  return keys.filter((columns) => {
+    const id = [...columns].sort().join('\u0000');
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean): ResourceColumn {

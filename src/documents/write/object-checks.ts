@@ -1,6 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
-import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
+import { isPrimaryKey, keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import { paramsFor, type Params } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
@@ -19,6 +19,9 @@ export interface UpdatePlan {
   fixed: CanonicalRow;
   refuse: (columns: string[]) => Error;
 }
+
+/** Where an object's row is: its primary key's values, or the values of a unique key it is found by (see `locate`). */
+export type KeyTarget = { key: KeyValues } | { criteria: CanonicalRow };
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -96,11 +99,26 @@ export class ObjectChecks {
    * `onlyOne` is false): 400 / 4000. Changes nothing.
    */
   async lookup(level: WriteLevel, criteria: CanonicalRow, onlyOne = true): Promise<CanonicalRow> {
+    const names = Object.keys(criteria);
+    if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
+    const found = await this.match(level, criteria, 2);
+    const shown = names.map((n) => aliasOf(level, n)).join(', ');
+    if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
+    if (found.length > 1 && onlyOne)
+      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
+    return found[0]!;
+  }
+
+  /**
+   * Up to `limit` rows the caller may read whose columns equal the values given. Every column
+   * compared must be one the caller may read (400 / 4003 otherwise), and one some rows hide
+   * matches only in the rows that show it, so nothing about hidden values can be inferred.
+   */
+  private async match(level: WriteLevel, criteria: CanonicalRow, limit: number): Promise<CanonicalRow[]> {
     const resource = level.resource;
     this.require(resource, 'READ');
     await this.refuseUnreadable(level, criteria);
     const names = Object.keys(criteria);
-    if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
     const store = this.tx.store;
     const params = paramsFor(store.dialect);
     const where = names.map((name) => {
@@ -116,12 +134,65 @@ export class ObjectChecks {
       const grants = access.columnGrants(name, false);
       if (grants) where.push(access.grantsPredicate(grants, roleFilterSql(resource, this.registry, store.dialect, params)));
     }
-    const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
-    const shown = names.map((n) => aliasOf(level, n)).join(', ');
-    if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
-    if (found.length > 1 && onlyOne)
-      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
-    return found[0]!.row;
+    return (await store.page(resource, { where, orderBy: [] }, params, limit, 0)).map((found) => found.row);
+  }
+
+  /**
+   * How the object is found. The URL's key first; then, when the object has a key of its own
+   * (`PlannedObject.key`: its `@metadata.key`, or its level's declared key), that key's values,
+   * which it must hold (sent, or filled from its parent): 400 / 4000 naming the missing ones;
+   * otherwise as `keyOf`. A unique key's values are left to `locate`.
+   */
+  target(object: PlannedObject, filled: CanonicalRow, keySegment: string | undefined, required: boolean): KeyTarget | undefined {
+    const { level, sent, metadata } = object;
+    if (keySegment !== undefined || object.key === undefined) {
+      const key = this.keyOf(level, sent, filled, metadata.href, keySegment, required);
+      return key && { key };
+    }
+    const values = { ...sent, ...filled };
+    const criteria = this.keyCriteria(level, object.key, values);
+    return isPrimaryKey(level.resource, object.key) ? { key: keyOf(level.resource, values) } : { criteria };
+  }
+
+  /** What a LOOKUP matches: only the values of the object's key when it has one (see `target`), else every value given. */
+  lookupCriteria(object: PlannedObject, values: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
+    return object.key === undefined ? values : this.keyCriteria(object.level, object.key, values, unknown);
+  }
+
+  /** The values of a key's columns; a column neither given nor `unknown` (filled later) is 400 / 4000. */
+  private keyCriteria(
+    level: WriteLevel,
+    columns: readonly string[],
+    values: CanonicalRow,
+    unknown: ReadonlySet<string> = NONE,
+  ): CanonicalRow {
+    const missing = columns.filter((name) => !(name in values) && !unknown.has(name));
+    if (missing.length > 0) {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `An object of ${level.path} found by its key needs the key's attribute(s): ${missing.map((n) => `"${aliasOf(level, n)}"`).join(', ')}.`,
+      );
+    }
+    return Object.fromEntries(columns.filter((name) => name in values).map((name) => [name, values[name] ?? null]));
+  }
+
+  /**
+   * The primary key of the row a target names: a unique key's values find it among the rows the
+   * caller may read, by columns it may read (see `match`); undefined when none has them (a null
+   * value matches no row: a unique key may hold several).
+   */
+  async locate(level: WriteLevel, target: KeyTarget): Promise<KeyValues | undefined> {
+    if ('key' in target) return target.key;
+    if (Object.values(target.criteria).some((value) => value === null)) return undefined;
+    const [row] = await this.match(level, target.criteria, 1);
+    return row && keyOf(level.resource, row);
+  }
+
+  /** As `locate`, for an object that must exist (UPDATE, DELETE): 404 / 4041 as for a missing primary key. */
+  async located(level: WriteLevel, target: KeyTarget): Promise<KeyValues> {
+    const key = await this.locate(level, target);
+    if (!key) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level.resource.name} with that key.`);
+    return key;
   }
 
   /**
