@@ -11,6 +11,7 @@ import { isKeyless, ResourceRegistry, type Resource } from '../data/resource-reg
 import { paramsFor, RowStore, type Params } from '../data/row-store.js';
 import type { CanonicalRow, CanonicalValue } from '../data/value-codec.js';
 import { excerpt } from '../data/query/limits.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { Database, type DatabaseSession } from '../database/database.js';
 import type { Dialect } from '../database/dialect.js';
 import { LogicEngine } from '../logic/logic-engine.js';
@@ -28,6 +29,7 @@ import { bodyItems } from './write/document-body.js';
 import { DocumentPlanner } from './write/document-plan.js';
 import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
 import { isDuplicateKey } from './write/duplicate-key.js';
+import type { DerivedSent } from './write/object-checks.js';
 import type { WriteAction } from './write/write-action.js';
 import { tableLevel, type WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
@@ -74,14 +76,18 @@ export interface ReadResult {
 @Injectable()
 export class DocumentsService {
   private readonly dialect: Dialect;
+  /** Values sent for derived attributes: ignored unless the API's Aggregate Default Override is on (see `DerivedSent`). */
+  private readonly derivedSent: DerivedSent;
 
   constructor(
     private readonly database: Database,
     private readonly registry: ResourceRegistry,
     private readonly engine: LogicEngine,
     private readonly security: SecurityService,
+    settings: ApiSettings,
   ) {
     this.dialect = database.dialect;
+    this.derivedSent = settings.aggregateDefaultOverride ? 'compare' : 'ignore';
   }
 
   async list(access: ResourceAccess, query: ReadQuery): Promise<ReadResult> {
@@ -222,7 +228,7 @@ export class DocumentsService {
         return await this.engine.run(
           policy,
           async (tx) => {
-            writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options);
+            writer = new DocumentWriter(tx, access, this.registry, (r) => this.engine.derivedAttributes(r), options, this.derivedSent);
             await writer.writeAll(objects);
           },
           options.ruleLog,

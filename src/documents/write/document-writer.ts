@@ -7,7 +7,7 @@ import type { RuleLog } from '../../logic/rule-log.js';
 import { DocumentAdmission } from './document-admission.js';
 import type { PlannedObject } from './document-plan.js';
 import { walkDocument, type Step } from './document-walk.js';
-import { ObjectChecks, type UpdatePlan } from './object-checks.js';
+import { ObjectChecks, type DerivedSent, type UpdatePlan } from './object-checks.js';
 import type { WriteLevel } from './write-level.js';
 
 export interface WriteOptions {
@@ -40,8 +40,9 @@ export class DocumentWriter {
     registry: ResourceRegistry,
     derived: (resource: Resource) => ReadonlySet<string>,
     private readonly options: WriteOptions,
+    derivedSent?: DerivedSent,
   ) {
-    this.checks = new ObjectChecks(tx, access, registry, derived);
+    this.checks = new ObjectChecks(tx, access, registry, derived, derivedSent);
   }
 
   async writeAll(objects: readonly PlannedObject[]): Promise<void> {

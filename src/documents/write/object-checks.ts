@@ -23,6 +23,14 @@ export interface UpdatePlan {
 /** Where an object's row is: its primary key's values, or the values of a unique key it is found by (see `locate`). */
 export type KeyTarget = { key: KeyValues } | { criteria: CanonicalRow };
 
+/**
+ * What becomes of values a client sends for attributes rules derive (LAC's "Aggregate Default
+ * Override", `ApiSettings.aggregateDefaultOverride`): 'ignore' (the option off, the default)
+ * drops them, the rules' values stand; 'compare' (on) treats them as columns the caller may not
+ * write: equal to the stored value or 400 / 4003.
+ */
+export type DerivedSent = 'ignore' | 'compare';
+
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -37,14 +45,24 @@ export class ObjectChecks {
     private readonly access: ResourceAccess,
     private readonly registry: ResourceRegistry,
     private readonly derived: (resource: Resource) => ReadonlySet<string>,
+    private readonly derivedSent: DerivedSent = 'compare',
   ) {}
+
+  /** The values sent, less those of derived attributes when they are ignored (see `DerivedSent`). */
+  private written(resource: Resource, sent: CanonicalRow): CanonicalRow {
+    if (this.derivedSent === 'compare') return sent;
+    const derived = this.derived(resource);
+    if (!Object.keys(sent).some((name) => derived.has(name))) return sent;
+    return Object.fromEntries(Object.entries(sent).filter(([name]) => !derived.has(name)));
+  }
 
   /**
    * The values of an insert: sent ones, and foreign keys filled from a parent object (set by
    * the insert like values sent, so checked like them; `unknown` ones are filled later).
    */
-  insertable(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
+  insertable(level: WriteLevel, given: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
     const resource = level.resource;
+    const sent = this.written(resource, given);
     this.require(resource, 'INSERT');
     const derived = this.derived(resource);
     const granted = this.access.to(resource).writable('INSERT');
@@ -67,8 +85,9 @@ export class ObjectChecks {
    * the table the object must be unchanged altogether (403 otherwise); its checksum is checked
    * all the same.
    */
-  async updatePlan(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
+  async updatePlan(level: WriteLevel, given: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
     const resource = level.resource;
+    const sent = this.written(resource, given);
     resource.primaryKey.forEach((column, i) => {
       if (column.name in sent && !sameValue(column.kind, sent[column.name], key[i])) {
         throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
