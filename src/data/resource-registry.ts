@@ -168,8 +168,12 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
       `Entity ${metadata.name}'s relation ${toView.propertyName} leads to view entity ${toView.inverseEntityMetadata.name}; Tessera serves views read-only, without relations: remove it.`,
     );
   }
-  const uniqueKeys = uniqueKeysOf(metadata);
-  const uniqueColumns = new Set(uniqueKeys.filter((k) => k.length === 1).map((k) => k[0]!));
+  const uniqueColumns = new Set(
+    metadata.uniques.filter((u) => u.columns.length === 1).map((u) => u.columns[0]!.databaseName),
+  );
+  for (const index of metadata.indices) {
+    if (index.isUnique && index.columns.length === 1) uniqueColumns.add(index.columns[0]!.databaseName);
+  }
   const columns = metadata.columns
     .filter((c) => !c.isVirtual)
     .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns, sqlite && isSqliteRowid(metadata, c)));
@@ -189,7 +193,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     columns,
     columnsByName: new Map(columns.map((c) => [c.name, c])),
     primaryKey,
-    uniqueKeys,
+    uniqueKeys: uniqueKeysOf(metadata),
     parents,
     children: [],
     readBackAfterWrite: !view && (rewritten || columns.some((c) => c.kind === 'json') || metadata.columns.some((c) => c.onUpdate !== undefined)),
