@@ -21,6 +21,12 @@ export interface ProjectDefinition {
     permitAuthInUrl?: boolean;
     /** Allow free-form `filter` and `order` (api-contract §5). Default true. */
     allowFreeFormFilters?: boolean;
+    /**
+     * LAC's "Aggregate Default Override". Off (default false): values a client sends for attributes
+     * rules derive (sums, counts, mins, maxes, formulas, copies) are ignored on insert and update.
+     * On: such a value is refused (400 / 4003) unless it equals the stored one.
+     */
+    aggregateDefaultOverride?: boolean;
   };
   /** TypeORM entity classes; each becomes a resource. */
   entities: Function[];

@@ -466,7 +466,11 @@ describeEachTarget('custom resources: a hostile client writing documents', (targ
 
       it('a column it may not write, and a LOOKUP that finds nothing, after an order that fits or breaks the limit: alike', async () => {
         for (const later of [
-          async () => ({ '@metadata': { action: 'UPDATE', checksum: 'override' }, order_number: samsOrder, amount_total: 1 }),
+          // The key is a column no one may write (a derived one is ignored unless Aggregate Default Override is on).
+          async () => ({
+            '@metadata': { action: 'UPDATE', checksum: 'override', href: `/purchaseorder/${String(samsOrder)}` },
+            order_number: samsOrder + 1,
+          }),
           async () => ({
             customer_name: await customerOf(samsOrder),
             salesrep_id: 1,

@@ -151,6 +151,16 @@ for (const target of testTargets()) {
       ]);
     });
 
+    it("post -j: the CLI README's example, balance included, is 201 (Aggregate Default Override off: a sent aggregate is ignored)", async () => {
+      const run = await lacRun('post', 'customer', '-j', '{ "name": "new posted record","balance": 0,"credit_limit": 9000 }');
+      expect(run.stdout).toContain('I customer/new%20posted%20record name:new posted record balance:0');
+      const other = await lacRun('post', 'customer', '-j', '{ "name": "owing posted record","balance": 500,"credit_limit": 9000 }');
+      expect(other.stdout).toContain('I customer/owing%20posted%20record name:owing posted record balance:0');
+      for (const name of ['new%20posted%20record', 'owing%20posted%20record']) {
+        expect((await directGet(lac, apiKey, `customer/${name}`))[0]).toMatchObject({ balance: 0, credit_limit: 9000 });
+      }
+    });
+
     it('put -j: updates by the key in the body, and by -k', async () => {
       await lacRun('post', 'customer', '-j', '{"name":"Zed Cli Put","credit_limit":100}');
       const byBody = await lacRun('put', 'customer', '-j', '{"@metadata":{"checksum":"override"},"name":"Zed Cli Put","credit_limit":200}');

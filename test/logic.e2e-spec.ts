@@ -56,15 +56,22 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
-  it('derived attributes cannot be written by clients', async () => {
-    const res = await api.post('/lineitem', { order_number: 1, product_number: 1, qty_ordered: 1, amount: 5 });
-    expect(res.status).toBe(400);
-    expect(res.body.errorCode).toBe(4003);
-    expect(res.body.errorMessage).toMatch(/amount/);
-    const customer = await one('/customer/Echo%20Builders');
-    const put = await api.put('/customer/Echo%20Builders', { '@metadata': { checksum: customer['@metadata'].checksum }, balance: 0 });
-    expect(put.status).toBe(400);
-    expect(put.body.errorCode).toBe(4003);
+  it('values clients send for derived attributes are ignored (Aggregate Default Override off): the rules decide them', async () => {
+    const created = await api.post('/customer', { name: 'Override Co', credit_limit: 10000, balance: 500 }).expect(201);
+    expect(created.body.txsummary).toEqual([expect.objectContaining({ name: 'Override Co', balance: 0 })]);
+    const orderNumber = await newOrder('Override Co');
+    const res = await api.post('/lineitem', { order_number: orderNumber, product_number: 1, qty_ordered: 2, amount: 5, product_price: 1 });
+    expect(res.status).toBe(201);
+    const item = (res.body.txsummary as Row[]).find((r) => r['@metadata'].resource === 'lineitem');
+    expect(item).toMatchObject({ product_price: 10, amount: 20 });
+    const customer = await one('/customer/Override%20Co');
+    expect(customer.balance).toBe(20);
+    const put = await api
+      .put('/customer/Override%20Co', { '@metadata': { checksum: customer['@metadata'].checksum }, balance: 0, credit_limit: 9000 })
+      .expect(200);
+    expect(put.body.txsummary).toEqual([expect.objectContaining({ name: 'Override Co', balance: 20, credit_limit: 9000 })]);
+    await expectSummaryMatchesReads(put.body.txsummary as Row[]);
+    expect(await demoRuleViolations(t.dataSource)).toEqual([]);
   });
 
   it('changing the quantity, then the product, of a line item adjusts amount, total and balance', async () => {
@@ -204,5 +211,22 @@ describeEachTarget('logic engine: the demo rules', (target) => {
     expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
     expect((await one(`/purchaseorder/${orderNumber}`)).amount_total).toBe(10 * results.length);
     expect(await demoRuleViolations(t.dataSource)).toEqual([]);
+  });
+});
+
+describeEachTarget('logic engine: Aggregate Default Override on', (target) => {
+  let api: Api;
+
+  suiteAppAs(target, 'demo', (_app, client) => (api = client), { env: { AGGREGATE_DEFAULT_OVERRIDE: 'true' } });
+
+  it('a value sent for a derived attribute is 400 / 4003 naming it unless it equals the stored one', async () => {
+    const res = await api.post('/lineitem', { order_number: 1, product_number: 1, qty_ordered: 1, amount: 5 });
+    expect(res.body).toMatchObject({ statusCode: 400, errorCode: 4003, errorMessage: expect.stringMatching(/amount/) });
+    const customer = await oneRow<Row>(api, '/customer/Echo%20Builders');
+    const changed = await api.put('/customer/Echo%20Builders', { '@metadata': { checksum: customer['@metadata'].checksum }, balance: 0 });
+    expect(changed.body).toMatchObject({ statusCode: 400, errorCode: 4003, errorMessage: expect.stringContaining('"balance"') });
+    await api
+      .put('/customer/Echo%20Builders', { '@metadata': { checksum: customer['@metadata'].checksum }, balance: customer.balance })
+      .expect(200);
   });
 });

@@ -25,6 +25,11 @@ const project = demoProjectWithRoles(
       resources: { product: { access: ['READ'], rowFilter: 'price >= 20', readColumns: ['product_number', 'price'] } },
     },
     { name: 'Meta only', defaultAccess: 'NONE', metaAccess: true },
+    {
+      name: 'Order taker',
+      defaultAccess: 'NONE',
+      resources: { purchaseorder: { access: ['READ', 'INSERT'], writeColumns: ['customer_name', 'salesrep_id', 'paid'] } },
+    },
   ],
   ['region'],
 );
@@ -215,9 +220,11 @@ describeEachTarget('roles and permissions', (target) => {
     });
 
     it('refuses writing a column outside the writable list (400 / 4003)', async () => {
-      const res = await sam.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1, amount_total: 5 });
+      const taker = await apiWithRoles(t, ['Order taker']);
+      const res = await taker.post('/purchaseorder', { customer_name: 'Bravo Supply', salesrep_id: 1, notes: 'rush' });
       expect(res.status).toBe(400);
       expect(res.body.errorCode).toBe(4003);
+      expect(res.body.errorMessage).toContain('"notes"');
     });
   });
 

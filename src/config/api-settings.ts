@@ -5,7 +5,7 @@ export interface ApiIdentity {
   account: string;
   name: string;
   versions: string[];
-  options: { permitAuthInUrl?: boolean; allowFreeFormFilters?: boolean };
+  options: { permitAuthInUrl?: boolean; allowFreeFormFilters?: boolean; aggregateDefaultOverride?: boolean };
 }
 
 /** The API project's settings after the environment's overrides: what the engine obeys. */
@@ -15,6 +15,11 @@ export class ApiSettings {
   readonly versions: readonly string[];
   readonly permitAuthInUrl: boolean;
   readonly allowFreeFormFilters: boolean;
+  /**
+   * LAC's "Aggregate Default Override": values a client sends for attributes rules derive are
+   * compared with the stored ones (400 / 4003 when they differ). Off (the default): they are ignored.
+   */
+  readonly aggregateDefaultOverride: boolean;
   readonly resourcePrefix: string;
   readonly pageSizeDefault: number;
   readonly pageSizeMax: number;
@@ -25,6 +30,7 @@ export class ApiSettings {
     this.versions = config.api.versions ?? project.versions;
     this.permitAuthInUrl = config.api.permitAuthInUrl ?? project.options.permitAuthInUrl ?? false;
     this.allowFreeFormFilters = config.api.allowFreeFormFilters ?? project.options.allowFreeFormFilters ?? true;
+    this.aggregateDefaultOverride = config.api.aggregateDefaultOverride ?? project.options.aggregateDefaultOverride ?? false;
     this.resourcePrefix = config.api.resourcePrefix;
     this.pageSizeDefault = config.api.pageSizeDefault;
     this.pageSizeMax = config.api.pageSizeMax;

@@ -76,6 +76,7 @@ export interface AppConfig {
     versions?: string[];
     permitAuthInUrl?: boolean;
     allowFreeFormFilters?: boolean;
+    aggregateDefaultOverride?: boolean;
     /** `@docs` answers without a token (api-contract §1: "configurable: public"). */
     docsPublic: boolean;
     resourcePrefix: string;
@@ -211,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       versions: schema.API_VERSIONS?.split(','),
       permitAuthInUrl: schema.PERMIT_AUTH_IN_URL,
       allowFreeFormFilters: schema.ALLOW_FREE_FORM_FILTERS,
+      aggregateDefaultOverride: schema.AGGREGATE_DEFAULT_OVERRIDE,
       docsPublic: schema.DOCS_PUBLIC,
       resourcePrefix: schema.RESOURCE_PREFIX,
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,

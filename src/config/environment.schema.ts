@@ -220,6 +220,10 @@ export class EnvironmentSchema {
   @Flag()
   ALLOW_FREE_FORM_FILTERS?: boolean;
 
+  @IsOptional()
+  @Flag()
+  AGGREGATE_DEFAULT_OVERRIDE?: boolean;
+
   @Flag()
   DOCS_PUBLIC: boolean = false;
 

@@ -10,7 +10,7 @@ function column(name: string, kind: ResourceColumn['kind']): ResourceColumn {
 function resourceKeyedBy(...columns: ResourceColumn[]): Resource {
   return {
     name: 'thing', urlName: 'thing', tableName: 'thing', target: 'thing', columns, columnsByName: new Map(columns.map((c) => [c.name, c])),
-    primaryKey: columns, parents: [], children: [], readBackAfterWrite: false, view: false,
+    primaryKey: columns, uniqueKeys: [], parents: [], children: [], readBackAfterWrite: false, view: false,
   };
 }
 

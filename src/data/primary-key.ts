@@ -61,3 +61,17 @@ export function keyOf(resource: Resource, row: CanonicalRow): KeyValues {
 export function rowIdentity(resource: Resource, key: KeyValues): string {
   return `${resource.name}\u0000${key.map((v) => String(v)).join('\u0000')}`;
 }
+
+/** Whether these columns (in any order) are the resource's primary key. */
+export function isPrimaryKey(resource: Resource, columns: readonly string[]): boolean {
+  return sameColumns(resource.primaryKey.map((c) => c.name), columns);
+}
+
+/** Whether these columns (in any order) identify at most one row: the primary key or a unique key (see `Resource.uniqueKeys`). */
+export function isRowKey(resource: Resource, columns: readonly string[]): boolean {
+  return isPrimaryKey(resource, columns) || resource.uniqueKeys.some((key) => sameColumns(key, columns));
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && new Set(a).size === a.length && a.every((name) => b.includes(name));
+}

@@ -67,6 +67,11 @@ export interface Resource {
   columnsByName: ReadonlyMap<string, ResourceColumn>;
   /** Empty only for a view that declares no key (see `view`). */
   primaryKey: ResourceColumn[];
+  /**
+   * The other keys a row can be found by: each unique constraint's or unique index's columns
+   * (database names, in their declared order). A partial index (`WHERE`) is not one.
+   */
+  uniqueKeys: ReadonlyArray<readonly string[]>;
   parents: ParentRelation[];
   children: ChildRelation[];
   /**
@@ -188,6 +193,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
     columns,
     columnsByName: new Map(columns.map((c) => [c.name, c])),
     primaryKey,
+    uniqueKeys: uniqueKeysOf(metadata),
     parents,
     children: [],
     readBackAfterWrite:
@@ -197,6 +203,21 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
         metadata.columns.some((c) => c.onUpdate !== undefined || c.generatedType !== undefined)),
     view,
   };
+}
+
+/** The unique constraints' and full unique indexes' column lists, each once. */
+function uniqueKeysOf(metadata: EntityMetadata): string[][] {
+  const keys = [
+    ...metadata.uniques.map((u) => u.columns.map((c) => c.databaseName)),
+    ...metadata.indices.filter((i) => i.isUnique && !i.where).map((i) => i.columns.map((c) => c.databaseName)),
+  ].filter((columns) => columns.length > 0);
+  const seen = new Set<string>();
+  return keys.filter((columns) => {
+    const id = [...columns].sort().join('\u0000');
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean): ResourceColumn {

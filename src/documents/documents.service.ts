@@ -5,6 +5,7 @@ import { parseKeySegment } from '../data/primary-key.js';
 import { isKeyless, ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import type { CanonicalValue } from '../data/value-codec.js';
 import { excerpt } from '../data/query/limits.js';
+import { ApiSettings } from '../config/api-settings.js';
 import { Database } from '../database/database.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { RuleLog } from '../logic/rule-log.js';
@@ -19,6 +20,7 @@ import { bodyItems } from './write/document-body.js';
 import { DocumentPlanner } from './write/document-plan.js';
 import { DocumentWriter, type WriteOptions } from './write/document-writer.js';
 import { isDuplicateKey } from './write/duplicate-key.js';
+import type { DerivedSent } from './write/object-checks.js';
 import type { WriteAction } from './write/write-action.js';
 import type { WriteLevel } from './write/write-level.js';
 import { documentLevel } from './write/document-level.js';
@@ -60,6 +62,8 @@ export interface ReadResult {
 @Injectable()
 export class DocumentsService {
   private readonly reader: LevelReader;
+  /** Values sent for derived attributes: ignored unless the API's Aggregate Default Override is on (see `DerivedSent`). */
+  private readonly derivedSent: DerivedSent;
 
   constructor(
     database: Database,
@@ -67,8 +71,10 @@ export class DocumentsService {
     private readonly engine: LogicEngine,
     private readonly security: SecurityService,
     private readonly customResources: CustomResourceRegistry,
+    settings: ApiSettings,
   ) {
     this.reader = new LevelReader(database, registry);
+    this.derivedSent = settings.aggregateDefaultOverride ? 'compare' : 'ignore';
   }
 
   async list(access: ResourceAccess, query: ReadQuery): Promise<ReadResult> {
@@ -183,7 +189,7 @@ export class DocumentsService {
         const entries = await this.engine.run(
           policy,
           async (tx) => {
-            writer = new DocumentWriter(tx, access, policy, (r) => this.engine.derivedAttributes(r), options);
+            writer = new DocumentWriter(tx, access, policy, (r) => this.engine.derivedAttributes(r), options, this.derivedSent);
             await writer.writeAll(objects);
           },
           options.ruleLog,

@@ -19,6 +19,7 @@ export function resourceOf(name: string, columns: ResourceColumn[], parents: Res
     columns,
     columnsByName: new Map(columns.map((c) => [c.name, c])),
     primaryKey: columns.filter((c) => c.primary),
+    uniqueKeys: [],
     parents,
     children: [],
     readBackAfterWrite: false,

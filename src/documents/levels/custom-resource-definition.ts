@@ -25,6 +25,13 @@ export interface ResourceLevelDefinition {
    * its roles may read.
    */
   attributes?: Array<string | { name: string; column: string }>;
+  /**
+   * The attribute (or, for a composite key, attributes) by which a write finds this level's
+   * objects when they give no `@metadata.key` (nor an href): UPDATE, DELETE, LOOKUP and
+   * MERGE_INSERT. The level's attribute names (aliases); they must be the table's primary key
+   * or one of its unique keys. The primary key when absent.
+   */
+  key?: string | string[];
   /** Fixed filter (filter grammar, column names, not aliases), ANDed with request filters and role filters. */
   filter?: string;
   /** Fixed order `col [asc|desc], ...` (column names); request order terms come first; always completed by the primary key. */

@@ -5,6 +5,7 @@ import { parseFilter } from '../../data/query/filter-parser.js';
 import { tokenize } from '../../data/query/lexer.js';
 import { parseOrder } from '../../data/query/order-parser.js';
 import { compileFilter, compileOrder } from '../../data/query/sql-compiler.js';
+import { isRowKey } from '../../data/primary-key.js';
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../../data/resource-registry.js';
 import type { Dialect } from '../../database/dialect.js';
 import { ResourcePaths } from '../../security/resource-paths.js';
@@ -65,6 +66,8 @@ export interface ResourceLevel {
   attributes: readonly LevelAttribute[];
   attributeByName: ReadonlyMap<string, LevelAttribute>;
   attributeByColumn: ReadonlyMap<string, LevelAttribute>;
+  /** The declared key's columns (see `ResourceLevelDefinition.key`); undefined: the primary key. */
+  key?: readonly string[];
   /** Fixed filter, over column names; undefined when none. */
   filter?: FilterNode;
   /** Fixed order, over column names (empty when none). */
@@ -194,6 +197,7 @@ class LevelBuilder {
       attributes,
       attributeByName: new Map(attributes.map((a) => [a.name, a])),
       attributeByColumn: new Map(attributes.map((a) => [a.column.name, a])),
+      key: this.key(definition.key, attributes, table, where),
       filter: this.fixedFilter(definition.filter, table, where),
       order: this.fixedOrder(definition.order, table, where),
     });
@@ -320,6 +324,28 @@ class LevelBuilder {
       else out.push({ name, column });
     }
     return out;
+  }
+
+  /** A declared key: attribute names of the level that are the table's primary key or a unique key. */
+  private key(key: unknown, attributes: readonly LevelAttribute[], table: Resource, where: string): string[] | undefined {
+    if (key === undefined) return undefined;
+    const names = Array.isArray(key) ? (key as unknown[]) : [key];
+    if (names.length === 0 || names.some((n) => typeof n !== 'string') || new Set(names).size !== names.length) {
+      this.problems.push(`${where}: key: an attribute name or a list of different attribute names`);
+      return undefined;
+    }
+    const columns: string[] = [];
+    for (const name of names as string[]) {
+      const attribute = attributes.find((a) => a.name === name);
+      if (attribute) columns.push(attribute.column.name);
+      else this.problems.push(`${where}: key: "${name}" is not an attribute of this level`);
+    }
+    if (columns.length < names.length) return undefined;
+    if (!isRowKey(table, columns)) {
+      this.problems.push(`${where}: key (${names.join(', ')}) is neither the primary key nor a unique key of ${table.name}`);
+      return undefined;
+    }
+    return columns;
   }
 
   private fixedFilter(text: string | undefined, table: Resource, where: string): FilterNode | undefined {

@@ -3,9 +3,10 @@ import type { Resource } from '../../data/resource-registry.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
 import type { Unsettled } from '../../data/values-column-resolver.js';
 import { CHECKSUM_OVERRIDE, staleChecksum, type WriteTransaction } from '../../logic/write-transaction.js';
+import type { PlannedObject } from './document-plan.js';
 import { known, type Step } from './document-walk.js';
 import { EarlierWrites } from './earlier-writes.js';
-import type { ObjectChecks } from './object-checks.js';
+import type { KeyTarget, ObjectChecks } from './object-checks.js';
 import type { WriteAction } from './write-action.js';
 import type { WriteLevel } from './write-level.js';
 
@@ -34,35 +35,50 @@ export class DocumentAdmission {
   readonly step: Step = async ({ object, filled, unknown, keySegment, ifMatch }) => {
     const { level, metadata, sent } = object;
     const resource = level.resource;
-    const keyKnown = !resource.primaryKey.some((c) => unknown.has(c.name)) || keySegment !== undefined || metadata.href !== undefined;
-    const keyed = (required: boolean): KeyValues | undefined =>
-      keyKnown ? this.checks.keyOf(level, sent, filled, metadata.href, keySegment, required) : undefined;
+    const keyColumns = object.key ?? resource.primaryKey.map((c) => c.name);
+    const byHref = object.key === undefined && metadata.href !== undefined;
+    const keyKnown = !keyColumns.some((c) => unknown.has(c)) || keySegment !== undefined || byHref;
+    const targetOf = (required: boolean): KeyTarget | undefined =>
+      keyKnown ? this.checks.target(object, filled, keySegment, required) : undefined;
+    // The row a target names, as committed before the request; 'unsettled' when the request decides it first.
+    const located = async (target: KeyTarget | undefined, required: boolean): Promise<KeyValues | undefined | 'unsettled'> => {
+      if (!target || 'key' in target) return target?.key;
+      // An earlier object of the body may give a row these values, or take them away.
+      if (this.earlier.mayMatch(resource, target.criteria)) return 'unsettled';
+      return required ? this.checks.located(level, target) : this.checks.locate(level, target);
+    };
     switch (object.action) {
       case 'INSERT':
         return this.admitInsert(level, sent, filled, unknown);
       case 'UPDATE': {
-        const key = keyed(true);
+        const target = targetOf(true);
         const checksum = this.checks.checksumOf(object, ifMatch, 'update');
+        const key = await located(target, true);
+        if (key === 'unsettled') return this.leftToWrite(object, filled, unknown);
         return key ? this.admitUpdate(level, sent, filled, unknown, key, checksum) : known(sent, filled, unknown);
       }
       case 'DELETE': {
         this.checks.require(resource, 'DELETE');
-        const key = keyed(true);
+        const target = targetOf(true);
         const checksum = this.checks.checksumOf(object, ifMatch, 'delete');
+        const found = await located(target, true);
+        const key = found === 'unsettled' ? undefined : found;
         if (key && !this.namedAgain(resource, key, checksum)) await this.tx.admit(resource, key, checksum, 'DELETE');
         this.earlier.add(resource, 'DELETE', key, {});
         return undefined;
       }
       case 'LOOKUP': {
-        const criteria = known(sent, filled, unknown);
+        const criteria = this.checks.lookupCriteria(object, known(sent, filled, unknown), unknown);
         if (this.earlier.mayMatch(resource, criteria)) return criteria;
-        if (unknown.size === 0) return this.checks.lookup(level, criteria);
+        const pending = object.key === undefined ? unknown.size > 0 : object.key.some((c) => unknown.has(c));
+        if (!pending) return this.checks.lookup(level, criteria);
         // Some criteria come from a parent not written yet: no match on the others is no match at all.
         if (Object.keys(criteria).length > 0) await this.checks.lookup(level, criteria, false);
         return criteria;
       }
       case 'MERGE_INSERT': {
-        const key = keyed(false);
+        const key = await located(targetOf(false), false);
+        if (key === 'unsettled') return this.leftToWrite(object, filled, unknown);
         if (key && (this.earlier.writes(resource, key) || (await this.checks.exists(resource, key)))) {
           return this.admitUpdate(level, sent, filled, unknown, key, metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE, 'MERGE_INSERT');
         }
@@ -70,6 +86,13 @@ export class DocumentAdmission {
       }
     }
   };
+
+  /** An object whose row the earlier objects decide (see `located`): the write judges it; the next objects know it may write any row. */
+  private leftToWrite(object: PlannedObject, filled: CanonicalRow, unknown: ReadonlySet<string>): CanonicalRow {
+    const values = known(object.sent, filled, unknown);
+    this.earlier.add(object.level.resource, object.action, undefined, values);
+    return values;
+  }
 
   private async admitInsert(
     level: WriteLevel,

@@ -28,6 +28,8 @@ export interface ObjectMetadata {
   checksum?: string;
   /** `@metadata.action` as sent (checked by `writeActionOf`). */
   action?: string;
+  /** `@metadata.key`: the attribute names the object is found by (one, or a list for a composite key). */
+  key?: string[];
 }
 
 export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
@@ -36,7 +38,7 @@ export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata" must be an object.');
   }
-  const { href, checksum, action } = metadata as Record<string, unknown>;
+  const { href, checksum, action, key } = metadata as Record<string, unknown>;
   if (
     (href !== undefined && typeof href !== 'string') ||
     (checksum !== undefined && typeof checksum !== 'string') ||
@@ -44,7 +46,17 @@ export function metadataOf(item: Record<string, unknown>): ObjectMetadata {
   ) {
     throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.href", "@metadata.checksum" and "@metadata.action" must be strings.');
   }
-  return { href: href === undefined ? undefined : withPlainResourceSegment(href), checksum, action };
+  return { href: href === undefined ? undefined : withPlainResourceSegment(href), checksum, action, key: keyNames(key) };
+}
+
+/** `@metadata.key`: an attribute name, or a list of different ones (a composite key). */
+function keyNames(key: unknown): string[] | undefined {
+  if (key === undefined) return undefined;
+  const names = Array.isArray(key) ? (key as unknown[]) : [key];
+  if (names.length === 0 || names.some((name) => typeof name !== 'string') || new Set(names).size !== names.length) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '"@metadata.key" must be an attribute name or a list of different attribute names.');
+  }
+  return names as string[];
 }
 
 /**

@@ -18,6 +18,7 @@ export function documentLevel(level: ResourceLevel): WriteLevel {
     resource: level.table,
     path: level.path,
     attributes: new Map(level.attributes.map((a) => [a.name, a.column.name])),
+    key: level.key,
     children,
     parents,
     tableResource: level.tableResource === true,

@@ -1,5 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
+import { isRowKey } from '../../data/primary-key.js';
 import type { ResourceColumn } from '../../data/resource-registry.js';
 import { fromRequest, type CanonicalRow, type CanonicalValue } from '../../data/value-codec.js';
 import { MAX_OBJECTS_PER_REQUEST, metadataOf, type ObjectMetadata } from './document-body.js';
@@ -14,6 +15,12 @@ export interface PlannedObject {
   level: WriteLevel;
   action: WriteAction;
   metadata: ObjectMetadata;
+  /**
+   * The columns the object is found by when it is not by its primary key's values or its href:
+   * its `@metadata.key`, else its level's declared key (when it has no href). Always the primary
+   * key or a unique key of the table.
+   */
+  key?: readonly string[];
   /** Column → canonical value, for the attributes sent (aliases mapped to columns). */
   sent: CanonicalRow;
   children: Array<{ link: WriteLevel['children'][number]; objects: PlannedObject[] }>;
@@ -56,7 +63,8 @@ export class DocumentPlanner {
     }
     const metadata = metadataOf(item);
     const action = writeActionOf(metadata.action, this.defaultAction);
-    const planned: PlannedObject = { level, action, metadata, sent: {}, children: [], parents: [] };
+    const key = keyColumnsOf(level, metadata);
+    const planned: PlannedObject = { level, action, metadata, key, sent: {}, children: [], parents: [] };
     const refused: string[] = [];
     for (const [name, value] of Object.entries(item)) {
       if (name === METADATA) continue;
@@ -89,6 +97,32 @@ export class DocumentPlanner {
     }
     return planned;
   }
+}
+
+/**
+ * LAC: an object is found by "the @metadata key if provided, else the resource's defined key,
+ * else the primary key" (an href, when sent, names the row before a defined key). Key names are
+ * the level's attribute names; the key must be the table's primary key or one of its unique
+ * keys: 400 / 4000 naming it otherwise.
+ */
+function keyColumnsOf(level: WriteLevel, metadata: ObjectMetadata): readonly string[] | undefined {
+  if (metadata.key === undefined) return metadata.href === undefined ? level.key : undefined;
+  const shown = metadata.key.map((name) => `"${name.slice(0, 64)}"`).join(', ');
+  const unknown = metadata.key.filter((name) => !level.attributes.has(name));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      ErrorCode.BAD_REQUEST,
+      `@metadata.key of ${level.path} names ${unknown.map((name) => `"${name.slice(0, 64)}"`).join(', ')}: not an attribute of ${level.path}.`,
+    );
+  }
+  const columns = metadata.key.map((name) => level.attributes.get(name)!);
+  if (!isRowKey(level.resource, columns)) {
+    throw new ApiError(
+      ErrorCode.BAD_REQUEST,
+      `@metadata.key of ${level.path} (${shown}) is neither the primary key nor a unique key of ${level.resource.name}.`,
+    );
+  }
+  return columns;
 }
 
 /** A request value made canonical; a boolean may also come as 1 or 0 (as some clients write them). */

@@ -8,7 +8,7 @@ import type { RuleLog } from '../../logic/rule-log.js';
 import { DocumentAdmission } from './document-admission.js';
 import type { PlannedObject } from './document-plan.js';
 import { walkDocument, type Step } from './document-walk.js';
-import { ObjectChecks, type UpdatePlan } from './object-checks.js';
+import { ObjectChecks, type DerivedSent, type UpdatePlan } from './object-checks.js';
 import type { WriteLevel } from './write-level.js';
 import { WrittenRows } from '../summary/summary-terms.js';
 
@@ -42,8 +42,9 @@ export class DocumentWriter {
     policy: CallerRowPolicy,
     derived: (resource: Resource) => ReadonlySet<string>,
     private readonly options: WriteOptions,
+    derivedSent?: DerivedSent,
   ) {
-    this.checks = new ObjectChecks(tx, access, policy, derived);
+    this.checks = new ObjectChecks(tx, access, policy, derived, derivedSent);
   }
 
   async writeAll(objects: readonly PlannedObject[]): Promise<void> {
@@ -70,21 +71,25 @@ export class DocumentWriter {
       case 'INSERT':
         return this.tx.insert(level.resource, this.checks.insertable(level, sent, filled));
       case 'UPDATE': {
-        const key = this.checks.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
+        const target = this.checks.target(object, filled, keySegment, true)!;
         const checksum = this.checks.checksumOf(object, ifMatch, 'update');
+        const key = await this.checks.located(level, target);
         return this.update(level, key, checksum, await this.checks.updatePlan(level, sent, filled, key));
       }
       case 'DELETE': {
         this.checks.require(level.resource, 'DELETE');
-        const key = this.checks.keyOf(level, sent, filled, metadata.href, keySegment, true)!;
-        await this.tx.delete(level.resource, key, this.checks.checksumOf(object, ifMatch, 'delete'));
+        const target = this.checks.target(object, filled, keySegment, true)!;
+        const checksum = this.checks.checksumOf(object, ifMatch, 'delete');
+        const key = await this.checks.located(level, target);
+        await this.tx.delete(level.resource, key, checksum);
         this.written.add(level, key);
         return undefined;
       }
       case 'LOOKUP':
-        return this.checks.lookup(level, { ...sent, ...filled });
+        return this.checks.lookup(level, this.checks.lookupCriteria(object, { ...sent, ...filled }));
       case 'MERGE_INSERT': {
-        const key = this.checks.keyOf(level, sent, filled, metadata.href, keySegment, false);
+        const target = this.checks.target(object, filled, keySegment, false);
+        const key = target && (await this.checks.locate(level, target));
         // Not locked here: the update locks the row itself, after its ancestors (the engine's lock order).
         if (key && (await this.checks.exists(level.resource, key))) {
           const checksum = metadata.checksum ?? ifMatch ?? CHECKSUM_OVERRIDE;
@@ -115,7 +120,7 @@ export class DocumentWriter {
         level.resource,
         objects.map((o) => ({ values: o.sent })),
       );
-    } else if (objects.every((o) => o.action === 'UPDATE')) {
+    } else if (objects.every((o) => o.action === 'UPDATE' && o.key === undefined)) {
       const keys = objects.map((o) => this.checks.keyOf(level, o.sent, {}, o.metadata.href, undefined, false));
       if (keys.some((key) => key === undefined)) return; // the write itself answers 400
       await this.tx.lockAncestorsOfMany(

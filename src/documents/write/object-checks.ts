@@ -1,6 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
-import { keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
+import { isPrimaryKey, keyOf, parseKeySegment, type KeyValues } from '../../data/primary-key.js';
 import type { Resource } from '../../data/resource-registry.js';
 import { paramsFor } from '../../data/row-store.js';
 import { sameValue, type CanonicalRow } from '../../data/value-codec.js';
@@ -21,6 +21,17 @@ export interface UpdatePlan {
   refuse: (columns: string[]) => Error;
 }
 
+/** Where an object's row is: its primary key's values, or the values of a unique key it is found by (see `locate`). */
+export type KeyTarget = { key: KeyValues } | { criteria: CanonicalRow };
+
+/**
+ * What becomes of values a client sends for attributes rules derive (LAC's "Aggregate Default
+ * Override", `ApiSettings.aggregateDefaultOverride`): 'ignore' (the option off, the default)
+ * drops them, the rules' values stand; 'compare' (on) treats them as columns the caller may not
+ * write: equal to the stored value or 400 / 4003.
+ */
+export type DerivedSent = 'ignore' | 'compare';
+
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -35,14 +46,24 @@ export class ObjectChecks {
     private readonly access: ResourceAccess,
     private readonly policy: CallerRowPolicy,
     private readonly derived: (resource: Resource) => ReadonlySet<string>,
+    private readonly derivedSent: DerivedSent = 'compare',
   ) {}
+
+  /** The values sent, less those of derived attributes when they are ignored (see `DerivedSent`). */
+  private written(resource: Resource, sent: CanonicalRow): CanonicalRow {
+    if (this.derivedSent === 'compare') return sent;
+    const derived = this.derived(resource);
+    if (!Object.keys(sent).some((name) => derived.has(name))) return sent;
+    return Object.fromEntries(Object.entries(sent).filter(([name]) => !derived.has(name)));
+  }
 
   /**
    * The values of an insert: sent ones, and foreign keys filled from a parent object (set by
    * the insert like values sent, so checked like them; `unknown` ones are filled later).
    */
-  insertable(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
+  insertable(level: WriteLevel, given: CanonicalRow, filled: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
     const resource = level.resource;
+    const sent = this.written(resource, given);
     this.require(resource, 'INSERT');
     const derived = this.derived(resource);
     const granted = this.access.to(resource).writable('INSERT');
@@ -65,8 +86,9 @@ export class ObjectChecks {
    * the table the object must be unchanged altogether (403 otherwise); its checksum is checked
    * all the same.
    */
-  async updatePlan(level: WriteLevel, sent: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
+  async updatePlan(level: WriteLevel, given: CanonicalRow, filled: CanonicalRow, key: KeyValues): Promise<UpdatePlan> {
     const resource = level.resource;
+    const sent = this.written(resource, given);
     resource.primaryKey.forEach((column, i) => {
       if (column.name in sent && !sameValue(column.kind, sent[column.name], key[i])) {
         throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `The primary key "${column.name}" cannot be changed.`);
@@ -97,11 +119,26 @@ export class ObjectChecks {
    * `onlyOne` is false): 400 / 4000. Changes nothing.
    */
   async lookup(level: WriteLevel, criteria: CanonicalRow, onlyOne = true): Promise<CanonicalRow> {
+    const names = Object.keys(criteria);
+    if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
+    const found = await this.match(level, criteria, 2);
+    const shown = names.map((n) => aliasOf(level, n)).join(', ');
+    if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
+    if (found.length > 1 && onlyOne)
+      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
+    return found[0]!;
+  }
+
+  /**
+   * Up to `limit` rows the caller may read whose columns equal the values given. Every column
+   * compared must be one the caller may read (400 / 4003 otherwise), and one some rows hide
+   * matches only in the rows that show it, so nothing about hidden values can be inferred.
+   */
+  private async match(level: WriteLevel, criteria: CanonicalRow, limit: number): Promise<CanonicalRow[]> {
     const resource = level.resource;
     this.require(resource, 'READ');
     await this.refuseUnreadable(level, criteria);
     const names = Object.keys(criteria);
-    if (names.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `A LOOKUP of ${level.path} needs at least one attribute to match.`);
     const store = this.tx.store;
     const params = paramsFor(store.dialect);
     const where = names.map((name) => {
@@ -110,12 +147,65 @@ export class ObjectChecks {
       return value === null ? `${column} IS NULL` : `${column} = ${store.compared(resource.columnsByName.get(name)!, value, params)}`;
     });
     where.push(...this.policy.lookupConditions(resource, names, params));
-    const found = await store.page(resource, { where, orderBy: [] }, params, 2, 0);
-    const shown = names.map((n) => aliasOf(level, n)).join(', ');
-    if (found.length === 0) throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found no row matching ${shown}.`);
-    if (found.length > 1 && onlyOne)
-      throw new ApiError(ErrorCode.BAD_REQUEST, `LOOKUP of ${level.path} found more than one row matching ${shown}.`);
-    return found[0]!.row;
+    return (await store.page(resource, { where, orderBy: [] }, params, limit, 0)).map((found) => found.row);
+  }
+
+  /**
+   * How the object is found. The URL's key first; then, when the object has a key of its own
+   * (`PlannedObject.key`: its `@metadata.key`, or its level's declared key), that key's values,
+   * which it must hold (sent, or filled from its parent): 400 / 4000 naming the missing ones;
+   * otherwise as `keyOf`. A unique key's values are left to `locate`.
+   */
+  target(object: PlannedObject, filled: CanonicalRow, keySegment: string | undefined, required: boolean): KeyTarget | undefined {
+    const { level, sent, metadata } = object;
+    if (keySegment !== undefined || object.key === undefined) {
+      const key = this.keyOf(level, sent, filled, metadata.href, keySegment, required);
+      return key && { key };
+    }
+    const values = { ...sent, ...filled };
+    const criteria = this.keyCriteria(level, object.key, values);
+    return isPrimaryKey(level.resource, object.key) ? { key: keyOf(level.resource, values) } : { criteria };
+  }
+
+  /** What a LOOKUP matches: only the values of the object's key when it has one (see `target`), else every value given. */
+  lookupCriteria(object: PlannedObject, values: CanonicalRow, unknown: ReadonlySet<string> = NONE): CanonicalRow {
+    return object.key === undefined ? values : this.keyCriteria(object.level, object.key, values, unknown);
+  }
+
+  /** The values of a key's columns; a column neither given nor `unknown` (filled later) is 400 / 4000. */
+  private keyCriteria(
+    level: WriteLevel,
+    columns: readonly string[],
+    values: CanonicalRow,
+    unknown: ReadonlySet<string> = NONE,
+  ): CanonicalRow {
+    const missing = columns.filter((name) => !(name in values) && !unknown.has(name));
+    if (missing.length > 0) {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `An object of ${level.path} found by its key needs the key's attribute(s): ${missing.map((n) => `"${aliasOf(level, n)}"`).join(', ')}.`,
+      );
+    }
+    return Object.fromEntries(columns.filter((name) => name in values).map((name) => [name, values[name] ?? null]));
+  }
+
+  /**
+   * The primary key of the row a target names: a unique key's values find it among the rows the
+   * caller may read, by columns it may read (see `match`); undefined when none has them (a null
+   * value matches no row: a unique key may hold several).
+   */
+  async locate(level: WriteLevel, target: KeyTarget): Promise<KeyValues | undefined> {
+    if ('key' in target) return target.key;
+    if (Object.values(target.criteria).some((value) => value === null)) return undefined;
+    const [row] = await this.match(level, target.criteria, 1);
+    return row && keyOf(level.resource, row);
+  }
+
+  /** As `locate`, for an object that must exist (UPDATE, DELETE): 404 / 4041 as for a missing primary key. */
+  async located(level: WriteLevel, target: KeyTarget): Promise<KeyValues> {
+    const key = await this.locate(level, target);
+    if (!key) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level.resource.name} with that key.`);
+    return key;
   }
 
   /**

@@ -12,6 +12,8 @@ export interface WriteLevel {
   path: string;
   /** Attribute name as sent → column. */
   attributes: ReadonlyMap<string, string>;
+  /** The columns its objects are found by when they give no `@metadata.key` nor href (a custom resource's declared key); else the primary key. */
+  key?: readonly string[];
   children: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
   /** `relation` is this level's many-to-one relation to the parent level. */
   parents: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
