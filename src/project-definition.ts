@@ -21,6 +21,8 @@ export interface ProjectDefinition {
     permitAuthInUrl?: boolean;
     /** Allow free-form `filter` and `order` (api-contract §5). Default true. */
     allowFreeFormFilters?: boolean;
+    /** LAC's "Aggregate Default Override" API option, as `@apioptions` lists it. Default false. */
+    aggregateDefaultOverride?: boolean;
   };
   /** TypeORM entity classes; each becomes a resource. */
   entities: Function[];

@@ -5,7 +5,7 @@ export interface ApiIdentity {
   account: string;
   name: string;
   versions: string[];
-  options: { permitAuthInUrl?: boolean; allowFreeFormFilters?: boolean };
+  options: { permitAuthInUrl?: boolean; allowFreeFormFilters?: boolean; aggregateDefaultOverride?: boolean };
 }
 
 /** The API project's settings after the environment's overrides: what the engine obeys. */
@@ -18,6 +18,8 @@ export class ApiSettings {
   readonly resourcePrefix: string;
   readonly pageSizeDefault: number;
   readonly pageSizeMax: number;
+  /** LAC's "Aggregate Default Override" (`@apioptions`): false unless the project turns it on. */
+  readonly aggregateDefaultOverride: boolean;
 
   constructor(config: AppConfig, project: ApiIdentity) {
     this.account = config.api.account ?? project.account;
@@ -28,6 +30,7 @@ export class ApiSettings {
     this.resourcePrefix = config.api.resourcePrefix;
     this.pageSizeDefault = config.api.pageSizeDefault;
     this.pageSizeMax = config.api.pageSizeMax;
+    this.aggregateDefaultOverride = project.options.aggregateDefaultOverride ?? false;
   }
 
   /** True when the URL's account, project and version name this API (case-sensitive, as configured). */

@@ -1,7 +1,15 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { AdminRoleRequired, IS_ADMIN_API } from '../admin-api/admin-endpoint.decorator.js';
 import type { Operation } from './role-definition.js';
 
 export const REQUIRED_ACCESS = 'tessera:requiredAccess';
 
 /** The operation a resource endpoint performs on its `:resource`; RolesGuard refuses tokens whose roles grant it nowhere. */
 export const RequiresAccess = (operation: Operation | 'META'): MethodDecorator => SetMetadata(REQUIRED_ACCESS, operation);
+
+/**
+ * An endpoint under the API base that only operators read (`@perf`): it takes an admin token (`Authorization: Bearer
+ * <key>` from the admin API's login, as the console holds) of an `auditor` or an `admin`, not an API token, whatever
+ * its roles. AdminGuard checks the token and RolesGuard the admin's role, as on the admin API's own endpoints.
+ */
+export const RequiresAdminToken = (): MethodDecorator => applyDecorators(SetMetadata(IS_ADMIN_API, true), AdminRoleRequired('auditor'));
