@@ -24,7 +24,7 @@ export interface ProjectDefinition {
     /**
      * LAC's "Aggregate Default Override". Off (default false): values a client sends for attributes
      * rules derive (sums, counts, mins, maxes, formulas, copies) are ignored on insert and update.
-     * On: such a value is refused (400 / 4003) unless it equals the stored one.
+     * On: such a value is refused (400 / 4003) unless it equals the stored one. `@apioptions` lists it.
      */
     aggregateDefaultOverride?: boolean;
   };

@@ -55,6 +55,7 @@ for (const target of testTargets()) {
         const run = await user.run(['login', lac.url, '-u', 'demo', '-p', 'Password1']);
         expect(run.code).toBe(0);
         expect(run.stdout).toContain('This server licensed to: Tessera contributors license_type: Apache-2.0');
+        expect(run.stdout).toContain('License will expire: never');
         const expires = /Login successful, this API key will expire on: (\S+)/.exec(run.stdout)?.[1];
         expect(Date.parse(expires ?? '')).toBeGreaterThan(Date.now());
         const saved = readdirSync(join(user.home, '.liveapicreator')).filter((f) => f !== 'currentServer.txt');
@@ -281,6 +282,37 @@ for (const target of testTargets()) {
       const toFile = await lacRun('schema', 'openapi', '--file', file);
       expect(toFile.stdout).toContain(`has been exported to file: ${file}`);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(document);
+    });
+
+    it('describe apioptions and describe rules: answered, no error (the CLI prints no table for them)', async () => {
+      for (const what of ['apioptions', 'rules']) {
+        const run = await lacRun('describe', what);
+        expect(run.code).toBe(0);
+        expect(run.stderr).toBe('');
+        expect(run.stdout).not.toContain('Error');
+      }
+    });
+
+    it('get @rules: one line per rule, and the rule bank as JSON', async () => {
+      const run = await lacRun('get', '@rules');
+      expect(run.stdout).not.toContain('Error');
+      expect(run.stdout).toMatch(/ident:1 kind:sum entity:customer/);
+      expect(run.stdout).toMatch(/# top-level objects: 6\s/);
+      const rules = (await cli.json(['get', '@rules'])) as Row[];
+      expect(rules.map((r) => r.name)).toEqual(expect.arrayContaining(['sum customer.balance', 'formula lineitem.amount']));
+      expect(rules[0]).toMatchObject({ entityName: 'customer', columnName: 'balance', bestName: 'sum customer.balance' });
+    });
+
+    it('get @apioptions: each option printed under its ident, and as JSON', async () => {
+      const run = await lacRun('get', '@apioptions');
+      expect(run.stdout).not.toContain('Error');
+      expect(run.stdout).toMatch(/\n {2}1: +ident:1 name:Aggregate Default\.\.\./);
+      expect(run.stdout).toMatch(/\n {2}4: +ident:4 name:Enable HTTP Basic/);
+      const options = (await cli.json(['get', '@apioptions'])) as Record<string, Row>;
+      expect(options['1']).toMatchObject({ name: 'Aggregate Default Override', option_value: 'false' });
+      expect(Object.values(options).map((o) => o.name)).toEqual(
+        expect.arrayContaining(['Default page size', 'Enable HTTP Basic Authentication', 'Default response format']),
+      );
     });
 
     it('schema list: the tables with prefix and entity (it asks @tables for sysorder=(entity:asc_uc,entity:desc)&pagesize=1000)', async () => {

@@ -110,6 +110,21 @@ for (const target of testTargets()) {
         expect(rowsOf(await settled(api.endpoint('customer').get(byName(name('Gamma'))), 'GET'))).toEqual([]);
       });
 
+      it('metaapitest.js: @rules answers the entityName, columnName and bestName it prints; @apioptions answers too', async () => {
+        const rules = (await settled(api.endpoint('@rules').get(), 'GET @rules')) as Array<Record<string, unknown>>;
+        expect(rules.length).toBeGreaterThan(0);
+        for (const rule of rules) {
+          expect(typeof rule.entityName).toBe('string');
+          expect(typeof rule.bestName).toBe('string');
+          expect(rule).toHaveProperty('columnName');
+        }
+        expect(rules).toContainEqual(
+          expect.objectContaining({ entityName: 'customer', columnName: 'balance', bestName: 'sum customer.balance' }),
+        );
+        const options = (await settled(api.endpoint('@apioptions').get(), 'GET @apioptions')) as Record<string, { name: string }>;
+        expect(options['1']!.name).toBe('Aggregate Default Override');
+      });
+
       it('every demo resource round-trips: its first row, read and PUT back as it is', async () => {
         const resources = (await settled(api.endpoint('@resources').get(), 'GET @resources')) as Array<{ name: string }>;
         expect(resources.length).toBeGreaterThanOrEqual(6);

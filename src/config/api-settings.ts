@@ -18,6 +18,7 @@ export class ApiSettings {
   /**
    * LAC's "Aggregate Default Override": values a client sends for attributes rules derive are
    * compared with the stored ones (400 / 4003 when they differ). Off (the default): they are ignored.
+   * `@apioptions` lists it.
    */
   readonly aggregateDefaultOverride: boolean;
   readonly resourcePrefix: string;

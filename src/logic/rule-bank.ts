@@ -71,6 +71,18 @@ export class ResourceRules {
 /** The rules whose executions are counted: those that run project code or refuse writes (derivations run too often to be worth a label each). */
 const COUNTED_KINDS: ReadonlySet<Rule['kind']> = new Set(['constraint', 'commitConstraint', 'early', 'after', 'commit']);
 
+/** One rule as `@rules` lists it: its place in the project's list (1-based), kind, entity and attribute. */
+export interface RuleListing {
+  ident: number;
+  kind: Rule['kind'];
+  /** The resource the rule derives or checks (an aggregate's parent); null for a commit event, which has none. */
+  entity: string | null;
+  /** The attribute it derives; null for constraints and events. */
+  attribute: string | null;
+  /** As a rule summary names it: `sum customer.balance`, `constraint customer #2`. */
+  name: string;
+}
+
 export class RuleBankError extends Error {
   constructor(readonly problems: string[]) {
     super(`The rules in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -92,6 +104,8 @@ export class RuleBank {
   private readonly counters = new Map<Rule, RuleCounter>();
   /** Every rule as a rule summary names it. */
   private readonly descriptions = new Map<Rule, FiredRule>();
+  /** Every rule in the project's order, for `@rules`. */
+  private readonly listings: RuleListing[] = [];
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -102,7 +116,15 @@ export class RuleBank {
     rules.forEach((rule, index) => {
       try {
         this.add(rule);
-        this.descriptions.set(rule, this.description(rule, index));
+        const description = this.description(rule, index);
+        this.descriptions.set(rule, description);
+        this.listings.push({
+          ident: index + 1,
+          kind: rule.kind,
+          entity: this.entityName(rule) ?? null,
+          attribute: description.attribute ?? null,
+          name: description.name,
+        });
         if (metrics.enabled && COUNTED_KINDS.has(rule.kind)) {
           const resource = 'entity' in rule ? this.resourceOf(rule.entity).name : '';
           this.counters.set(rule, metrics.rule({ rule: String(index + 1), kind: rule.kind, resource }));
@@ -126,8 +148,17 @@ export class RuleBank {
     return this.descriptions.get(rule) ?? { type: rule.kind, name: rule.kind };
   }
 
+  /** The project's rules, in its order (`@rules`). */
+  list(): readonly RuleListing[] {
+    return this.listings;
+  }
+
+  private entityName(rule: Rule): string | undefined {
+    return 'entity' in rule ? this.resourceOf(rule.entity).name : 'parent' in rule ? this.resourceOf(rule.parent).name : undefined;
+  }
+
   private description(rule: Rule, index: number): FiredRule {
-    const entity = 'entity' in rule ? this.resourceOf(rule.entity).name : 'parent' in rule ? this.resourceOf(rule.parent).name : undefined;
+    const entity = this.entityName(rule);
     const attribute = 'attr' in rule ? rule.attr : undefined;
     const name =
       attribute !== undefined ? `${rule.kind} ${entity}.${attribute}` : `${rule.kind} ${entity ?? ''} #${index + 1}`.replace('  ', ' ');

@@ -11,7 +11,8 @@ import { describeCustomResource, describeTableResource } from './meta/resource-d
 import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
-import type { OpenApiDocument } from '../common/openapi/openapi-types.js';
+import type { JsonObject, OpenApiDocument } from '../common/openapi/openapi-types.js';
+import { toSwagger2 } from './openapi/swagger2.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { ApiSettings } from '../config/api-settings.js';
 import { RuleBank } from '../logic/rule-bank.js';
@@ -39,14 +40,23 @@ export class MetaController {
     private readonly settings: ApiSettings,
   ) {}
 
-  /** The OpenAPI 3.1 document generated at boot, with the API base the client used as its server. */
+  /**
+   * The OpenAPI 3.1 document generated at boot, with the API base the client used as its server; with
+   * `format=swagger2` the same API in Swagger 2.0 (`toSwagger2`), for tools that read nothing newer.
+   */
   @Get('@docs')
   @RequiresAccess('META')
   @Public((config) => config.api.docsPublic)
-  openApi(@Req() req: unknown, @Param('version') version: string): OpenApiDocument {
+  openApi(@Req() req: unknown, @Param('version') version: string, @Query('format') format: unknown): OpenApiDocument | JsonObject {
+    if (format !== undefined && format !== 'openapi' && format !== 'swagger2') {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        'Query parameter "format" may be openapi (OpenAPI 3.1, the default) or swagger2 (Swagger 2.0).',
+      );
+    }
     const document = this.docs.for(version, apiBaseUrl(req, this.config.http));
     if (!document) throw new ApiError(ErrorCode.NOT_FOUND, 'No such API version.');
-    return document;
+    return format === 'swagger2' ? toSwagger2(document) : document;
   }
 
   @Get('@resources')

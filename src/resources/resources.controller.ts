@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../config/api-settings.js';
 import { rawRequestOf } from '../common/request-slot.js';
@@ -23,6 +38,7 @@ import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
+import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
 import { ErrorCode } from '../common/error-codes.js';
 
 interface WriteResult {
@@ -68,6 +84,7 @@ function unquote(value: string | undefined): string | undefined {
  * §5–§7). Each handler first refuses query parameters its endpoint does not take (query-parameters.ts).
  */
 @Controller('rest/:account/:project/:version')
+@UseInterceptors(ResourcePerfInterceptor)
 export class ResourcesController {
   constructor(
     private readonly resources: DocumentsService,

@@ -10,20 +10,23 @@ import { RuleBank } from '../logic/rule-bank.js';
 import { SecurityModule } from '../security/security.module.js';
 import { DocumentsModule } from '../documents/documents.module.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
+import { LacMetaController } from './lac-meta.controller.js';
 import { MetaController } from './meta.controller.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
+import { ResourcePerf } from './perf/resource-perf.js';
+import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
- * modules. MetaController comes first so `@tables` and `@docs` are not taken for resource
- * names (Express matches in order).
+ * modules. MetaController and LacMetaController come first so `@tables`, `@docs` and `@resources/<ident>` are not taken
+ * for resource names (Express matches in order).
  */
 @Module({
   imports: [DataModule, SecurityModule, LogicModule, DocumentsModule],
-  controllers: [MetaController, ResourcesController],
+  controllers: [MetaController, LacMetaController, ResourcesController],
   providers: [
     {
       provide: OpenApiDocs,
@@ -49,6 +52,8 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
     },
     ObjectLinkPlanner,
     CustomResourceReads,
+    { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
+    ResourcePerfInterceptor,
   ],
 })
 export class ResourcesModule {}

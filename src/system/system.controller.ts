@@ -23,8 +23,9 @@ export class SystemController {
 
   @Public()
   @Get('@license')
-  license(): { company: string; license_type: string; license_expiration: null } {
-    return { company: 'Tessera contributors', license_type: 'Apache-2.0', license_expiration: null };
+  license(): { company: string; license_type: string; license_expiration: string } {
+    // The Apache License 2.0 is perpetual: LAC's clients print this field ("License will expire: never").
+    return { company: 'Tessera contributors', license_type: 'Apache-2.0', license_expiration: 'never' };
   }
 
   @Get('@serverinfo')

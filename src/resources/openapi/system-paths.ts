@@ -81,7 +81,101 @@ export function systemSchemas(): Record<string, JsonObject> {
     License: {
       type: 'object',
       required: ['company', 'license_type', 'license_expiration'],
-      properties: { company: str, license_type: str, license_expiration: strOrNull },
+      properties: {
+        company: str,
+        license_type: str,
+        license_expiration: { ...str, description: '"never": the Apache License 2.0 does not expire (LAC\'s CLI prints it at login).' },
+      },
+    },
+    ResourceDescription: {
+      allOf: [ref('schemas', 'ResourceSummary')],
+      type: 'object',
+      description: "One resource as @resources lists it, with its attributes (and a custom resource's sub-resources).",
+      properties: {
+        attributes: { type: 'array', items: { type: 'object', properties: { name: str, column_name: str } } },
+        subresources: { type: 'array', items: str, description: "A custom resource's nested levels." },
+      },
+    },
+    DataSource: {
+      type: 'object',
+      description: 'The data source of this API: never its URL, host, user or password.',
+      properties: {
+        name: str,
+        ident: { type: 'integer' },
+        prefix: { ...str, description: 'The prefix of <prefix>:<table> names and of @schema/<prefix>.' },
+        databaseType: { enum: ['sqlite', 'mysql', 'mariadb', 'postgres'] },
+        active: { type: 'boolean' },
+        schema_editable: { type: 'boolean' },
+        comments: strOrNull,
+        tables: { type: 'integer', minimum: 0 },
+        views: { type: 'integer', minimum: 0 },
+      },
+    },
+    ApiOption: {
+      type: 'object',
+      description: "One API option in LAC's shape: every value as text.",
+      required: ['ident', 'name', 'option_value', 'data_type', 'default_value'],
+      properties: {
+        ident: { type: 'integer' },
+        name: str,
+        description: str,
+        option_value: str,
+        data_type: { enum: ['boolean', 'number', 'string'] },
+        default_value: str,
+        valid_value: strOrNull,
+      },
+    },
+    Rule: {
+      type: 'object',
+      description:
+        'A rule of the rule bank; entityName, columnName and bestName repeat entity, attribute and name under the names LAC clients read.',
+      required: ['ident', 'kind', 'entity', 'attribute', 'name'],
+      properties: {
+        ident: { type: 'integer', minimum: 1, description: "Its place in the project's list of rules." },
+        kind: { enum: ['sum', 'count', 'min', 'max', 'formula', 'copy', 'constraint', 'commitConstraint', 'early', 'after', 'commit'] },
+        entity: { ...strOrNull, description: 'The resource it derives or checks (an aggregate: the parent); null for a commit event.' },
+        attribute: { ...strOrNull, description: 'The attribute it derives; null for constraints and events.' },
+        name: str,
+        entityName: strOrNull,
+        columnName: strOrNull,
+        bestName: str,
+      },
+    },
+    Perf: {
+      type: 'object',
+      required: ['since', 'uptimeSeconds', 'resources'],
+      properties: {
+        since: { type: 'string', format: 'date-time', description: 'When this process started counting.' },
+        uptimeSeconds: { type: 'integer', minimum: 0 },
+        resources: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              resource: str,
+              resource_type: { enum: ['TableBased', 'Custom'] },
+              requests: { type: 'integer', minimum: 0 },
+              errors: { type: 'integer', minimum: 0, description: 'Answers with a status of 400 or more.' },
+              totalMs: { type: 'number' },
+              averageMs: { type: 'number' },
+              minMs: { type: 'number' },
+              maxMs: { type: 'number' },
+              byMethod: { type: 'object', additionalProperties: { type: 'integer' } },
+            },
+          },
+        },
+      },
+    },
+    ProviderInfo: {
+      type: 'object',
+      description: 'The authentication provider: its name and the settings it takes, described, never with their values.',
+      properties: {
+        ident: { type: 'integer' },
+        name: str,
+        kind: { enum: ['built-in', 'custom'] },
+        parameters: { type: 'array', items: { type: 'object', additionalProperties: true } },
+        loginFields: { type: 'array', items: { type: 'object', additionalProperties: true } },
+      },
     },
     ServerInfo: {
       type: 'object',
@@ -227,8 +321,9 @@ function emptyList(path: string, operationId: string, summary: string): Record<s
 }
 
 /**
- * `@authentication`, `@login_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`, `@tables`, `@schema`, `@count`,
- * `@views`, `@procedures`, `@functions`, `@docs`.
+ * `@authentication`, `@login_info`, `@auth_provider_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`,
+ * `@resources/<ident>`, `@data_sources`, `@apioptions`, `@rules`, `@perf`, `@tables`, `@schema`, `@count`, `@views`,
+ * `@procedures`, `@functions`, `@docs`.
  */
 export function systemPaths(options: SystemPathOptions): Record<string, JsonObject> {
   const tokenGet = options.getSecurity ? { security: options.getSecurity } : {};
@@ -273,6 +368,17 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         responses: { ...ok('Login fields.', ref('schemas', 'LoginInfo')), ...errorRefs(404) },
       },
     },
+    '/@auth_provider_info/{ident}': {
+      get: {
+        tags: ['authentication'],
+        operationId: 'authProviderInfo',
+        summary: 'The authentication provider: its name, the settings it takes and its login fields',
+        description: 'Any token may ask. Settings are described, never with their values (operators see those in the admin API).',
+        ...tokenGet,
+        parameters: [{ name: 'ident', in: 'path', required: true, description: '1 (the one provider) or its name.', schema: str }],
+        responses: { ...ok('The provider.', ref('schemas', 'ProviderInfo')), ...errorRefs(400, 401, 404) },
+      },
+    },
     '/@heartbeat': {
       get: {
         tags: system,
@@ -309,6 +415,77 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         ...tokenGet,
         parameters: META_LIST_PARAMETERS,
         responses: { ...ok('Every resource.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
+      },
+    },
+    '/@resources/{ident}': {
+      get: {
+        tags: system,
+        operationId: 'getResource',
+        summary: 'One resource with its attributes',
+        description: `${META_NOTE} An unknown name is 404 / 4040.`,
+        ...tokenGet,
+        parameters: [
+          {
+            name: 'ident',
+            in: 'path',
+            required: true,
+            description: "The resource's name: a table's plain or prefixed name, a custom resource's name; any case.",
+            schema: str,
+          },
+        ],
+        responses: { ...ok('The resource.', ref('schemas', 'ResourceDescription')), ...errorRefs(400, 401, 403, 404) },
+      },
+    },
+    '/@data_sources': {
+      get: {
+        tags: system,
+        operationId: 'listDataSources',
+        summary: "The API's data source: its prefix and database kind",
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok('The data sources (one).', { type: 'array', items: ref('schemas', 'DataSource') }),
+          ...errorRefs(400, 401, 403, 404),
+        },
+      },
+    },
+    '/@apioptions': {
+      get: {
+        tags: system,
+        operationId: 'apiOptions',
+        summary: 'The API options (page sizes, Aggregate Default Override, HTTP Basic, response format...)',
+        description: `${META_NOTE} An object keyed by each option's ident, as LAC answers.`,
+        ...tokenGet,
+        responses: {
+          ...ok('The options.', { type: 'object', additionalProperties: ref('schemas', 'ApiOption') }),
+          ...errorRefs(400, 401, 403, 404),
+        },
+      },
+    },
+    '/@rules': {
+      get: {
+        tags: system,
+        operationId: 'listRules',
+        summary: 'The logic rules: kind, entity, attribute and name of each',
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok("Every rule, in the project's order.", { type: 'array', items: ref('schemas', 'Rule') }),
+          ...errorRefs(400, 401, 403, 404),
+        },
+      },
+    },
+    '/@perf': {
+      get: {
+        tags: system,
+        operationId: 'perf',
+        summary: 'Requests per resource since the process started, with their times',
+        description:
+          'For operators: needs an admin token (Authorization: Bearer <key> from POST /admin/v1/login) of an auditor or an admin; ' +
+          'an API token is refused (401), whatever its roles. Each process counts its own.',
+        responses: { ...ok('The figures.', ref('schemas', 'Perf')), ...errorRefs(400, 401, 403, 404) },
       },
     },
     '/@tables': {
@@ -418,13 +595,22 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
       get: {
         tags: system,
         operationId: 'openApiDocument',
-        summary: 'This document',
+        summary: 'This document (Swagger 2.0 with format=swagger2)',
+        parameters: [
+          {
+            name: 'format',
+            in: 'query',
+            required: false,
+            description: 'openapi (the default): this OpenAPI 3.1 document; swagger2: the same API in Swagger 2.0.',
+            schema: { enum: ['openapi', 'swagger2'] },
+          },
+        ],
         ...(options.docsPublic
           ? { ...PUBLIC, description: 'Public on this server (DOCS_PUBLIC).' }
           : { ...tokenGet, description: META_NOTE }),
         responses: {
-          ...ok('The OpenAPI 3.1 document of this API, generated from its resources.', { type: 'object' }),
-          ...errorRefs(...(options.docsPublic ? [404] : [401, 403, 404])),
+          ...ok('The OpenAPI 3.1 (or Swagger 2.0) document of this API, generated from its resources.', { type: 'object' }),
+          ...errorRefs(...(options.docsPublic ? [400, 404] : [400, 401, 403, 404])),
         },
       },
     },
