@@ -210,8 +210,9 @@ const INPUTS: Input[] = [
     status: 200,
   },
   {
+    // nometa: each app keeps its own checksum secret.
     name: 'a GET answered as XML',
-    request: `GET ${B}/Customers?pagesize=2 HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nAccept: application/xml\r\n\r\n`,
+    request: `GET ${B}/Customers?pagesize=2&nometa=true HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nAccept: application/xml\r\n\r\n`,
     status: 200,
   },
   {
