@@ -203,6 +203,24 @@ const INPUTS: Input[] = [
     errorCode: 4000,
     message: /not valid JSON/,
   },
+  // Response formats (README, "CSV and XML"): the same bytes and headers from both adapters.
+  {
+    name: 'a GET answered as CSV, its next batch in a Link header',
+    request: `GET ${B}/customer?pagesize=2 HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nAccept: text/csv\r\n\r\n`,
+    status: 200,
+  },
+  {
+    // nometa: each app keeps its own checksum secret.
+    name: 'a GET answered as XML',
+    request: `GET ${B}/Customers?pagesize=2&nometa=true HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nAccept: application/xml\r\n\r\n`,
+    status: 200,
+  },
+  {
+    name: 'a GET whose Accept allows no format on offer',
+    request: `GET ${B}/customer HTTP/1.1\r\n${HOST}Authorization: Bearer {key}\r\nAccept: text/html\r\n\r\n`,
+    status: 406,
+    errorCode: 4060,
+  },
   {
     name: 'an empty JSON body',
     request: `POST ${B}/@authentication HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`,

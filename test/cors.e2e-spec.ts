@@ -13,7 +13,8 @@ function corsHeadersOf(res: Response): Record<string, string> {
 
 function expectActualCors(res: Response, origin: string): void {
   expect(res.headers['access-control-allow-origin']).toBe(origin);
-  expect(res.headers.vary).toBe('Origin');
+  // A resource GET's answer also depends on Accept (README, "CSV and XML").
+  expect(res.headers.vary).toMatch(/^Origin(, Accept)?$/);
   expect(res.headers['access-control-expose-headers']).toBe('ETag, X-Request-Id, Retry-After');
   expect(res.headers['access-control-allow-credentials']).toBeUndefined();
 }
@@ -143,8 +144,8 @@ for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database 
         .set(...authHeader(key))
         .expect(200);
       expect(corsHeadersOf(read)).toEqual({});
-      // The answer still depends on Origin, so a cache must key on it.
-      expect(read.headers.vary).toBe('Origin');
+      // The answer still depends on Origin, so a cache must key on it (and on Accept: README, "CSV and XML").
+      expect(read.headers.vary).toBe('Origin, Accept');
     });
 
     it('answers nothing cross-origin outside /rest and /admin/v1', async () => {
@@ -202,7 +203,7 @@ for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database 
       expect(corsHeadersOf(res)).toEqual({});
     });
 
-    it('sends no CORS header, nor Vary, on answers to a page of another origin', async () => {
+    it('sends no CORS header, nor Vary: Origin, on answers to a page of another origin', async () => {
       const res = await t
         .http()
         .get(`${t.base}/customer`)
@@ -210,7 +211,8 @@ for (const target of testTargets({ adapters: 'both' }).filter((t) => t.database 
         .set(...authHeader(key))
         .expect(200);
       expect(corsHeadersOf(res)).toEqual({});
-      expect(res.headers.vary).toBeUndefined();
+      // Only the Accept a resource GET is negotiated by (README, "CSV and XML").
+      expect(res.headers.vary).toBe('Accept');
     });
   });
 }

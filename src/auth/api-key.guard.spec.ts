@@ -13,6 +13,8 @@ import { ConfigModule } from '../config/config.module.js';
 import type { ApiToken } from '../tokens/api-token.entity.js';
 import { TokensService } from '../tokens/tokens.service.js';
 import { ApiKeyGuard } from './api-key.guard.js';
+import { AuthService } from './auth.service.js';
+import { Clock } from '../common/clock.js';
 
 class Customers {
   list(): void {}
@@ -57,10 +59,10 @@ const knownKeyOnly = (apikey: string): Promise<ApiToken> =>
 async function setUp({ permitAuthInUrl = false, env = {}, verify = knownKeyOnly }: Setup = {}) {
   const config = loadConfig(env);
   const settings = new ApiSettings(config, { account: 'default', name: 'demo', versions: ['v1'], options: { permitAuthInUrl } });
-  const tokens = { verify: jest.fn(verify) };
+  const tokens = { verify: jest.fn(verify), onForget: jest.fn() };
   const module = await Test.createTestingModule({
     imports: [ConfigModule.forRoot(config)],
-    providers: [ApiKeyGuard, TokensService, { provide: ApiSettings, useValue: settings }],
+    providers: [ApiKeyGuard, TokensService, Clock, { provide: AuthService, useValue: {} }, { provide: ApiSettings, useValue: settings }],
   })
     .overrideProvider(TokensService)
     .useValue(tokens)

@@ -61,6 +61,32 @@ export class AuthService {
     context: AuthContext,
     clientGone: AbortSignal | undefined,
   ): Promise<TokenResponse & Partial<PasswordChangeResponse>> {
+    const result = await this.checkCredentials(payload, context, clientGone);
+    // Before the new token exists, so a successful change disables only the user's other tokens.
+    const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
+    const { token, apikey } = await this.tokens.issue({
+      label: `Temp key for ${result.userIdentifier}`,
+      userIdentifier: result.userIdentifier,
+      roles: result.roleNames,
+      globals: result.userData ?? {},
+      userInfo: result.userInfo ?? null,
+      expiration: this.expirationOf(result),
+      origin: this.provider.kind === 'custom' ? 'provider' : 'login',
+    });
+    return { ...tokenResponse(apikey, token), ...passwordChange };
+  }
+
+  /**
+   * HTTP Basic's check of a user name and password (README, "HTTP Basic"): exactly a login's
+   * (the same admission queue, throttle and provider call, so the same timing whether the user
+   * exists or not, and a wrong password counts as a failed login), without issuing a token.
+   */
+  checkBasic(payload: LoginPayload, context: AuthContext, clientGone?: AbortSignal): Promise<AuthSuccess> {
+    return countedLogin(this.metrics, 'api', () => this.hasher.admitLogin(() => this.checkCredentials(payload, context, clientGone)));
+  }
+
+  /** The provider's verdict on a login's credentials, counted by the throttle; 401 / 4013 when refused. */
+  private async checkCredentials(payload: LoginPayload, context: AuthContext, clientGone: AbortSignal | undefined): Promise<AuthSuccess> {
     const attempt = { account: throttleAccount(payload, context), address: context.clientAddress, clientGone };
     // Counted before the provider checks anything; a provider that times out (or a database
     // error) judged nothing, and gives the attempt back.
@@ -74,18 +100,7 @@ export class AuthService {
       await this.throttle.finish(reservation, outcome);
     }
     if (isAuthFailure(result)) throw new ApiError(ErrorCode.LOGIN_FAILED, result.errorMessage);
-    // Before the new token exists, so a successful change disables only the user's other tokens.
-    const passwordChange = context.enablePasswordChange ? await this.changePassword(payload, result, context) : undefined;
-    const { token, apikey } = await this.tokens.issue({
-      label: `Temp key for ${result.userIdentifier}`,
-      userIdentifier: result.userIdentifier,
-      roles: result.roleNames,
-      globals: result.userData ?? {},
-      userInfo: result.userInfo ?? null,
-      expiration: this.expirationOf(result),
-      origin: this.provider.kind === 'custom' ? 'provider' : 'login',
-    });
-    return { ...tokenResponse(apikey, token), ...passwordChange };
+    return result;
   }
 
   /** The same key with its original expiration, without asking the provider. */

@@ -16,6 +16,8 @@ export enum ErrorCode {
   TOKEN_NOT_FOUND = 4042,
   /** A write (POST, PUT, PATCH, DELETE) on a read-only resource (a view): only GET; the answer's `Allow` header says so. */
   METHOD_NOT_ALLOWED = 4050,
+  /** A GET whose Accept header allows none of the formats the resource answers in (JSON, XML, CSV), or CSV of nested lists. */
+  NOT_ACCEPTABLE = 4060,
   CHECKSUM_MISMATCH = 4090,
   DUPLICATE_KEY = 4091,
   /** Deadlock, serialization or certification failure that retries within the time budget did not get through. */

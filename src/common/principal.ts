@@ -7,8 +7,8 @@ import { requestSlot } from './request-slot.js';
  * roles issue) are decided from this alone.
  */
 export interface Principal {
-  /** Id of the token used (tessera_api_tokens.id). */
-  readonly tokenId: number;
+  /** Id of the token used (tessera_api_tokens.id); null for a request authenticated by HTTP Basic, which uses none. */
+  readonly tokenId: number | null;
   /** The login name for login tokens; the optional identifier of a hand-made token; else null. */
   readonly userIdentifier: string | null;
   /** The role names: a login token's user's as they are now; those stored on any other token at its creation. */

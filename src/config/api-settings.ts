@@ -24,6 +24,8 @@ export class ApiSettings {
   readonly resourcePrefix: string;
   readonly pageSizeDefault: number;
   readonly pageSizeMax: number;
+  /** `Authorization: Basic` accepted (HTTP_BASIC_AUTH; off by default: README, "HTTP Basic"). */
+  readonly httpBasicAuth: boolean;
 
   constructor(config: AppConfig, project: ApiIdentity) {
     this.account = config.api.account ?? project.account;
@@ -35,6 +37,7 @@ export class ApiSettings {
     this.resourcePrefix = config.api.resourcePrefix;
     this.pageSizeDefault = config.api.pageSizeDefault;
     this.pageSizeMax = config.api.pageSizeMax;
+    this.httpBasicAuth = config.api.httpBasicAuth;
   }
 
   /** True when the URL's account, project and version name this API (case-sensitive, as configured). */

@@ -79,6 +79,8 @@ export interface AppConfig {
     aggregateDefaultOverride?: boolean;
     /** `@docs` answers without a token (api-contract §1: "configurable: public"). */
     docsPublic: boolean;
+    /** HTTP_BASIC_AUTH: `Authorization: Basic` is checked through the provider like a login. */
+    httpBasicAuth: boolean;
     resourcePrefix: string;
     pageSizeDefault: number;
     pageSizeMax: number;
@@ -93,6 +95,8 @@ export interface AppConfig {
      * the database, within this many seconds.
      */
     tokenCacheSeconds: number;
+    /** How long a successful HTTP Basic check is reused (see `BasicCredentialCache`); 0: never. */
+    basicCacheSeconds: number;
     /** Days an expired or disabled token is kept before the purge deletes it; 0: never purged. */
     tokenRetentionDays: number;
     bcryptCost: number;
@@ -214,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       allowFreeFormFilters: schema.ALLOW_FREE_FORM_FILTERS,
       aggregateDefaultOverride: schema.AGGREGATE_DEFAULT_OVERRIDE,
       docsPublic: schema.DOCS_PUBLIC,
+      httpBasicAuth: schema.HTTP_BASIC_AUTH,
       resourcePrefix: schema.RESOURCE_PREFIX,
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
       pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),
@@ -222,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,
       tokenCacheSeconds: schema.TOKEN_CACHE_SECONDS,
+      basicCacheSeconds: schema.HTTP_BASIC_CACHE_SECONDS,
       tokenRetentionDays: schema.TOKEN_RETENTION_DAYS,
       bcryptCost: schema.BCRYPT_COST,
       loginMaxFailures: schema.LOGIN_MAX_FAILURES,

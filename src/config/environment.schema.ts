@@ -227,6 +227,14 @@ export class EnvironmentSchema {
   @Flag()
   DOCS_PUBLIC: boolean = false;
 
+  /** `Authorization: Basic` on the API, checked like a login (README, "HTTP Basic"); off unless set. */
+  @Flag()
+  HTTP_BASIC_AUTH: boolean = false;
+
+  /** How long a successful HTTP Basic check is reused by this process (0: every request is a login). */
+  @IntegerIn(0, 300, { unit: 'seconds' })
+  HTTP_BASIC_CACHE_SECONDS: number = 60;
+
   @IntegerIn(1, 5000, { unit: 'rows' })
   PAGE_SIZE_DEFAULT: number = 20;
 

@@ -40,6 +40,8 @@ import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
 import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
 import { ErrorCode } from '../common/error-codes.js';
+import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js';
+import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
 
 interface WriteResult {
   statusCode: number;
@@ -99,9 +101,19 @@ export class ResourcesController {
 
   @Get(':resource')
   @RequiresAccess('READ')
-  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Query): Promise<unknown[]> {
+  async list(
+    @Req() req: unknown,
+    @Res({ passthrough: true }) res: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Query() query: Query,
+  ): Promise<unknown> {
+    const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
-    if (level) return this.customReads.list(level, access, this.customReadRequest(req, query, 'list'));
+    if (level) {
+      const request = this.customReadRequest(req, query, 'list');
+      const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
+      return this.answer(res, negotiated, await this.customReads.list(level, access, request), level.path, columns);
+    }
     const resource = access.resource;
     const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
@@ -113,7 +125,7 @@ export class ResourcesController {
       ? rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links))
       : rows.map((r) => serializer.bare(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
-    return out;
+    return this.answer(res, negotiated, out, resource.urlName, negotiated.format === 'csv' ? tableColumns(resource, access) : []);
   }
 
   @Get(':resource/:pk')
@@ -125,23 +137,32 @@ export class ResourcesController {
     @KeySegment() pk: string,
     @Query() query: Query,
     @Headers('if-none-match') ifNoneMatch?: string,
-  ): Promise<unknown[] | undefined> {
+  ): Promise<unknown> {
+    const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
-    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req, query, 'get'));
+    if (level) {
+      const request = this.customReadRequest(req, query, 'get');
+      const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
+      return this.answer(res, negotiated, await this.customReads.get(level, access, pk, request), level.path, columns);
+    }
     const resource = access.resource;
     const { nometa } = acceptQueryParameters(query, 'get');
     const inlineLimit = inlineLimitOf(query);
     const found = await this.resources.get(access, pk);
-    if (!found) return [];
+    const columns = negotiated.format === 'csv' ? tableColumns(resource, access) : [];
+    if (!found) return this.answer(res, negotiated, [], resource.urlName, columns);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const object = links
       ? serializer.object(resource, found.row, found.readable, inlineLimit, links)
       : serializer.bare(resource, found.row, found.readable);
-    // The ETag is the object's checksum: hash the row once, not once for each.
+    if (negotiated.format !== 'json') return this.answer(res, negotiated, [object], resource.urlName, columns);
+    // The ETag is the object's checksum: hash the row once, not once for each. JSON only: the
+    // checksum names the row, and an If-Match or checksum taken from it must mean the same row.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
     const etag = `"${checksum}"`;
     this.adapterHost.httpAdapter.setHeader(res, 'ETag', etag);
+    this.varyByAccept(res);
     // A conditional GET (RFC 9110 §13.1.2), answered here for both adapters: the client's copy is current.
     // It tells only what the ETag it would get says already.
     if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) {
@@ -332,6 +353,33 @@ export class ResourcesController {
   private customReadRequest(req: unknown, query: Query, endpoint: 'list' | 'get'): CustomReadRequest {
     const { nometa } = acceptQueryParameters(query, endpoint, ANY_SUB_RESOURCE);
     return { baseUrl: apiBaseUrl(req, this.config.http), url: requestUrlWithoutAuth(req, this.config.http), query, nometa };
+  }
+
+  /**
+   * A GET's answer in the format its Accept header chose (see `negotiateFormat`): JSON as it is,
+   * CSV or XML as text (see `formatAnswer`), the next batch then also in a `Link` header.
+   * `columns`: CSV's header, found before the read (a level CSV cannot hold is refused then).
+   */
+  private answer(res: unknown, negotiated: Negotiated, items: unknown[], name: string, columns: readonly string[]): unknown {
+    this.varyByAccept(res);
+    if (negotiated.format === 'json') return items;
+    const answer = formatAnswer(negotiated, items, name, columns);
+    const adapter = this.adapterHost.httpAdapter;
+    adapter.setHeader(res, 'Content-Type', answer.contentType);
+    if (answer.next) adapter.setHeader(res, 'Link', `<${answer.next}>; rel="next"`);
+    return answer.body;
+  }
+
+  /** The answer depends on Accept: one Vary header on both adapters, after CORS's `Origin` when it set one. */
+  private varyByAccept(res: unknown): void {
+    const adapter = this.adapterHost.httpAdapter;
+    const current = adapter.getHeader(res, 'Vary') as string | string[] | undefined;
+    const values = (Array.isArray(current) ? current.join(', ') : (current ?? ''))
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+    if (!values.some((v) => v.toLowerCase() === 'accept' || v === '*')) values.push('Accept');
+    adapter.setHeader(res, 'Vary', values.join(', '));
   }
 
   private serializer(req: unknown): ResourceSerializer {

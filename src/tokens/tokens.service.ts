@@ -52,6 +52,8 @@ export class TokensService implements OnModuleInit, OnModuleDestroy {
   private readonly lookup: TokenLookup;
   private readonly cache: TokenCache;
   private readonly signals: ChangeSignals;
+  /** Told whenever the cached tokens are forgotten (see `onForget`). */
+  private readonly forgetListeners: Array<() => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -67,7 +69,7 @@ export class TokensService implements OnModuleInit, OnModuleDestroy {
 
   /** On PostgreSQL, a change made through another instance empties this one's cache at once, not within TOKEN_CACHE_SECONDS. */
   async onModuleInit(): Promise<void> {
-    await this.signals.listen(TOKENS_CHANGED, () => this.cache.clear());
+    await this.signals.listen(TOKENS_CHANGED, () => this.forgetLocally());
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -119,8 +121,22 @@ export class TokensService implements OnModuleInit, OnModuleDestroy {
    * commit is the one that matters to them).
    */
   forgetCachedTokens(): void {
-    this.cache.clear();
+    this.forgetLocally();
     this.signals.announce(TOKENS_CHANGED);
+  }
+
+  /**
+   * Calls `listener` whenever this process forgets its cached tokens: on every change to tokens or
+   * users made here, and (PostgreSQL) one announced by another instance. Other caches of who a
+   * caller is (HTTP Basic's) are emptied with it.
+   */
+  onForget(listener: () => void): void {
+    this.forgetListeners.push(listener);
+  }
+
+  private forgetLocally(): void {
+    this.cache.clear();
+    for (const listener of this.forgetListeners) listener();
   }
 
   private async read(keyHash: string): Promise<TokenRow | undefined> {
