@@ -66,6 +66,14 @@ describeEachTargetOnBothAdapters('HTTP Basic', (target) => {
       await get('/customer', basic('basic-changer', 'Password2-longer')).expect(200);
     });
 
+    it('@apioptions says HTTP Basic is on', async () => {
+      const options = (await get('/@apioptions', basic('demo', 'Password1')).expect(200)).body as Record<
+        string,
+        { name: string; option_value: string }
+      >;
+      expect(Object.values(options).find((o) => o.name === 'Enable HTTP Basic Authentication')?.option_value).toBe('true');
+    });
+
     it('keeps API keys working; a key in the header is used as before', async () => {
       const key = await loginAs(t, 'demo', 'Password1');
       await get('/customer?pagesize=1', authHeader(key)[1]).expect(200);

@@ -28,6 +28,19 @@ export function jsonContent(schema: JsonObject): JsonObject {
   return { 'application/json': { schema } };
 }
 
+/** A GET's answer: JSON (`schema`), or by `Accept` CSV (a header row, then a row per object) or XML. */
+export function readContent(schema: JsonObject): JsonObject {
+  return {
+    ...jsonContent(schema),
+    'text/csv': {
+      schema: { type: 'string', description: 'RFC 4180, a header row of the attribute names; the next page in a Link header.' },
+    },
+    'application/xml': {
+      schema: { type: 'string', description: '<data> holding an <object> per object; the next page in a Link header.' },
+    },
+  };
+}
+
 /**
  * A name (of a table, a column, a level) inside a Markdown description, as a code span: Swagger UI
  * renders descriptions as Markdown with HTML, and a code span shows whatever it holds as text

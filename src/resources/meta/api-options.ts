@@ -17,8 +17,8 @@ const DEFAULT_MAX_PAGE_SIZE = 5000;
 
 /**
  * The API's options, in LAC's shape. `ident` 1 is LAC's own number for Aggregate Default Override; the others are
- * Tessera's (LAC's list held options Tessera has no use for, such as its XML root). HTTP Basic authentication is off:
- * Tessera takes tokens only; and answers are JSON only.
+ * Tessera's (LAC's list held options Tessera has no use for, such as its XML root). Answers are JSON unless a GET's
+ * Accept asks for CSV or XML.
  */
 export function apiOptionsOf(settings: ApiSettings): ApiOption[] {
   const bool = (value: boolean): string => String(value);
@@ -54,8 +54,9 @@ export function apiOptionsOf(settings: ApiSettings): ApiOption[] {
     {
       ident: 4,
       name: 'Enable HTTP Basic Authentication',
-      description: 'Whether a request may authenticate with "Authorization: Basic" (user and password) instead of an auth token.',
-      option_value: 'false',
+      description:
+        'Whether a request without an auth token may authenticate with "Authorization: Basic" (user and password), checked like a login (HTTP_BASIC_AUTH).',
+      option_value: bool(settings.httpBasicAuth),
       data_type: 'boolean',
       default_value: 'false',
       valid_value: null,
@@ -63,7 +64,7 @@ export function apiOptionsOf(settings: ApiSettings): ApiOption[] {
     {
       ident: 5,
       name: 'Default response format',
-      description: 'The format of answers when the request does not ask for one.',
+      description: 'The format of answers when the request does not ask for one by Accept (text/csv and application/xml may be asked for).',
       option_value: 'json',
       data_type: 'string',
       default_value: 'json',

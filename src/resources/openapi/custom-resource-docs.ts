@@ -1,7 +1,7 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
-import { codeSpan, jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { codeSpan, jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { asPatch } from './resource-paths.js';
 import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
@@ -144,9 +144,9 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       responses: {
         200: {
           description: 'A page of documents.',
-          content: jsonContent({ type: 'array', items: { anyOf: [row, ref('schemas', 'NextBatch')] } }),
+          content: readContent({ type: 'array', items: { anyOf: [row, ref('schemas', 'NextBatch')] } }),
         },
-        ...errorRefs(400, 401, 403, 404),
+        ...errorRefs(400, 401, 403, 404, 406),
       },
     };
     const get: JsonObject = {
@@ -155,8 +155,8 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       summary: `Get one ${level.path} by key`,
       parameters: levelParameters(level, source.allowFreeFormFilters),
       responses: {
-        200: { description: 'An array of zero or one document.', content: jsonContent({ type: 'array', items: row, maxItems: 1 }) },
-        ...errorRefs(400, 401, 403, 404),
+        200: { description: 'An array of zero or one document.', content: readContent({ type: 'array', items: row, maxItems: 1 }) },
+        ...errorRefs(400, 401, 403, 404, 406),
       },
     };
     if (level.kind !== 'root') {

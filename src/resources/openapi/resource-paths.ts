@@ -1,6 +1,6 @@
 import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
-import { jsonContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 
 /** What of the API's settings changes the resource operations. */
 export interface ResourceOperationOptions {
@@ -198,9 +198,9 @@ function listOperation(resource: Resource, schemaName: string, options: Resource
     responses: {
       200: {
         description: `A page of objects, in order; ${stable}.`,
-        content: jsonContent({ type: 'array', items: { anyOf: [ref('schemas', schemaName), ref('schemas', 'NextBatch')] } }),
+        content: readContent({ type: 'array', items: { anyOf: [ref('schemas', schemaName), ref('schemas', 'NextBatch')] } }),
       },
-      ...errorRefs(400, 401, 403, 404),
+      ...errorRefs(400, 401, 403, 404, 406),
     },
   };
 }
@@ -219,10 +219,10 @@ function getOperation(resource: Resource, schemaName: string, options: ResourceO
       200: {
         description: 'An array of zero or one object (none when the key does not exist or the caller may not read the row).',
         headers: etag,
-        content: jsonContent({ type: 'array', items: ref('schemas', schemaName), maxItems: 1 }),
+        content: readContent({ type: 'array', items: ref('schemas', schemaName), maxItems: 1 }),
       },
       304: { description: 'The object is unchanged: If-None-Match holds its current ETag. No body.', headers: etag },
-      ...errorRefs(400, 401, 403, 404),
+      ...errorRefs(400, 401, 403, 404, 406),
     },
   };
 }
