@@ -255,7 +255,7 @@ describeEachTargetOnBothAdapters('LAC wire compatibility', (target) => {
       ['get', '/customer?sysfilter=equal(name:%27x%27)&Pagesize=2', 'Pagesize'],
       ['get', '/customer?filter.Orders=1', 'filter.Orders'],
       ['get', '/customer/Patch%20Co?sysfilter=equal(name:%27x%27)', 'sysfilter'],
-      ['get', '/customer/Patch%20Co?offset=1', 'offset'],
+      ['get', '/customer/Patch%20Co?ignoredeleted=true', 'ignoredeleted'],
       ['post', '/customer?checksum=override', 'checksum'],
       ['put', '/customer/Patch%20Co?nometa=true', 'nometa'],
       ['patch', '/customer/Patch%20Co?filter=1', 'filter'],

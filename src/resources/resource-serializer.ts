@@ -4,7 +4,7 @@ import { isKeyless, type Resource, type ResourceColumn } from '../data/resource-
 import type { Verb } from '../data/row-change.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
 import type { ObjectLinks } from './meta/object-links.js';
-import { INLINE_LIMIT_DEFAULT, inlined, mayExceed } from './inline-limit.js';
+import { INLINE_LIMIT_DEFAULT, inlined, mayExceed, type InlinePolicy } from './inline-limit.js';
 
 /** Per resource, the columns that may exceed the default inline limit (none in most tables: nothing to check per row). */
 const longColumnsAtDefault = new WeakMap<Resource, ResourceColumn[]>();
@@ -33,14 +33,15 @@ export class ResourceSerializer {
   }
 
   /**
-   * A row as GET answers it; text longer than `inlineLimit` characters becomes a link to its value (see `inlined`).
+   * A row as GET answers it; text longer than the inline policy's limit becomes a link to its value (see `inlined`),
+   * and `deferred` / `inline` text columns are always a link / always whole.
    * `links`: the caller's links of `resource`'s objects, planned once per request; `@metadata.links` is left out when there are none.
    */
   object(
     resource: Resource,
     row: CanonicalRow,
     readable?: ReadonlySet<string>,
-    inlineLimit?: number,
+    inline?: InlinePolicy,
     links?: ObjectLinks,
   ): Record<string, unknown> {
     // A view's row without a key has no URL, so no href, no checksum (nothing could send it back) and no links to a
@@ -52,14 +53,18 @@ export class ResourceSerializer {
     if (linked && linked.length > 0) metadata.links = linked;
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
-    if (inlineLimit !== undefined) {
-      for (const column of longColumns(resource, inlineLimit)) {
-        if (Object.hasOwn(out, column.name)) {
-          out[column.name] = inlined(out[column.name], inlineLimit, () => `${href}/${encodeURIComponent(column.name)}`);
-        }
-      }
-    }
+    if (inline) this.inline(resource, out, href, inline);
     return out;
+  }
+
+  /** Replaces the text values `inline` sends as links. */
+  private inline(resource: Resource, out: Record<string, unknown>, href: string, inline: InlinePolicy): void {
+    const columns = inline.uniform ? longColumns(resource, inline.limit) : resource.columns.filter((c) => c.kind === 'string');
+    for (const column of columns) {
+      if (!Object.hasOwn(out, column.name)) continue;
+      const limit = inline.limitFor(resource.name, column.name);
+      if (limit !== Infinity) out[column.name] = inlined(out[column.name], limit, () => `${href}/${encodeURIComponent(column.name)}`);
+    }
   }
 
   /** The columns alone, for `nometa=true`. */
@@ -69,11 +74,23 @@ export class ResourceSerializer {
     return out;
   }
 
-  summaryEntry(resource: Resource, row: CanonicalRow, verb: Verb, readable?: ReadonlySet<string>): Record<string, unknown> {
-    const metadata: Record<string, unknown> = { href: this.href(resource, row), resource: resource.name, verb };
+  /**
+   * One txsummary entry. `inline` (a write's `inlinelimit`, `deferred`, `inline`) shapes its text values as a GET's;
+   * without it values are whole. A deleted row's values are always whole: there is no row left to link to.
+   */
+  summaryEntry(
+    resource: Resource,
+    row: CanonicalRow,
+    verb: Verb,
+    readable?: ReadonlySet<string>,
+    inline?: InlinePolicy,
+  ): Record<string, unknown> {
+    const href = this.href(resource, row);
+    const metadata: Record<string, unknown> = { href, resource: resource.name, verb };
     if (verb !== 'DELETE') metadata.checksum = this.checksums.of(resource, row);
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
+    if (inline && verb !== 'DELETE' && !isKeyless(resource)) this.inline(resource, out, href, inline);
     return out;
   }
 

@@ -12,7 +12,11 @@ import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { acceptQueryParameters, type ResponseOptions } from './query-parameters.js';
 import { readQueryOf } from './read-query.js';
-import { inlineLimitOf } from './inline-limit.js';
+import { asksInlining, inlinePolicyOf, type InlinePolicy } from './inline-limit.js';
+import { contentDisposition } from './download-name.js';
+import { RequestDetail } from './request-detail.js';
+import { LOGGER } from '../observability/logger.js';
+import type { Logger } from 'pino';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { DocumentsService } from '../documents/documents.service.js';
@@ -78,22 +82,40 @@ export class ResourcesController {
     private readonly links: ObjectLinkPlanner,
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Get(':resource')
   @RequiresAccess('READ')
-  async list(@Req() req: unknown, @CallerAccess() access: ResourceAccess, @Query() query: Query): Promise<unknown[]> {
+  async list(
+    @Req() req: unknown,
+    @Res({ passthrough: true }) res: unknown,
+    @CallerAccess() access: ResourceAccess,
+    @Query() query: Query,
+  ): Promise<unknown[]> {
     const level = this.levelOf(req);
-    if (level) return this.customReads.list(level, access, this.customReadRequest(req, query, 'list'));
+    const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'list', level?.path ?? access.resource.name, query);
+    const out = await observed(detail, () =>
+      level
+        ? this.customReads.list(level, access, this.customReadRequest(req, query, options))
+        : this.tableList(req, access, query, options),
+    );
+    const more = out.length > 0 && isNextBatch(out.at(-1));
+    detail?.read(more ? out.length - 1 : out.length, more);
+    this.download(res, options);
+    return out;
+  }
+
+  private async tableList(req: unknown, access: ResourceAccess, query: Query, { nometa }: ResponseOptions): Promise<unknown[]> {
     const resource = access.resource;
-    const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
-    const inlineLimit = inlineLimitOf(query);
+    const inline = inlinePolicyOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const out: unknown[] = links
-      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links))
+      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inline, links))
       : rows.map((r) => serializer.bare(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
     return out;
@@ -110,16 +132,27 @@ export class ResourcesController {
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown[] | undefined> {
     const level = this.levelOf(req);
-    if (level) return this.customReads.get(level, access, pk, this.customReadRequest(req, query, 'get'));
+    const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'get', level?.path ?? access.resource.name, query);
+    if (level) {
+      // LAC ignores `offset` on a single object; it is not the root level's offset here either.
+      const { offset: _ignored, ...rest } = query;
+      const out = await observed(detail, () => this.customReads.get(level, access, pk, this.customReadRequest(req, rest, options)));
+      detail?.read(out.length, false);
+      this.download(res, options);
+      return out;
+    }
     const resource = access.resource;
-    const { nometa } = acceptQueryParameters(query, 'get');
-    const inlineLimit = inlineLimitOf(query);
-    const found = await this.resources.get(access, pk);
+    const { nometa } = options;
+    const inline = inlinePolicyOf(query);
+    const found = await observed(detail, () => this.resources.get(access, pk));
+    detail?.read(found ? 1 : 0, false);
+    this.download(res, options);
     if (!found) return [];
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const object = links
-      ? serializer.object(resource, found.row, found.readable, inlineLimit, links)
+      ? serializer.object(resource, found.row, found.readable, inline, links)
       : serializer.bare(resource, found.row, found.readable);
     // The ETag is the object's checksum: hash the row once, not once for each.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
@@ -148,14 +181,17 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<string> {
-    acceptQueryParameters(query, 'value');
+    const options = acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
-    const value = level
-      ? await this.customReads.value(level, access, segment, attribute)
-      : await this.resources.value(access, segment, attribute);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'value', level?.path ?? access.resource.name, query);
+    const value = await observed(detail, () =>
+      level ? this.customReads.value(level, access, segment, attribute) : this.resources.value(access, segment, attribute),
+    );
+    detail?.read(value === undefined ? 0 : 1, false);
     if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
     this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
+    this.download(res, options);
     return value === null ? '' : String(value);
   }
 
@@ -168,7 +204,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
+    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
       this.resources.insert(access, body, log, this.levelOf(req)),
     );
   }
@@ -182,7 +218,7 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
       this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
     );
   }
@@ -210,7 +246,7 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
       this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
     );
   }
@@ -240,7 +276,15 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    return this.write(req, 200, options, (log) => this.resources.delete(access, pk, given, log));
+    return this.write(req, 200, access, query, options, async (log) => {
+      try {
+        return await this.resources.delete(access, pk, given, log);
+      } catch (error) {
+        // LAC's `ignoredeleted`: a row that is not there (or that the caller cannot see: the same 4041) is deleted already.
+        if (options.ignoreDeleted && error instanceof ApiError && error.errorCode === ErrorCode.OBJECT_NOT_FOUND) return [];
+        throw error;
+      }
+    });
   }
 
   /**
@@ -251,14 +295,20 @@ export class ResourcesController {
   private async write(
     req: unknown,
     statusCode: number,
+    access: ResourceAccess,
+    query: Query,
     options: ResponseOptions,
     run: (ruleLog: RuleLog | undefined) => Promise<VisibleEntry[]>,
   ): Promise<WriteResult> {
+    // `inlinelimit`, `deferred`, `inline` shape the txsummary's text values as a GET's; without them values are whole.
+    const inline: InlinePolicy | undefined = asksInlining(query) ? inlinePolicyOf(query) : undefined;
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'write', this.levelOf(req)?.path ?? access.resource.name, query);
     const ruleLog = this.resources.ruleLogFor(options.rulesummary);
-    const entries = await run(ruleLog);
+    const entries = await observed(detail, () => run(ruleLog));
+    detail?.wrote(entries);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
-    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable));
+    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e.resource, e.row, e.verb, e.readable, inline));
     if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
     return result;
   }
@@ -278,9 +328,15 @@ export class ResourcesController {
    * A nested GET's request. Per-level parameters (`filter.Orders`) are let through here; the custom
    * reader refuses a path the level does not have, naming it.
    */
-  private customReadRequest(req: unknown, query: Query, endpoint: 'list' | 'get'): CustomReadRequest {
-    const { nometa } = acceptQueryParameters(query, endpoint, ANY_SUB_RESOURCE);
+  private customReadRequest(req: unknown, query: Query, { nometa }: ResponseOptions): CustomReadRequest {
     return { baseUrl: apiBaseUrl(req, this.config.http), url: requestUrlWithoutAuth(req, this.config.http), query, nometa };
+  }
+
+  /** LAC's `downloadName`: the answer is a file of that name (download-name.ts). Set on success only. */
+  private download(res: unknown, options: ResponseOptions): void {
+    if (options.downloadName !== undefined) {
+      this.adapterHost.httpAdapter.setHeader(res, 'Content-Disposition', contentDisposition(options.downloadName));
+    }
   }
 
   private serializer(req: unknown): ResourceSerializer {
@@ -291,4 +347,21 @@ export class ResourcesController {
   private nextBatch(req: unknown, offset: number): string {
     return nextBatchLink(requestUrlWithoutAuth(req, this.config.http), offset);
   }
+}
+
+/** Runs `work`, logging its failure (by code) to the request's detail when there is one. */
+async function observed<T>(detail: RequestDetail | undefined, work: () => Promise<T>): Promise<T> {
+  if (!detail) return work();
+  try {
+    return await work();
+  } catch (error) {
+    detail.failed(error);
+    throw error;
+  }
+}
+
+/** The `{"@metadata": {"next_batch": ...}}` element that ends a page when more rows follow. */
+function isNextBatch(element: unknown): boolean {
+  const metadata = (element as { '@metadata'?: { next_batch?: unknown } } | null)?.['@metadata'];
+  return typeof metadata?.next_batch === 'string';
 }

@@ -50,6 +50,16 @@ export function refuseOtherParameters(query: Record<string, unknown>, accepted: 
 }
 
 /**
+ * The query of one meta entry (`@tables/<name>`, `@views/<name>`): only `auth` and `pagesize`, which LAC's Node SDK
+ * sends on every GET once `setPageSize` was called. One entry is never paged: the value is checked, nothing more.
+ */
+export function acceptOneEntryQuery(query: Record<string, unknown>): void {
+  refuseOtherParameters(query, ONE_ENTRY);
+  whole(single(query, 'pagesize'), 'pagesize', 1, MAX_PAGE);
+}
+const ONE_ENTRY = new Set(['pagesize']);
+
+/**
  * The query of a meta list (`@resources`, `@tables`, `@schema/<prefix>`, ...), as LAC's clients send it
  * (the CLI's `schema list` asks `@tables?sysorder=(entity:asc_uc,entity:desc)&pagesize=1000`): `sysorder` over
  * the entries' own fields, `pagesize` and `offset` (without pagesize the list is whole). Any other parameter
