@@ -340,13 +340,19 @@ describeEachTarget('custom resources: aliases, fixed filters and orders', (targe
     expect(orders[0]!.Rep).toEqual(expect.objectContaining({ Who: 'Lee Long' }));
   });
 
-  it('filters and orders by aliases; column names that are not attributes are unknown', async () => {
+  it('filters and orders by aliases or the columns they show (as LAC); columns a level does not show are unknown', async () => {
     const alpha = ((await api.get(`/Clients/${ALPHA}?filter.Orders=${q('Number < 10')}`).expect(200)).body as Obj[])[0]!;
     expect((alpha.Orders as Obj[]).map((o) => o.Number)).toEqual([1]);
     const asc = ((await api.get(`/Clients/${ALPHA}?order.Orders=${q('Number asc')}`).expect(200)).body as Obj[])[0]!;
     expect((asc.Orders as Obj[]).map((o) => o.Number)).toEqual([1, 13]);
-    expect((await api.get(`/Clients?filter.Orders=${q('order_number < 10')}`).expect(400)).body.errorCode).toBe(4003);
-    expect((await api.get(`/Clients?filter=${q('balance > 0')}`).expect(400)).body.errorCode).toBe(4003);
+    const byColumn = ((await api.get(`/Clients/${ALPHA}?filter.Orders=${q('order_number < 10')}`).expect(200)).body as Obj[])[0]!;
+    expect((byColumn.Orders as Obj[]).map((o) => o.Number)).toEqual([1]);
+    expect((await api.get(`/Clients?filter=${q('balance > 0')}&sysorder=${q('(balance:desc)')}`).expect(200)).body).toEqual(
+      (await api.get(`/Clients?filter=${q('Owed > 0')}&sysorder=${q('(Owed:desc)')}`).expect(200)).body,
+    );
+    expect((await api.get(`/Clients?filter.Orders=${q('amount_total > 0')}`).expect(400)).body.errorCode).toBe(4003);
+    expect((await api.get(`/Clients?filter=${q('credit_limit > 0')}`).expect(400)).body.errorCode).toBe(4003);
+    expect((await api.get(`/Clients?sysorder=${q('(credit_limit:desc)')}`).expect(400)).body.errorCode).toBe(4003);
     const owing = (await api.get(`/Clients?pagesize=100&userfilter=${q('owing(amount:0)')}&userorder=byOwed`).expect(200)).body as Obj[];
     const owed = owing.map((c) => c.Owed as number);
     expect(owed.every((v) => v > 0)).toBe(true);

@@ -40,6 +40,9 @@ function undocumentedKeys(document: Json, schema: Json, body: Json): string[] {
   return Object.keys(body).filter((key) => !Object.hasOwn(properties, key));
 }
 
+/** LAC's parameters of every GET besides filters, orders and paging (issue 27). */
+const LAC_GET = ['logging', 'debug', 'downloadName', 'deferred', 'inline', 'inlinelimit', 'procrowlimit', 'procinlinelimit', 'chunksize'];
+
 describeEachTargetOnBothAdapters('@docs', (target) => {
   describe('with the defaults', () => {
     let t: TestApp;
@@ -169,7 +172,10 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
         'pagesize',
         'offset',
         'nometa',
+        ...LAC_GET,
       ]);
+      for (const name of [...LAC_GET, 'rulesummary', 'ignoredeleted'])
+        expect(doc.components.parameters[name].description).toEqual(expect.any(String));
       expect(deref(doc, list.parameters[4]).schema).toMatchObject({ minimum: 1, maximum: 5000, default: 20 });
       expect(doc.paths['/customer'].post.responses['201'].content['application/json'].schema).toEqual({
         $ref: '#/components/schemas/WriteResult',
@@ -237,7 +243,7 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
       expect(Object.keys(doc.components.parameters)).not.toEqual(expect.arrayContaining(['filter']));
       expect(doc.components.parameters.order).toBeUndefined();
       expect(doc.paths['/customer'].get.parameters.map((p: Json) => p.$ref)).toEqual(
-        ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa'].map((name) => `#/components/parameters/${name}`),
+        ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa', ...LAC_GET].map((name) => `#/components/parameters/${name}`),
       );
       expect(doc.components.securitySchemes.authInUrl).toMatchObject({ type: 'apiKey', in: 'query', name: 'auth' });
       expect(doc.paths['/customer'].get.security).toEqual([{ CALiveAPICreator: [] }, { authInUrl: [] }]);

@@ -125,6 +125,17 @@ for (const target of testTargets()) {
       expect(rows.map((r) => r.name)).toEqual(expected.filter((r) => r.name !== undefined).map((r) => r.name));
     });
 
+    it("get -s: the sort modifiers of LAC's docs, (name:null_first) and (name:desc_lc,balance:null_last)", async () => {
+      for (const sort of ['(name:null_first)', '(name:desc_lc,balance:null_last)']) {
+        const text = await lacRun('get', 'customer', '-s', sort, '-z', '100');
+        expect(text.stdout).not.toContain('Error');
+        const rows = ((await cli.json(['get', 'customer', '-s', sort, '-z', '100'])) as Row[]).filter((r) => r.name !== undefined);
+        const expected = await directGet(lac, apiKey, `customer?pagesize=100&sysorder=${encodeURIComponent(sort)}`);
+        expect(rows.length).toBeGreaterThan(3);
+        expect(rows.map((r) => r.name)).toEqual(expected.filter((r) => r.name !== undefined).map((r) => r.name));
+      }
+    });
+
     it('get -j: writes the rows to a file', async () => {
       const file = join(cli.home, 'alpha-get.json');
       const run = await lacRun('get', 'customer', '-k', ALPHA_KEY, '-j', file);

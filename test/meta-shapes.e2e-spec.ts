@@ -224,7 +224,10 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       expect(resources.slice(0, 3).map((r) => r.name)).toEqual(['OrderNotes', 'OrderEntry', 'Customers']);
       const refused = await demo.get('/@tables?sysfilter=equal(project_ident:1)').expect(400);
       expect(refused.body).toMatchObject({ errorCode: 4000, errorMessage: expect.stringContaining('"sysfilter"') });
-      expect((await demo.get('/@tables/customer?pagesize=1').expect(400)).body.errorCode).toBe(4000);
+      // LAC's SDK sends its pagesize on every GET (setPageSize): one entry takes it, and nothing else.
+      expect((await demo.get('/@tables/customer?pagesize=1').expect(200)).body).toMatchObject({ name: 'customer' });
+      expect((await demo.get('/@tables/customer?pagesize=0').expect(400)).body.errorCode).toBe(4000);
+      expect((await demo.get('/@tables/customer?offset=1').expect(400)).body.errorCode).toBe(4000);
       expect((await demo.get('/@tables?sysorder=(columns:asc)').expect(400)).body.errorCode).toBe(4003);
       expect((await demo.get('/@schema/main?projectId=123').expect(200)).body).toHaveLength(6);
     });

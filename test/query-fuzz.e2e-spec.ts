@@ -32,12 +32,40 @@ const QUERY_ERRORS = [4000, 4001, 4002, 4003];
 
 // ---- valid fragments over the demo columns ---------------------------------------------
 
-const quoted = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+const quoted = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+/** A text written with JavaScript's escapes (LAC 5.3): each character as itself, \uNNNN, or its short escape. */
+const escaped = fc
+  .array(fc.tuple(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), fc.constantFrom('plain', 'unicode', 'short')), {
+    maxLength: 8,
+  })
+  .map((chars) => {
+    const body = chars
+      .map(([c, how]) => {
+        if (how === 'unicode')
+          return Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+        const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\', "'": "\\'", '"': '\\"' };
+        return short[c] ?? c;
+      })
+      .join('');
+    return `'${body}'`;
+  });
 
 const valueOf: Record<Kind, fc.Arbitrary<string>> = {
   string: fc.oneof(
     fc.string({ unit: 'grapheme', maxLength: 10 }).map(quoted),
     fc.constantFrom("x'; DROP TABLE customer; --", 'A%', '%and%', '_', '\\', "O''Brien", '$1', '?', ':name').map(quoted),
+    escaped,
+    fc.constantFrom(
+      "'Alpha\\u0020and Sons'",
+      "'\\u12'",
+      "'\\u0000'",
+      "'\\uD800'",
+      "'\\uD83D\\uDE00'",
+      "'a\\'",
+      '"Alpha and Sons"',
+      "'\\x41'",
+    ),
   ),
   integer: fc.oneof(fc.integer().map(String), fc.constantFrom('0', '-1', '9007199254740993', '99999999999999999999999999', '1e3', '2.5')),
   decimal: fc.oneof(
@@ -55,16 +83,21 @@ function valueFor(kind: Kind): fc.Arbitrary<string> {
   );
 }
 
+/** A column as written: mostly bare, sometimes double-quoted (LAC 5.3), now and then one that is not there. */
 function columnOf(resource: string): fc.Arbitrary<string> {
-  return fc.oneof(
+  const name = fc.oneof(
     { weight: 19, arbitrary: fc.constantFrom(...Object.keys(COLUMNS[resource]!)) },
-    { weight: 1, arbitrary: fc.constantFrom('nope', 'employee_id', 'customer.nope') },
+    { weight: 1, arbitrary: fc.constantFrom('nope', 'employee_id', 'customer.nope', 'and', 'credit limit') },
   );
+  return fc.tuple(name, fc.nat(4)).map(([column, how]) => (how === 0 && !column.includes('.') ? `"${column}"` : column));
 }
+
+/** The kind of a column as `columnOf` wrote it. */
+const kindOf = (resource: string, written: string): Kind => COLUMNS[resource]![written.replace(/^"(.*)"$/, '$1')] ?? 'string';
 
 function predicate(resource: string): fc.Arbitrary<string> {
   return columnOf(resource).chain((column) => {
-    const value = valueFor(COLUMNS[resource]![column] ?? 'string');
+    const value = valueFor(kindOf(resource, column));
     return fc.oneof(
       fc.tuple(fc.constantFrom('=', '<>', '!=', '<', '<=', '>', '>='), value).map(([op, v]) => `${column} ${op} ${v}`),
       fc.tuple(fc.constantFrom('like', 'not like'), valueOf.string).map(([op, v]) => `${column} ${op} ${v}`),
@@ -90,7 +123,7 @@ function filterOf(resource: string): fc.Arbitrary<string> {
 }
 
 function sysfilterOf(resource: string): fc.Arbitrary<string> {
-  const pair = columnOf(resource).chain((column) => valueFor(COLUMNS[resource]![column] ?? 'string').map((v) => `${column}:${v}`));
+  const pair = columnOf(resource).chain((column) => valueFor(kindOf(resource, column)).map((v) => `${column}:${v}`));
   return fc.oneof(
     fc
       .tuple(
@@ -112,12 +145,16 @@ function sortTerms(term: fc.Arbitrary<string>): fc.Arbitrary<string[]> {
 }
 
 function orderOf(resource: string): fc.Arbitrary<string> {
-  const term = fc.tuple(columnOf(resource), fc.constantFrom('', ' asc', ' desc', ' DESC')).map(([c, d]) => `${c}${d}`);
+  const term = fc
+    .tuple(columnOf(resource), fc.constantFrom('', ' asc', ' desc', ' DESC', ' asc_lc', ' desc_uc', ' null_first', ' NULL_LAST'))
+    .map(([c, d]) => `${c}${d}`);
   return sortTerms(term).map((terms) => terms.join(', '));
 }
 
 function sysorderOf(resource: string): fc.Arbitrary<string> {
-  const term = fc.tuple(columnOf(resource), fc.constantFrom('asc', 'desc', 'asc_uc', 'desc_uc')).map(([c, d]) => `${c}:${d}`);
+  const term = fc
+    .tuple(columnOf(resource), fc.constantFrom('asc', 'desc', 'asc_uc', 'desc_uc', 'asc_lc', 'desc_lc', 'null_first', 'null_last'))
+    .map(([c, d]) => `${c}:${d}`);
   return sortTerms(term).map((terms) => `(${terms.join(', ')})`);
 }
 
@@ -183,6 +220,17 @@ const PIECES = [
   '=',
   '<>',
   '!',
+  '\\u',
+  '\\u0000',
+  '\\uD800',
+  '\\u0027',
+  "\\'",
+  '\\"',
+  '""',
+  '"name"',
+  '"',
+  ':null_first',
+  ' desc_lc',
 ];
 
 /** Position-independent mutations, applied by code point so no lone surrogates appear. */

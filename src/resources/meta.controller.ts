@@ -8,7 +8,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
 import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
-import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
+import { acceptOneEntryQuery, pageOfMetaList } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
 import type { JsonObject, OpenApiDocument } from '../common/openapi/openapi-types.js';
@@ -165,7 +165,7 @@ export class MetaController {
   private describeOne(req: unknown, name: string, query: Record<string, unknown>, view: boolean): unknown {
     const base = this.base(req);
     if (name === '*') return this.page(req, query, this.all(base, view));
-    refuseOtherParameters(query);
+    acceptOneEntryQuery(query);
     const resource = this.registry.get(name);
     if (resource.view !== view) {
       throw new ApiError(

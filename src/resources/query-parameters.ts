@@ -1,6 +1,8 @@
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { excerpt } from '../data/query/limits.js';
+import { isWellFormed } from '../data/value-codec.js';
+import { inlinePolicyOf } from './inline-limit.js';
 
 /**
  * The query parameters each resource endpoint accepts: the one place that knows them (api-contract §5–§6).
@@ -10,19 +12,41 @@ import { excerpt } from '../data/query/limits.js';
 export type ResourceEndpoint = 'list' | 'count' | 'get' | 'value' | 'insert' | 'update' | 'delete';
 
 /**
- * `pagesize` on a single-object GET and on writes: LAC's Node SDK sends its default `pagesize` (set with
- * setPageSize) on every GET, POST and PUT. A single object and a write result are never paged, so it is
- * honoured trivially; its value is checked all the same.
- * `inlinelimit`, `userfilter`, `userorder` and `rulesummary` are LAC's; their syntax is checked here.
+ * LAC's parameters of every GET (its generated Swagger lists them on each resource): `pagesize`, `offset`,
+ * `logging`, `debug`, `downloadName`, `deferred`, `inline`, `inlinelimit`, `procrowlimit`, `procinlinelimit`,
+ * `chunksize`, `auth`. On a single object `pagesize` pages its sub-resources (custom resources) or nothing, and
+ * `offset` is ignored, as in LAC. `procrowlimit` and `procinlinelimit` are about stored procedures, which Tessera
+ * does not serve, and `chunksize` tunes how LAC splits sub-resource queries, which Tessera batches its own way:
+ * their values are checked and they change nothing (README, "Query parameters").
  */
+const LAC_GET = [
+  'pagesize',
+  'offset',
+  'logging',
+  'debug',
+  'downloadName',
+  'deferred',
+  'inline',
+  'inlinelimit',
+  'procrowlimit',
+  'procinlinelimit',
+  'chunksize',
+  'auth',
+];
+/**
+ * LAC's parameters of every write. `auth` is LAC's too, but a key in the URL is taken on GETs only (api-contract §2:
+ * 401 / 4014 before this check). `pagesize` on writes: LAC's Node SDK sends its default `pagesize` (set with
+ * setPageSize) on every GET, POST and PUT; a write result is never paged, so it is honoured trivially.
+ */
+const LAC_WRITE = ['logging', 'debug', 'txsummary', 'rulesummary', 'deferred', 'inline', 'inlinelimit'];
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
-  list: new Set(['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'auth', 'nometa', 'inlinelimit']),
-  count: new Set(['filter', 'sysfilter', 'auth']),
-  get: new Set(['auth', 'nometa', 'inlinelimit', 'pagesize']),
-  value: new Set(['auth']),
-  insert: new Set(['txsummary', 'rulesummary', 'pagesize']),
-  update: new Set(['txsummary', 'rulesummary', 'pagesize']),
-  delete: new Set(['checksum', 'txsummary', 'rulesummary']),
+  list: new Set([...LAC_GET, 'filter', 'sysfilter', 'order', 'sysorder', 'nometa']),
+  count: new Set(['filter', 'sysfilter', 'auth', 'logging', 'debug']),
+  get: new Set([...LAC_GET, 'nometa']),
+  value: new Set(['auth', 'logging', 'debug', 'downloadName']),
+  insert: new Set([...LAC_WRITE, 'pagesize']),
+  update: new Set([...LAC_WRITE, 'pagesize']),
+  delete: new Set(['checksum', ...LAC_WRITE, 'ignoredeleted']),
 };
 
 /** LAC's per-level parameters, `<name>.<Path>` with Path a sub-resource below the one addressed. */
@@ -45,10 +69,27 @@ export interface ResponseOptions {
   txsummary: boolean;
   /** `rulesummary=true`: a write answers the rules that fired, per row. */
   rulesummary: boolean;
+  /** `ignoredeleted=true` (or bare `ignoredeleted`): deleting a row that is not there answers 200 with an empty txsummary. */
+  ignoreDeleted: boolean;
+  /** `logging=debug` (or finer, finest) or `debug=true`: this request's detail is logged (request-detail.ts). */
+  detail: boolean;
+  /** `downloadName`: the answer is an attachment of that name (`Content-Disposition`). */
+  downloadName?: string;
 }
 
-const DEFAULTS: ResponseOptions = Object.freeze({ nometa: false, txsummary: true, rulesummary: false });
+const DEFAULTS: ResponseOptions = Object.freeze({
+  nometa: false,
+  txsummary: true,
+  rulesummary: false,
+  ignoreDeleted: false,
+  detail: false,
+});
 const MAX_WHOLE_NUMBER = 1_000_000_000;
+/** LAC's log levels, most to least severe; the last three raise a request's detail. */
+const LOG_LEVELS = new Set(['error', 'warning', 'info', 'debug', 'finer', 'finest']);
+const DETAILED = new Set(['debug', 'finer', 'finest']);
+const MAX_LOGGING_ENTRIES = 16;
+const MAX_DOWNLOAD_NAME = 255;
 
 /**
  * Refuses any parameter `endpoint` does not accept (400 / 4000 naming it), checks the values of the response
@@ -72,15 +113,62 @@ export function acceptQueryParameters(
       );
     }
   }
-  if (query.inlinelimit !== undefined) wholeNumber(query.inlinelimit, 'inlinelimit');
+  if (query.inlinelimit !== undefined) text(query.inlinelimit, 'inlinelimit');
+  // inlinelimit (-1 is no limit), deferred and inline: their syntax, before any row is read.
+  inlinePolicyOf(query);
   if (query.userfilter !== undefined) text(query.userfilter, 'userfilter');
   if (query.userorder !== undefined) text(query.userorder, 'userorder');
   if (endpoint !== 'list' && query.pagesize !== undefined) wholeNumber(query.pagesize, 'pagesize', 1);
+  // Checked only: Tessera serves no procedures, and batches sub-resource queries its own way.
+  for (const name of ['procrowlimit', 'procinlinelimit'] as const) if (query[name] !== undefined) integer(query[name], name, -1);
+  if (query.chunksize !== undefined) wholeNumber(query.chunksize, 'chunksize', 1);
+  const debug = flag(query.debug, 'debug', false);
   return {
     nometa: flag(query.nometa, 'nometa', false),
     txsummary: flag(query.txsummary, 'txsummary', true),
     rulesummary: flag(query.rulesummary, 'rulesummary', false),
+    // LAC's Swagger allows it empty: `?ignoredeleted` asks for it.
+    ignoreDeleted: query.ignoredeleted === '' || flag(query.ignoredeleted, 'ignoredeleted', false),
+    detail: loggingRaisesDetail(query.logging) || debug,
+    downloadName: query.downloadName === undefined ? undefined : downloadName(query.downloadName),
   };
+}
+
+/**
+ * LAC's `logging`: a level (`error`, `warning`, `info`, `debug`, `finer`, `finest`, any case), or comma-separated
+ * `<area>=<level>` pairs (`sql=finest,rules=debug`; `*` for every area). Whether any level asks for more than info.
+ */
+function loggingRaisesDetail(value: unknown): boolean {
+  if (value === undefined) return false;
+  const entries = text(value, 'logging').split(',');
+  if (entries.length > MAX_LOGGING_ENTRIES)
+    throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "logging" takes at most ${MAX_LOGGING_ENTRIES} entries.`);
+  let detailed = false;
+  for (const entry of entries) {
+    const match = /^\s*(?:([A-Za-z*][A-Za-z0-9_.*]{0,31})\s*=\s*)?([A-Za-z]{1,10})\s*$/.exec(entry);
+    const level = match?.[2]!.toLowerCase();
+    if (!level || !LOG_LEVELS.has(level)) {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        'Query parameter "logging" takes a level (error, warning, info, debug, finer, finest) or area=level pairs separated by commas.',
+      );
+    }
+    detailed ||= DETAILED.has(level);
+  }
+  return detailed;
+}
+
+/** `downloadName`: 1 to 255 characters, no control characters (it goes into a header, encoded: download-name.ts). */
+function downloadName(value: unknown): string {
+  const given = text(value, 'downloadName');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  if (given.length === 0 || given.length > MAX_DOWNLOAD_NAME || /[\u0000-\u001f\u007f-\u009f]/.test(given) || !isWellFormed(given)) {
+    throw new ApiError(
+      ErrorCode.BAD_REQUEST,
+      `Query parameter "downloadName" must be a file name of 1 to ${MAX_DOWNLOAD_NAME} characters without control characters.`,
+    );
+  }
+  return given;
 }
 
 function isCustomList(name: string, endpoint: ResourceEndpoint, subResources: SubResourcePaths | undefined): boolean {
@@ -107,6 +195,15 @@ function flag(value: unknown, name: string, fallback: boolean): boolean {
   if (given === 'true') return true;
   if (given === 'false') return false;
   throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" must be true or false.`);
+}
+
+/** A whole number from `min` (-1 at the least) to 1000000000. */
+function integer(value: unknown, name: string, min: number): number {
+  const given = text(value, name);
+  if (!/^-?\d{1,10}$/.test(given) || Number(given) < min || Number(given) > MAX_WHOLE_NUMBER) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, `Query parameter "${name}" must be a whole number from ${min} to ${MAX_WHOLE_NUMBER}.`);
+  }
+  return Number(given);
 }
 
 function wholeNumber(value: unknown, name: string, min = 0): number {

@@ -4,7 +4,7 @@ import { isKeyless, type Resource, type ResourceColumn } from '../data/resource-
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
 import type { ObjectLinks } from './meta/object-links.js';
-import { INLINE_LIMIT_DEFAULT, inlined, mayExceed } from './inline-limit.js';
+import { INLINE_LIMIT_DEFAULT, inlined, mayExceed, type InlinePolicy } from './inline-limit.js';
 
 /** Per resource, the columns that may exceed the default inline limit (none in most tables: nothing to check per row). */
 const longColumnsAtDefault = new WeakMap<Resource, ResourceColumn[]>();
@@ -33,14 +33,15 @@ export class ResourceSerializer {
   }
 
   /**
-   * A row as GET answers it; text longer than `inlineLimit` characters becomes a link to its value (see `inlined`).
+   * A row as GET answers it; text longer than the inline policy's limit becomes a link to its value (see `inlined`),
+   * and `deferred` / `inline` text columns are always a link / always whole.
    * `links`: the caller's links of `resource`'s objects, planned once per request; `@metadata.links` is left out when there are none.
    */
   object(
     resource: Resource,
     row: CanonicalRow,
     readable?: ReadonlySet<string>,
-    inlineLimit?: number,
+    inline?: InlinePolicy,
     links?: ObjectLinks,
   ): Record<string, unknown> {
     // A view's row without a key has no URL, so no href, no checksum (nothing could send it back) and no links to a
@@ -52,14 +53,18 @@ export class ResourceSerializer {
     if (linked && linked.length > 0) metadata.links = linked;
     const out: Record<string, unknown> = { '@metadata': metadata };
     this.copyColumns(resource, row, out, readable);
-    if (inlineLimit !== undefined) {
-      for (const column of longColumns(resource, inlineLimit)) {
-        if (Object.hasOwn(out, column.name)) {
-          out[column.name] = inlined(out[column.name], inlineLimit, () => `${href}/${encodeURIComponent(column.name)}`);
-        }
-      }
-    }
+    if (inline) this.inline(resource, out, href, inline);
     return out;
+  }
+
+  /** Replaces the text values `inline` sends as links. */
+  private inline(resource: Resource, out: Record<string, unknown>, href: string, inline: InlinePolicy): void {
+    const columns = inline.uniform ? longColumns(resource, inline.limit) : resource.columns.filter((c) => c.kind === 'string');
+    for (const column of columns) {
+      if (!Object.hasOwn(out, column.name)) continue;
+      const limit = inline.limitFor(resource.name, column.name);
+      if (limit !== Infinity) out[column.name] = inlined(out[column.name], limit, () => `${href}/${encodeURIComponent(column.name)}`);
+    }
   }
 
   /** The columns alone, for `nometa=true`. */
@@ -77,19 +82,27 @@ export class ResourceSerializer {
   /**
    * A txsummary row in its terms (see `SummaryTerms`): `@metadata` with href, resource, verb and the
    * table row's checksum (none for DELETE), then the attributes its terms name that the caller may read.
+   * `inline` (a write's `inlinelimit`, `deferred`, `inline`) shapes its text values as a GET's, named as
+   * the terms name them; without it values are whole. A deleted row's values are always whole: there is
+   * no row left to link to.
    */
-  summaryEntry(entry: SummaryEntry): Record<string, unknown> {
+  summaryEntry(entry: SummaryEntry, inline?: InlinePolicy): Record<string, unknown> {
     const { resource, row, verb, readable, terms } = entry;
-    const metadata: Record<string, unknown> = { href: this.summaryHref(entry), resource: terms.resource, verb };
+    const href = this.summaryHref(entry);
+    const metadata: Record<string, unknown> = { href, resource: terms.resource, verb };
     if (verb !== 'DELETE') metadata.checksum = this.checksums.of(resource, row);
     const out: Record<string, unknown> = { '@metadata': metadata };
     if (!terms.attributes) {
       this.copyColumns(resource, row, out, readable);
+      if (inline && verb !== 'DELETE' && !isKeyless(resource)) this.inline(resource, out, href, inline);
       return out;
     }
     for (const attribute of terms.attributes) {
       if (readable && !readable.has(attribute.column)) continue;
-      out[attribute.name] = toJson(resource.columnsByName.get(attribute.column)!, row[attribute.column] ?? null);
+      const column = resource.columnsByName.get(attribute.column)!;
+      const value = toJson(column, row[attribute.column] ?? null);
+      const limit = inline && verb !== 'DELETE' && column.kind === 'string' ? inline.limitFor(terms.resource, attribute.name) : Infinity;
+      out[attribute.name] = limit === Infinity ? value : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`);
     }
     return out;
   }

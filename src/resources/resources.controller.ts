@@ -27,7 +27,11 @@ import { ifNoneMatchHolds } from './entity-tag.js';
 import { KeySegment } from './key-segment.decorator.js';
 import { acceptQueryParameters, type ResponseOptions } from './query-parameters.js';
 import { readQueryOf } from './read-query.js';
-import { inlineLimitOf } from './inline-limit.js';
+import { asksInlining, inlinePolicyOf, type InlinePolicy } from './inline-limit.js';
+import { contentDisposition } from './download-name.js';
+import { RequestDetail } from './request-detail.js';
+import { LOGGER } from '../observability/logger.js';
+import type { Logger } from 'pino';
 import { ResourceSerializer } from './resource-serializer.js';
 import { RowChecksum } from '../data/checksum.js';
 import { DocumentsService } from '../documents/documents.service.js';
@@ -97,6 +101,7 @@ export class ResourcesController {
     private readonly links: ObjectLinkPlanner,
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Get(':resource')
@@ -109,23 +114,33 @@ export class ResourcesController {
   ): Promise<unknown> {
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
-    if (level) {
-      const request = this.customReadRequest(req, query, 'list');
-      const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
-      return this.answer(res, negotiated, await this.customReads.list(level, access, request), level.path, columns);
-    }
+    const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'list', level?.path ?? access.resource.name, query);
+    // CSV's header is found before the read: a level CSV cannot hold is refused then.
+    const columns = negotiated.format !== 'csv' ? [] : level ? levelColumns(level, access) : tableColumns(access.resource, access);
+    const out = await observed(detail, () =>
+      level
+        ? this.customReads.list(level, access, this.customReadRequest(req, query, options))
+        : this.tableList(req, access, query, options),
+    );
+    const more = out.length > 0 && isNextBatch(out.at(-1));
+    detail?.read(more ? out.length - 1 : out.length, more);
+    this.download(res, options);
+    return this.answer(res, negotiated, out, level?.path ?? access.resource.urlName, columns);
+  }
+
+  private async tableList(req: unknown, access: ResourceAccess, query: Query, { nometa }: ResponseOptions): Promise<unknown[]> {
     const resource = access.resource;
-    const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
-    const inlineLimit = inlineLimitOf(query);
+    const inline = inlinePolicyOf(query);
     const { rows, hasMore } = await this.resources.list(access, read);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const out: unknown[] = links
-      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inlineLimit, links))
+      ? rows.map((r) => serializer.object(resource, r.row, r.readable, inline, links))
       : rows.map((r) => serializer.bare(resource, r.row, r.readable));
     if (hasMore) out.push({ '@metadata': { next_batch: this.nextBatch(req, read.offset + read.pageSize) } });
-    return this.answer(res, negotiated, out, resource.urlName, negotiated.format === 'csv' ? tableColumns(resource, access) : []);
+    return out;
   }
 
   @Get(':resource/:pk')
@@ -140,21 +155,29 @@ export class ResourcesController {
   ): Promise<unknown> {
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
+    const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'get', level?.path ?? access.resource.name, query);
     if (level) {
-      const request = this.customReadRequest(req, query, 'get');
       const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
-      return this.answer(res, negotiated, await this.customReads.get(level, access, pk, request), level.path, columns);
+      // LAC ignores `offset` on a single object; it is not the root level's offset here either.
+      const { offset: _ignored, ...rest } = query;
+      const out = await observed(detail, () => this.customReads.get(level, access, pk, this.customReadRequest(req, rest, options)));
+      detail?.read(out.length, false);
+      this.download(res, options);
+      return this.answer(res, negotiated, out, level.path, columns);
     }
     const resource = access.resource;
-    const { nometa } = acceptQueryParameters(query, 'get');
-    const inlineLimit = inlineLimitOf(query);
-    const found = await this.resources.get(access, pk);
+    const { nometa } = options;
+    const inline = inlinePolicyOf(query);
     const columns = negotiated.format === 'csv' ? tableColumns(resource, access) : [];
+    const found = await observed(detail, () => this.resources.get(access, pk));
+    detail?.read(found ? 1 : 0, false);
+    this.download(res, options);
     if (!found) return this.answer(res, negotiated, [], resource.urlName, columns);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const object = links
-      ? serializer.object(resource, found.row, found.readable, inlineLimit, links)
+      ? serializer.object(resource, found.row, found.readable, inline, links)
       : serializer.bare(resource, found.row, found.readable);
     if (negotiated.format !== 'json') return this.answer(res, negotiated, [object], resource.urlName, columns);
     // The ETag is the object's checksum: hash the row once, not once for each. JSON only: the
@@ -186,14 +209,17 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<string> {
-    acceptQueryParameters(query, 'value');
+    const options = acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
-    const value = level
-      ? await this.customReads.value(level, access, segment, attribute)
-      : await this.resources.value(access, segment, attribute);
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'value', level?.path ?? access.resource.name, query);
+    const value = await observed(detail, () =>
+      level ? this.customReads.value(level, access, segment, attribute) : this.resources.value(access, segment, attribute),
+    );
+    detail?.read(value === undefined ? 0 : 1, false);
     if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
     this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
+    this.download(res, options);
     return value === null ? '' : String(value);
   }
 
@@ -206,7 +232,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
+    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
       this.resources.insert(access, body, log, this.levelOf(req)),
     );
   }
@@ -224,7 +250,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    return this.write(req, 201, acceptQueryParameters(query, 'insert'), (log) =>
+    return this.write(req, 201, undefined, query, acceptQueryParameters(query, 'insert'), (log) =>
       this.resources.writeAtRoot(grants, body, 'INSERT', undefined, log),
     );
   }
@@ -239,7 +265,7 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+    return this.write(req, 200, undefined, query, acceptQueryParameters(query, 'update'), (log) =>
       this.resources.writeAtRoot(grants, body, 'UPDATE', unquote(ifMatch), log),
     );
   }
@@ -253,7 +279,7 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
       this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
     );
   }
@@ -281,7 +307,7 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, acceptQueryParameters(query, 'update'), (log) =>
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
       this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
     );
   }
@@ -311,7 +337,15 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    return this.write(req, 200, options, (log) => this.resources.delete(access, pk, given, log, this.levelOf(req)));
+    return this.write(req, 200, access, query, options, async (log) => {
+      try {
+        return await this.resources.delete(access, pk, given, log, this.levelOf(req));
+      } catch (error) {
+        // LAC's `ignoredeleted`: a row that is not there (or that the caller cannot see: the same 4041) is deleted already.
+        if (options.ignoreDeleted && error instanceof ApiError && error.errorCode === ErrorCode.OBJECT_NOT_FOUND) return [];
+        throw error;
+      }
+    });
   }
 
   /**
@@ -323,14 +357,22 @@ export class ResourcesController {
   private async write(
     req: unknown,
     statusCode: number,
+    /** The request's resource; undefined at the API root (a mixed write). */
+    access: ResourceAccess | undefined,
+    query: Query,
     options: ResponseOptions,
     run: (ruleLog: RuleLog | undefined) => Promise<SummaryEntry[]>,
   ): Promise<WriteResult> {
+    // `inlinelimit`, `deferred`, `inline` shape the txsummary's text values as a GET's; without them values are whole.
+    const inline: InlinePolicy | undefined = asksInlining(query) ? inlinePolicyOf(query) : undefined;
+    const written = this.levelOf(req)?.path ?? access?.resource.name ?? 'the API root';
+    const detail = RequestDetail.begin(this.logger, req, options.detail, 'write', written, query);
     const ruleLog = this.resources.ruleLogFor(options.rulesummary);
-    const entries = await run(ruleLog);
+    const entries = await observed(detail, () => run(ruleLog));
+    detail?.wrote(entries);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
-    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e));
+    if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e, inline));
     if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
     return result;
   }
@@ -350,8 +392,7 @@ export class ResourcesController {
    * A nested GET's request. Per-level parameters (`filter.Orders`) are let through here; the custom
    * reader refuses a path the level does not have, naming it.
    */
-  private customReadRequest(req: unknown, query: Query, endpoint: 'list' | 'get'): CustomReadRequest {
-    const { nometa } = acceptQueryParameters(query, endpoint, ANY_SUB_RESOURCE);
+  private customReadRequest(req: unknown, query: Query, { nometa }: ResponseOptions): CustomReadRequest {
     return { baseUrl: apiBaseUrl(req, this.config.http), url: requestUrlWithoutAuth(req, this.config.http), query, nometa };
   }
 
@@ -382,6 +423,13 @@ export class ResourcesController {
     adapter.setHeader(res, 'Vary', values.join(', '));
   }
 
+  /** LAC's `downloadName`: the answer is a file of that name (download-name.ts). Set on success only. */
+  private download(res: unknown, options: ResponseOptions): void {
+    if (options.downloadName !== undefined) {
+      this.adapterHost.httpAdapter.setHeader(res, 'Content-Disposition', contentDisposition(options.downloadName));
+    }
+  }
+
   private serializer(req: unknown): ResourceSerializer {
     return new ResourceSerializer(apiBaseUrl(req, this.config.http), this.checksums);
   }
@@ -390,4 +438,21 @@ export class ResourcesController {
   private nextBatch(req: unknown, offset: number): string {
     return nextBatchLink(requestUrlWithoutAuth(req, this.config.http), offset);
   }
+}
+
+/** Runs `work`, logging its failure (by code) to the request's detail when there is one. */
+async function observed<T>(detail: RequestDetail | undefined, work: () => Promise<T>): Promise<T> {
+  if (!detail) return work();
+  try {
+    return await work();
+  } catch (error) {
+    detail.failed(error);
+    throw error;
+  }
+}
+
+/** The `{"@metadata": {"next_batch": ...}}` element that ends a page when more rows follow. */
+function isNextBatch(element: unknown): boolean {
+  const metadata = (element as { '@metadata'?: { next_batch?: unknown } } | null)?.['@metadata'];
+  return typeof metadata?.next_batch === 'string';
 }

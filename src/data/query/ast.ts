@@ -110,6 +110,10 @@ export type FilterNode = AndNode | OrNode | NotNode | Predicate;
 export interface OrderTerm {
   column: ColumnPath;
   direction: 'asc' | 'desc';
-  /** sysorder `asc_uc` / `desc_uc`: sort by `UPPER(column)`. */
+  /** `asc_uc` / `desc_uc`: sort by `UPPER(column)`; with `lowerCase`, `asc_lc` / `desc_lc`: by `LOWER(column)`. */
   caseInsensitive: boolean;
+  /** `_lc`: the case-insensitive sort compares lower-cased values (unlike `_uc` for characters between `Z` and `a`, such as `_`). */
+  lowerCase?: boolean;
+  /** `null_first` / `null_last`: where nulls go; absent, nulls sort as the smallest value. */
+  nulls?: 'first' | 'last';
 }

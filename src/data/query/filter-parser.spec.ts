@@ -67,6 +67,37 @@ describe('parseFilter: predicates', () => {
   });
 });
 
+describe('parseFilter: escapes and double-quoted names (LAC 5.3)', () => {
+  it.each([
+    ["name = 'Alpha\\u0020and Sons'", 'Alpha and Sons'],
+    ["name = 'a\\nb\\rc\\td'", 'a\nb\rc\td'],
+    ["name = 'O\\'Brien'", "O'Brien"],
+    ["name = 'C:\\\\'", 'C:\\'],
+    [`name = 'say \\"hi\\"'`, 'say "hi"'],
+    ["name = 'C:\\Quit'", 'C:\\Quit'],
+    ["name like 'a\\%'", 'a\\%'],
+  ])('decodes %s', (text, value) => {
+    const tree = parseFilter(text) as { right?: { value: string }; pattern?: { value: string } };
+    expect((tree.right ?? tree.pattern)!.value).toBe(value);
+  });
+
+  it('reads a double-quoted name as a column, never as a value, keywords included', () => {
+    expect(parseFilter(`"name" = 'Alpha and Sons'`)).toEqual({
+      type: 'compare',
+      operator: '=',
+      left: { kind: 'column', path: ['name'] },
+      right: { kind: 'string', value: 'Alpha and Sons' },
+      caseInsensitive: false,
+    });
+    expect(parseFilter(`"and" is null and "na\\u006de" = "city"`)).toMatchObject({
+      type: 'and',
+      operands: [{ type: 'isNull', subject: { path: ['and'] } }, { left: { path: ['name'] }, right: { kind: 'column', path: ['city'] } }],
+    });
+    expect(apiErrorOf(() => parseFilter(`name like "x%"`)).message).toBe('filter syntax error at position 11: expected a value after "like", found ""x%""');
+    expect(apiErrorOf(() => parseFilter(`"" = 1`)).errorCode).toBe(4001);
+  });
+});
+
 describe('parseFilter: logic and precedence', () => {
   it('binds not tighter than and, and tighter than or', () => {
     expect(parseFilter('not a = 1 and b = 2 or c = 3')).toEqual({
@@ -114,7 +145,7 @@ describe('parseFilter: syntax errors', () => {
     ['a = 1 b = 2', 'filter syntax error at position 7: expected "and", "or" or the end of the text after "1", found "b"'],
     ['(a = 1', 'filter syntax error at position 7: expected ")", "and" or "or" after "1", found the end of the text'],
     ['a is 1', 'filter syntax error at position 6: expected "null" after "is", found "1"'],
-    ["name = 'abc", 'filter syntax error at position 8: this string has no closing quote (a quote inside a string is written twice)'],
+    ["name = 'abc", 'filter syntax error at position 8: this string has no closing quote (a quote inside a string is written twice or escaped with a backslash)'],
     ['a = 1 # 2', 'filter syntax error at position 7: unexpected character "#"'],
     ['a in ()', 'filter syntax error at position 7: expected a value after "(", found ")"'],
     ['a in (1,)', 'filter syntax error at position 9: expected a value after ",", found ")"'],

@@ -25,8 +25,11 @@ const COMPARISONS: Record<string, ComparisonOperator> = { '=': '=', '<>': '<>', 
  *            | column "is" ["not"] "null"
  * operand   := column | value
  * column    := name | name "." name        -- name: [A-Za-z_][A-Za-z0-9_]*, not a keyword
- * value     := 'text' ('' inside) | -?digits[.digits] | true | false | null | @{global.name}
+ *            | '"' text '"'                -- any name, a keyword included, one part
+ * value     := 'text' | -?digits[.digits] | true | false | null | @{global.name}
  * ```
+ * Inside quotes `''` (or `""`) is one quote and JavaScript's escapes work: `\uNNNN`, `\n`, `\r`, `\t`, `\\`,
+ * `\'`, `\"`; any other backslash is itself (lexer.ts).
  * Several texts (a repeated parameter) are ANDed. Limits (length, nodes, nesting) default to
  * `DEFAULT_QUERY_LIMITS`.
  *

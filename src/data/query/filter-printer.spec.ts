@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import type { FilterNode } from './ast.js';
 import { parseFilter } from './filter-parser.js';
 import { printFilter } from './filter-printer.js';
 import { parseSysFilter } from './sysfilter-parser.js';
@@ -11,6 +13,35 @@ describe('printFilter', () => {
     '100 > rel.col',
   ])('prints %j as it was written', (text) => {
     expect(printFilter(parseFilter(text))).toBe(text);
+  });
+
+  it('prints names that are no plain word double-quoted, and backslashes escaped', () => {
+    const tree: FilterNode = {
+      type: 'compare',
+      operator: '=',
+      left: { kind: 'column', path: ['credit limit'] },
+      right: { kind: 'string', value: "C:\\it's" },
+      caseInsensitive: false,
+    };
+    expect(printFilter(tree)).toBe(`"credit limit" = 'C:\\\\it''s'`);
+    expect(parseFilter(printFilter(tree))).toEqual(tree);
+    expect(printFilter(parseFilter('"and" is null'))).toBe('"and" is null');
+  });
+
+  it('round-trips any name and any well-formed text through quotes and escapes', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 12 });
+    fc.assert(
+      fc.property(text.filter((name) => name !== '' && !name.includes('\u0000')), text.filter((v) => !v.includes('\u0000')), (name, value) => {
+        const tree: FilterNode = {
+          type: 'compare',
+          operator: '<>',
+          left: { kind: 'column', path: [name] },
+          right: { kind: 'string', value },
+          caseInsensitive: false,
+        };
+        expect(parseFilter(printFilter(tree), { maxLength: 1000 })).toEqual(tree);
+      }),
+    );
   });
 
   it('refuses trees free-form text cannot spell', () => {

@@ -1,3 +1,4 @@
+import { FILTER_KEYWORDS } from './filter-parser.js';
 import type { FilterNode, Operand } from './ast.js';
 
 const PRECEDENCE = { or: 1, and: 2, not: 3 } as const;
@@ -44,9 +45,10 @@ function printChild(node: FilterNode, parent: number): string {
 function printOperand(operand: Operand): string {
   switch (operand.kind) {
     case 'column':
-      return operand.path.join('.');
+      return isPlainName(operand.path) ? operand.path.join('.') : quotedName(operand.path);
     case 'string':
-      return `'${operand.value.replaceAll("'", "''")}'`;
+      // A backslash starts an escape (lexer.ts): it is written as one.
+      return `'${operand.value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
     case 'number':
       return operand.text;
     case 'boolean':
@@ -56,6 +58,17 @@ function printOperand(operand: Operand): string {
     case 'global':
       return `@{${operand.name}}`;
   }
+}
+
+/** Words the lexer reads as the path: a single keyword would not be read as a column. */
+function isPlainName(path: string[]): boolean {
+  return path.every((part) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(part)) && !(path.length === 1 && FILTER_KEYWORDS.has(path[0]!.toLowerCase()));
+}
+
+/** A name that is no plain word (a keyword, a space): one double-quoted part. */
+function quotedName(path: string[]): string {
+  if (path.length !== 1) throw new Error('a qualified name with a part that is no plain word has no free-form spelling');
+  return `"${path[0]!.replaceAll('\\', '\\\\').replaceAll('"', '""')}"`;
 }
 
 function negation(negated: boolean): string {

@@ -26,7 +26,8 @@ export interface WordToken extends TokenBase {
 
 export type Token =
   | WordToken
-  | (TokenBase & { type: 'string'; value: string })
+  /** A quoted text, escapes decoded; `quote` says which quote: `"` marks a name in every grammar but sysfilter's values. */
+  | (TokenBase & { type: 'string'; value: string; quote: "'" | '"' })
   | (TokenBase & { type: 'number'; text: string })
   | (TokenBase & { type: 'global'; name: string })
   | (TokenBase & { type: 'symbol'; text: SymbolText })
@@ -42,17 +43,16 @@ const isWordPart = (c: string | undefined): boolean => isWordStart(c) || isDigit
 const isGlobalNamePart = (c: string | undefined): boolean => isWordPart(c) || c === '.';
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-export interface LexerOptions {
-  /**
-   * LAC's sysfilter strings: besides single quotes, a string may be double-quoted, and a backslash escapes the
-   * string's own quote or a backslash (`'it\'s'`, `"say \"hi\""`, `'C:\\'` for `C:\`); any other backslash is itself.
-   * Doubling the quote works in both. Off for filter and order, whose strings are SQL's.
-   */
-  lacStrings?: boolean;
-}
-
-/** Splits `text` into tokens, ending with an `end` token. `label` names the parameter in errors. */
-export function tokenize(text: string, label: string, options: LexerOptions = {}): Token[] {
+/**
+ * Quoted texts are the same in all four grammars (LAC 5.3): single- or double-quoted; a doubled quote is one quote;
+ * a backslash starts one of JavaScript's escapes `\uNNNN` (four hex digits), `\n`, `\r`, `\t`, `\\`, `\'` and `\"`.
+ * Any other backslash is itself (`'C:\temp'` is `C:\temp`), so a like pattern's backslash still matches itself.
+ * A malformed `\u`, a NUL (also as `\u0000`) and a lone surrogate are syntax errors. What a double-quoted text means
+ * (a name, or in sysfilter a value too) is the parsers' business.
+ *
+ * Splits `text` into tokens, ending with an `end` token. `label` names the parameter in errors.
+ */
+export function tokenize(text: string, label: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const fail = (at: number, detail: string): never => {
@@ -93,8 +93,8 @@ export function tokenize(text: string, label: string, options: LexerOptions = {}
       if (isWordPart(text[i]) || text[i] === '.') fail(i, `expected a number, found "${excerpt(text.slice(start, i + 1))}"`);
       const source = text.slice(start, i);
       tokens.push({ type: 'number', text: source, position: start + 1, source });
-    } else if (c === "'" || (c === '"' && options.lacStrings)) {
-      i = readString(text, i, options, tokens, fail);
+    } else if (c === "'" || c === '"') {
+      i = readString(text, i, tokens, fail);
     } else if (c === '@') {
       if (text[i + 1] !== '{') fail(i, 'expected "{" after "@" (a global is written @{name})');
       i += 2;
@@ -118,22 +118,21 @@ export function tokenize(text: string, label: string, options: LexerOptions = {}
   return tokens;
 }
 
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"' };
+
 /** Reads the string starting at `start` (its opening quote) into `tokens`; returns the index after it. */
-function readString(text: string, start: number, options: LexerOptions, tokens: Token[], fail: (at: number, detail: string) => never): number {
-  const quote = text[start]!;
+function readString(text: string, start: number, tokens: Token[], fail: (at: number, detail: string) => never): number {
+  const quote = text[start] as "'" | '"';
   let value = '';
   let i = start + 1;
   for (;;) {
-    if (i >= text.length) {
-      const how = options.lacStrings ? 'written twice or escaped with a backslash' : 'written twice';
-      fail(start, `this string has no closing quote (a quote inside a string is ${how})`);
-    }
+    if (i >= text.length) fail(start, 'this string has no closing quote (a quote inside a string is written twice or escaped with a backslash)');
     const d = text[i]!;
     if (d === '\u0000') fail(i, 'a string may not contain the NUL character');
-    const escaped = d === '\\' && options.lacStrings ? text[i + 1] : undefined;
-    if (escaped === quote || escaped === '\\') {
-      value += escaped;
-      i += 2;
+    if (d === '\\') {
+      const [decoded, length] = escapeAt(text, i, fail);
+      value += decoded;
+      i += length;
     } else if (d === quote) {
       if (text[i + 1] !== quote) break;
       value += quote;
@@ -146,6 +145,20 @@ function readString(text: string, start: number, options: LexerOptions, tokens: 
   i++;
   // As in request bodies (value-codec.ts): a lone surrogate would compare differently on each database.
   if (!isWellFormed(value)) fail(start, 'a string may not contain a lone surrogate (it is not well-formed Unicode)');
-  tokens.push({ type: 'string', value, position: start + 1, source: text.slice(start, i) });
+  tokens.push({ type: 'string', value, quote, position: start + 1, source: text.slice(start, i) });
   return i;
+}
+
+/** The text a backslash at `at` stands for, and how many characters it takes. */
+function escapeAt(text: string, at: number, fail: (at: number, detail: string) => never): [string, number] {
+  const next = text[at + 1];
+  if (next === undefined) return ['\\', 1];
+  const simple = SIMPLE_ESCAPES[next];
+  if (simple !== undefined) return [simple, 2];
+  if (next !== 'u') return ['\\', 1];
+  const hex = text.slice(at + 2, at + 6);
+  if (!/^[0-9A-Fa-f]{4}$/.test(hex)) fail(at, 'expected four hexadecimal digits after "\\u" (write a backslash itself as "\\\\")');
+  const code = Number.parseInt(hex, 16);
+  if (code === 0) fail(at, 'a string may not contain the NUL character');
+  return [String.fromCharCode(code), 6];
 }

@@ -17,9 +17,9 @@ describe('parseOrder', () => {
   it.each([
     ['', 'order syntax error at position 1: expected a column name, found the end of the text'],
     ['a,', 'order syntax error at position 3: expected a column name after ",", found the end of the text'],
-    ['a desc desc', 'order syntax error at position 8: expected "asc", "desc", "," or the end of the text after "desc", found "desc"'],
-    ['a:desc', 'order syntax error at position 2: expected "asc", "desc", "," or the end of the text after "a", found ":"'],
-    ['a asc_uc', 'order syntax error at position 3: expected "asc", "desc", "," or the end of the text after "a", found "asc_uc"'],
+    ['a desc desc', 'order syntax error at position 8: expected a modifier (asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last), "," or the end of the text after "desc", found "desc"'],
+    ['a:desc', 'order syntax error at position 2: expected a modifier (asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last), "," or the end of the text after "a", found ":"'],
+    ['a up', 'order syntax error at position 3: expected a modifier (asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last), "," or the end of the text after "a", found "up"'],
   ])('%j', (text, message) => {
     const error = apiErrorOf(() => parseOrder(text));
     expect(error.errorCode).toBe(4001);
@@ -37,6 +37,45 @@ describe('parseOrder', () => {
 
   it('refuses text over the length limit', () => {
     expect(apiErrorOf(() => parseOrder('a'.repeat(5000))).message).toBe('order is too long: 5000 characters, at most 4096');
+  });
+});
+
+describe('sort modifiers and quoted names', () => {
+  it("reads LAC's example and every modifier, in sysorder and order", () => {
+    expect(parseSysOrder('(name:null_first,balance:desc)')).toEqual([
+      { column: ['name'], direction: 'asc', caseInsensitive: false, nulls: 'first' },
+      { column: ['balance'], direction: 'desc', caseInsensitive: false },
+    ]);
+    const expected = [
+      { column: ['a'], direction: 'asc', caseInsensitive: true, lowerCase: true },
+      { column: ['b'], direction: 'desc', caseInsensitive: true, lowerCase: true },
+      { column: ['c'], direction: 'asc', caseInsensitive: false, nulls: 'last' },
+      { column: ['d'], direction: 'asc', caseInsensitive: false, nulls: 'first' },
+      { column: ['e'], direction: 'desc', caseInsensitive: true },
+    ];
+    expect(parseSysOrder('(a:asc_lc, b DESC_LC, c:Null_Last, d null_first, e:desc_uc)')).toEqual(expected);
+    expect(parseOrder('a asc_lc, b desc_lc, c null_last, d NULL_FIRST, e desc_uc')).toEqual(expected);
+  });
+
+  it('reads double-quoted names, escapes decoded, keywords and spaces allowed', () => {
+    expect(parseSysOrder('("name":null_first, "credit limit" desc, "desc")')).toEqual([
+      { column: ['name'], direction: 'asc', caseInsensitive: false, nulls: 'first' },
+      { column: ['credit limit'], direction: 'desc', caseInsensitive: false },
+      { column: ['desc'], direction: 'asc', caseInsensitive: false },
+    ]);
+    expect(parseOrder('"na\\u006de" desc')).toEqual([{ column: ['name'], direction: 'desc', caseInsensitive: false }]);
+  });
+
+  it.each([
+    ["(name:'x')", 'sysorder syntax error at position 7'],
+    ["('name')", 'sysorder syntax error at position 2: expected a column name'],
+    ['("")', 'sysorder syntax error at position 2: expected a column name'],
+    ['(name:null_first_uc)', 'sysorder syntax error at position 7'],
+    ['(name:nulls_first)', 'sysorder syntax error at position 7'],
+  ])('refuses %j', (text, message) => {
+    const error = apiErrorOf(() => parseSysOrder(text));
+    expect(error.errorCode).toBe(4001);
+    expect(error.message).toContain(message);
   });
 });
 
@@ -63,12 +102,12 @@ describe('parseSysOrder', () => {
 
   it.each([
     ['name:asc', 'sysorder syntax error at position 1: expected "(", found "name"'],
-    ['(name', 'sysorder syntax error at position 6: expected a direction (asc, desc, asc_uc or desc_uc), "," or ")" after "name", found the end of the text'],
-    ['(name up)', 'sysorder syntax error at position 7: expected a direction (asc, desc, asc_uc or desc_uc), "," or ")" after "name", found "up"'],
+    ['(name', 'sysorder syntax error at position 6: expected a modifier (asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last), "," or ")" after "name", found the end of the text'],
+    ['(name up)', 'sysorder syntax error at position 7: expected a modifier (asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last), "," or ")" after "name", found "up"'],
     ['(name desc asc)', 'sysorder syntax error at position 12: expected "," or ")" after "desc", found "asc"'],
-    ['(name:)', 'sysorder syntax error at position 7: expected a direction: asc, desc, asc_uc or desc_uc after ":", found ")"'],
+    ['(name:)', 'sysorder syntax error at position 7: expected a modifier: asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last after ":", found ")"'],
     ['(,name)', 'sysorder syntax error at position 2: expected a column name after "(", found ","'],
-    ['(name:up)', 'sysorder syntax error at position 7: expected a direction: asc, desc, asc_uc or desc_uc after ":", found "up"'],
+    ['(name:up)', 'sysorder syntax error at position 7: expected a modifier: asc, desc, asc_uc, desc_uc, asc_lc, desc_lc, null_first or null_last after ":", found "up"'],
     ['(name:asc', 'sysorder syntax error at position 10: expected "," or ")" after "asc", found the end of the text'],
     ['(name:asc))', 'sysorder syntax error at position 11: expected the end of the text after ")", found ")"'],
   ])('%j', (text, message) => {

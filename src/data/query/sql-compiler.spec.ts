@@ -278,7 +278,7 @@ describe('compileFilter: no request text in the SQL', () => {
   ];
 
   it.each(hostile)('binds %j as a value', (value) => {
-    const quoted = `'${value.replaceAll("'", "''")}'`;
+    const quoted = `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
     for (const dialect of ['sqlite', 'mysql', 'postgres'] as const) {
       const { sql, values } = compile(`name = ${quoted} or name like ${quoted} or name in (${quoted})`, dialect);
       expect(values).toEqual([value, value, value]);
@@ -299,6 +299,22 @@ describe('compileOrder', () => {
 
   it('sorts nulls first ascending on PostgreSQL too, as SQLite and MySQL do', () => {
     expect(order(parseSysOrder('(balance:asc, name:desc_uc)'), 'postgres')).toEqual(['"t"."balance" ASC NULLS FIRST', 'UPPER("t"."name") DESC NULLS LAST']);
+  });
+
+  it('places nulls for null_first / null_last portably: a leading IS NULL item, NULLS FIRST / LAST on PostgreSQL', () => {
+    const terms = parseSysOrder('(name:null_first, balance:null_last)');
+    for (const dialect of ['sqlite', 'mysql'] as const) {
+      expect(order(terms, dialect)).toEqual(['("t"."name" IS NULL) DESC', '"t"."name" ASC', '("t"."balance" IS NULL) ASC', '"t"."balance" ASC']);
+    }
+    expect(order(terms, 'postgres')).toEqual(['"t"."name" ASC NULLS FIRST', '"t"."balance" ASC NULLS LAST']);
+  });
+
+  it('sorts _lc terms by LOWER(column), text columns only', () => {
+    expect(order(parseSysOrder('(name:asc_lc, city:desc_lc)'), 'postgres')).toEqual(['LOWER("t"."name") ASC NULLS FIRST', 'LOWER("t"."city") DESC NULLS LAST']);
+    expect(order(parseOrder('name desc_lc'))).toEqual(['LOWER("t"."name") DESC']);
+    expect(apiErrorOf(() => order(parseSysOrder('(balance:asc_lc)'))).message).toBe(
+      'a case-insensitive sort (_lc) applies to text columns only, and "balance" holds decimal values',
+    );
   });
 
   it('refuses an unknown column and _uc on a column that is not text', () => {
@@ -351,6 +367,9 @@ describe('columns whose SQL binds values of its own (render)', () => {
     const c = ctx();
     expect(compileOrder(parseOrder('secret desc, id'), c)).toEqual([`${GUARDED} DESC`, '"t"."id" ASC']);
     expect(c.params.values).toEqual(['G']);
+    const nulls = ctx();
+    expect(compileOrder(parseSysOrder('(secret:null_last)'), nulls)).toEqual([`(${GUARDED} IS NULL) ASC`, `${GUARDED} ASC`]);
+    expect(nulls.params.values).toEqual(['G', 'G']);
     const refused = ctx();
     expect(() => compileFilter(parseFilter("secret like 'x%'"), refused)).toThrow();
     expect(refused.params.values).toEqual([]);

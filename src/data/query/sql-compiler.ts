@@ -56,19 +56,28 @@ export function compileFilter(node: FilterNode, ctx: CompileContext): string {
 /**
  * Compiles sort terms into `ORDER BY` items, e.g. `['"t"."balance" DESC', 'UPPER("t"."name") ASC']`.
  * Nulls sort as the smallest value on all three databases (PostgreSQL gets `NULLS FIRST` /
- * `NULLS LAST` to match SQLite and MySQL). `_uc` terms need string columns.
+ * `NULLS LAST` to match SQLite and MySQL). `_uc` terms sort by `UPPER(column)`, `_lc` terms by
+ * `LOWER(column)`; both need string columns. `null_first` / `null_last` place the nulls explicitly:
+ * PostgreSQL says `NULLS FIRST` / `NULLS LAST`; SQLite and MariaDB/MySQL (which have no such clause,
+ * or not in every supported version) get a leading `(column IS NULL) DESC` / `ASC` item, which the
+ * three databases order the same way (false before true).
  *
- * @throws ApiError 400 / 4003 for a refused column, 400 / 4000 for `_uc` on a non-string column.
+ * @throws ApiError 400 / 4003 for a refused column, 400 / 4000 for `_uc` / `_lc` on a non-string column.
  */
 export function compileOrder(terms: OrderTerm[], ctx: CompileContext): string[] {
-  return terms.map((term) => {
+  return terms.flatMap((term) => {
     const column = resolveColumn(ctx.columns, term.column);
-    if (term.caseInsensitive) requireString(column, term.column, 'a case-insensitive sort (_uc)');
-    const sql = sqlOf(column, ctx.params);
-    const expression = term.caseInsensitive ? `UPPER(${sql})` : sql;
+    if (term.caseInsensitive) requireString(column, term.column, `a case-insensitive sort (${term.lowerCase ? '_lc' : '_uc'})`);
     const direction = term.direction === 'desc' ? 'DESC' : 'ASC';
-    const nulls = ctx.dialect === 'postgres' ? (term.direction === 'desc' ? ' NULLS LAST' : ' NULLS FIRST') : '';
-    return `${expression} ${direction}${nulls}`;
+    const nullsFirst = term.nulls ? term.nulls === 'first' : term.direction === 'asc';
+    const items: string[] = [];
+    // A column's SQL may bind values (a guard): each item writes it anew, in the order the items appear.
+    if (term.nulls && ctx.dialect !== 'postgres') items.push(`(${sqlOf(column, ctx.params)} IS NULL) ${nullsFirst ? 'DESC' : 'ASC'}`);
+    const sql = sqlOf(column, ctx.params);
+    const expression = term.caseInsensitive ? `${term.lowerCase ? 'LOWER' : 'UPPER'}(${sql})` : sql;
+    const nulls = ctx.dialect === 'postgres' ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : '';
+    items.push(`${expression} ${direction}${nulls}`);
+    return items;
   });
 }
 

@@ -82,8 +82,13 @@ describe('parseSysFilter', () => {
     [`equal(name:'it''s')`, "it's"],
     [`equal(name:"a""b")`, 'a"b'],
     [`equal(name:'C:\\\\')`, 'C:\\'],
-    [`equal(name:'a\\b\\"c')`, 'a\\b\\"c'],
-    [`equal(name:"a\\'b")`, "a\\'b"],
+    [`equal(name:'a\\b\\"c')`, 'a\\b"c'],
+    [`equal(name:"a\\'b")`, "a'b"],
+    [`equal(name:'Alpha\\u0020and Sons')`, 'Alpha and Sons'],
+    [`equal(name:'line\\nnext\\r\\ttab')`, 'line\nnext\r\ttab'],
+    [`equal(name:'\\u00e9t\\u00C9')`, 'étÉ'],
+    [`equal(name:'\\uD83D\\uDE00')`, '😀'],
+    [`equal(name:'a\\%b')`, 'a\\%b'],
   ])('reads the string value %s (double quotes, backslash escapes)', (text, value) => {
     expect(parseSysFilter(text)).toMatchObject({ type: 'compare', right: { kind: 'string', value } });
   });
@@ -93,6 +98,31 @@ describe('parseSysFilter', () => {
       'sysfilter syntax error at position 17: this string has no closing quote (a quote inside a string is written twice or escaped with a backslash)',
     );
     expect(apiErrorOf(() => parseSysFilter(`equal(name:"abc)`)).errorCode).toBe(4001);
+  });
+
+  it('reads a double-quoted column name, escapes included, and a double-quoted value', () => {
+    expect(parseSysFilter(`equal("name":'Alpha and Sons')`)).toEqual({
+      type: 'compare',
+      operator: '=',
+      left: { kind: 'column', path: ['name'] },
+      right: { kind: 'string', value: 'Alpha and Sons' },
+      caseInsensitive: false,
+    });
+    expect(parseSysFilter(`equal("na\\u006De":"x")`)).toMatchObject({ left: { path: ['name'] }, right: { value: 'x' } });
+    expect(parseSysFilter(`null("credit limit")`)).toMatchObject({ type: 'isNull', subject: { path: ['credit limit'] } });
+  });
+
+  it.each([
+    [`equal(name:'a\\u12')`, 'sysfilter syntax error at position 14: expected four hexadecimal digits after "\\u"'],
+    [`equal(name:'a\\u{41}')`, 'sysfilter syntax error at position 14: expected four hexadecimal digits after "\\u"'],
+    [`equal(name:'a\\u0000')`, 'sysfilter syntax error at position 14: a string may not contain the NUL character'],
+    [`equal(name:'\\uD800')`, 'sysfilter syntax error at position 12: a string may not contain a lone surrogate'],
+    [`equal("":1)`, 'sysfilter syntax error at position 7: expected a column name'],
+    [`equal('name':1)`, 'sysfilter syntax error at position 7: expected a column name'],
+  ])('refuses %s', (text, message) => {
+    const error = apiErrorOf(() => parseSysFilter(text));
+    expect(error.errorCode).toBe(4001);
+    expect(error.message).toContain(message);
   });
 
   it('ANDs repeated parameters', () => {

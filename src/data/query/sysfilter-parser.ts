@@ -35,15 +35,16 @@ const FUNCTION_NAMES = 'equal, notequal, less, lessequal, greater, greaterequal,
  * function  := name ["_or"] ["_uc"]                   -- modifiers in either order
  * pair      := column ":" value                       -- value as in a filter, @{global} included
  * ```
- * A string value may be single- or double-quoted; inside it a backslash escapes its quote or a backslash
- * (`'O\'Brien'`, `"say \"hi\""`), and a doubled quote is one quote, as in a filter.
+ * A string value may be single- or double-quoted, with JavaScript's escapes (`'O\'Brien'`, `"say \"hi\""`,
+ * `'Alpha\u0020and Sons'`; see the lexer) or a doubled quote for a quote, as in a filter. A column may be written
+ * double-quoted (`equal("name":'Alpha and Sons')`): in a column's place a double-quoted text is a name.
  * `_or` joins the pairs with OR instead of AND; `_uc` compares `UPPER(column)` with
  * `UPPER(value)` (not allowed on null/notnull). Several texts (a repeated parameter) are ANDed.
  *
  * @throws ApiError 400 / 4001 naming the position and what was expected.
  */
 export function parseSysFilter(text: string | readonly string[], limits?: QueryLimits): FilterNode {
-  const trees = parseParameters('sysfilter', text, resolveLimits(limits), parseOne, { lacStrings: true });
+  const trees = parseParameters('sysfilter', text, resolveLimits(limits), parseOne, { doubleQuotedValues: true });
   if (trees.length === 1) return trees[0]!;
   return { type: 'and', operands: trees };
 }

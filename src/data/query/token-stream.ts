@@ -1,8 +1,13 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import type { ColumnRef, Literal } from './ast.js';
-import { tokenize, type LexerOptions, type SymbolText, type Token } from './lexer.js';
+import { tokenize, type SymbolText, type Token } from './lexer.js';
 import { checkLength, excerpt, NodeBudget, syntaxError, type QueryLimits } from './limits.js';
+
+export interface GrammarOptions {
+  /** sysfilter: a double-quoted text in a value's place is a value (LAC); elsewhere it is always a name. */
+  doubleQuotedValues?: boolean;
+}
 
 /** How an error message names the token it stopped at. */
 function describeToken(token: Token): string {
@@ -18,8 +23,8 @@ export class TokenStream {
   private readonly tokens: Token[];
   private index = 0;
 
-  constructor(text: string, readonly label: string, readonly budget: NodeBudget, options?: LexerOptions) {
-    this.tokens = tokenize(text, label, options);
+  constructor(text: string, readonly label: string, readonly budget: NodeBudget, private readonly options: GrammarOptions = {}) {
+    this.tokens = tokenize(text, label);
   }
 
   peek(): Token {
@@ -85,19 +90,25 @@ export class TokenStream {
     this.budget.spend(this.peek().position);
   }
 
-  /** A column name (`col` or `rel.col`) that is not one of `reserved`. */
+  /**
+   * A column name: `col` or `rel.col`, not one of `reserved`; or a double-quoted name (`"name"`, escapes decoded),
+   * one part, which may be any text but empty, a keyword included.
+   */
   column(expected: string, reserved: ReadonlySet<string> = NO_WORDS): ColumnRef {
     const token = this.peek();
-    if (token.type !== 'word' || reserved.has(token.lower)) this.fail(expected);
+    let path: string[];
+    if (token.type === 'word' && !reserved.has(token.lower)) path = [...token.path];
+    else if (token.type === 'string' && token.quote === '"' && token.value !== '') path = [token.value];
+    else return this.fail(expected);
     this.spend();
     this.next();
-    return { kind: 'column', path: [...(token).path] };
+    return { kind: 'column', path };
   }
 
   /** A value: quoted string, number, true, false, null or @{global}; undefined when none is next. */
   literal(): Literal | undefined {
     const token = this.peek();
-    const value = literalOf(token);
+    const value = token.type === 'string' && token.quote === '"' && !this.options.doubleQuotedValues ? undefined : literalOf(token);
     if (value) {
       this.spend();
       this.next();
@@ -140,7 +151,7 @@ export function parseParameters<T>(
   input: string | readonly string[],
   limits: Required<QueryLimits>,
   parseOne: (stream: TokenStream) => T,
-  options?: LexerOptions,
+  options?: GrammarOptions,
 ): T[] {
   const texts = typeof input === 'string' ? [input] : input;
   if (texts.length === 0) throw new ApiError(ErrorCode.FILTER_SYNTAX, `${label} is empty`);

@@ -6,7 +6,7 @@ import { excerpt } from '../../data/query/limits.js';
 import type { DocumentQuery } from '../../documents/read/document-reader.js';
 import type { ReadQuery } from '../../documents/read/read-query.js';
 import { readQueryOf } from '../read-query.js';
-import { inlineLimitOf } from '../inline-limit.js';
+import { inlinePolicyOf, type InlinePolicy } from '../inline-limit.js';
 import { subPathFrom, type CustomResource, type ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { bindUserFilter, parseUserFilterCall } from '../../documents/levels/user-filters.js';
 
@@ -24,7 +24,7 @@ export function levelParameterOf(name: string): { kind: LevelParameterKind; path
 
 /** The query parameters of a nested GET, checked: per level, the request's texts, not yet compiled (see `DocumentQuery`). */
 export interface CustomReadQuery extends DocumentQuery {
-  inlineLimit: number;
+  inline: InlinePolicy;
 }
 
 const MAX_REPEATED = 16;
@@ -99,7 +99,7 @@ export function customReadQueryOf(root: ResourceLevel, query: Record<string, unk
     userFilters: userFiltersOf(root, once(query.userfilter, 'userfilter')),
     userOrder: userOrderOf(root, once(query.userorder, 'userorder')),
     pageSize: rootQuery.pageSize,
-    inlineLimit: inlineLimitOf(query),
+    inline: inlinePolicyOf(query),
     parent: parent[0],
   };
 }

@@ -123,7 +123,8 @@ export class CustomResourceReads {
     for (const attribute of level.attributes) {
       if (r.readable && !r.readable.has(attribute.column.name)) continue;
       const value = toJson(attribute.column, r.row[attribute.column.name] ?? null);
-      out[attribute.name] = inlined(value, query.inlineLimit, () => `${href}/${encodeURIComponent(attribute.name)}`);
+      const limit = attribute.column.kind === 'string' ? query.inline.limitFor(level.name, attribute.name) : Infinity;
+      out[attribute.name] = limit === Infinity ? value : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`);
     }
     return out;
   }

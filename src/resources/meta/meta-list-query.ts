@@ -1,5 +1,6 @@
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
+import type { OrderTerm } from '../../data/query/ast.js';
 import { parseSysOrder } from '../../data/query/order-parser.js';
 
 /** How many entries a meta list may be asked for at once, and from how far. */
@@ -23,10 +24,18 @@ function whole(text: string | undefined, name: string, min: number, max: number)
   return Number(text);
 }
 
-function compare(a: unknown, b: unknown, caseInsensitive: boolean): number {
-  const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-  const [x, y] = caseInsensitive ? [text(a).toUpperCase(), text(b).toUpperCase()] : [text(a), text(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
+/** Compares two entries' values under one sort term (`_uc` upper-cased, `_lc` lower-cased, `null_first`/`null_last`). */
+function compare(a: unknown, b: unknown, term: OrderTerm): number {
+  const absent = (v: unknown): boolean => v === null || v === undefined;
+  if (term.nulls && absent(a) !== absent(b)) return (absent(a) ? -1 : 1) * (term.nulls === 'first' ? 1 : -1);
+  const text = (v: unknown): string => {
+    const plain = absent(v) ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+    if (!term.caseInsensitive) return plain;
+    return term.lowerCase ? plain.toLowerCase() : plain.toUpperCase();
+  };
+  const [x, y] = [text(a), text(b)];
+  const order = x < y ? -1 : x > y ? 1 : 0;
+  return term.direction === 'desc' ? -order : order;
 }
 
 /**
@@ -39,6 +48,16 @@ export function refuseOtherParameters(query: Record<string, unknown>, accepted: 
     throw new ApiError(ErrorCode.BAD_REQUEST, `Unknown query parameter(s) here: ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}.`);
   }
 }
+
+/**
+ * The query of one meta entry (`@tables/<name>`, `@views/<name>`): only `auth` and `pagesize`, which LAC's Node SDK
+ * sends on every GET once `setPageSize` was called. One entry is never paged: the value is checked, nothing more.
+ */
+export function acceptOneEntryQuery(query: Record<string, unknown>): void {
+  refuseOtherParameters(query, ONE_ENTRY);
+  whole(single(query, 'pagesize'), 'pagesize', 1, MAX_PAGE);
+}
+const ONE_ENTRY = new Set(['pagesize']);
 
 /**
  * The query of a meta list (`@resources`, `@tables`, `@schema/<prefix>`, ...), as LAC's clients send it
@@ -66,9 +85,9 @@ export function pageOfMetaList(
       }
     }
     list.sort((a, b) => {
-      for (const { column, direction, caseInsensitive } of terms) {
-        const order = compare(a[column[0]!], b[column[0]!], caseInsensitive);
-        if (order !== 0) return direction === 'desc' ? -order : order;
+      for (const term of terms) {
+        const order = compare(a[term.column[0]!], b[term.column[0]!], term);
+        if (order !== 0) return order;
       }
       return 0;
     });

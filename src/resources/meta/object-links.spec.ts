@@ -6,6 +6,7 @@ import { demoProject } from '../../demo/project.js';
 import { ResourceAccess } from '../../security/resource-access.js';
 import { RoleBank } from '../../security/role-bank.js';
 import { ObjectLinks } from './object-links.js';
+import { parseSysFilter } from '../../data/query/sysfilter-parser.js';
 
 const BASE = 'http://h/rest/a/p/v1';
 const TYPE = 'urn:caliveapicreator:p:';
@@ -57,6 +58,14 @@ describe('ObjectLinks', () => {
     const [orders] = linksOf(['Reader'], 'customer', { name: "O'Brien & Co", balance: '0', credit_limit: '1' });
     expect(orders!.href).toBe(`${BASE}/purchaseorder?sysfilter=equal(customer_name:'O''Brien%20%26%20Co')`);
     expect(decodeURIComponent(orders!.href.split('sysfilter=')[1]!)).toBe("equal(customer_name:'O''Brien & Co')");
+  });
+
+  it('writes a backslash in a key twice, so the link finds the rows (a backslash starts an escape)', () => {
+    const name = 'C:\\new\\u0041\\';
+    const [orders] = linksOf(['Reader'], 'customer', { name, balance: '0', credit_limit: '1' });
+    const sysfilter = decodeURIComponent(orders!.href.split('sysfilter=')[1]!);
+    expect(sysfilter).toBe("equal(customer_name:'C:\\\\new\\\\u0041\\\\')");
+    expect(parseSysFilter(sysfilter)).toMatchObject({ right: { kind: 'string', value: name } });
   });
 
   it('leaves out a parent whose foreign key is null', () => {

@@ -31,9 +31,14 @@ interface Template {
   collectionUrl?: string;
 }
 
-/** A value as a sysfilter literal: strings (dates too) single-quoted with quotes doubled, the rest as they print. */
+/**
+ * A value as a sysfilter literal: strings (dates too) single-quoted with quotes doubled and backslashes written
+ * twice (a backslash starts an escape: `C:\new` would otherwise read as a line break), the rest as they print.
+ */
 function literal(column: ResourceColumn, value: Exclude<CanonicalValue, null>): string {
-  if (column.kind === 'string' || column.kind === 'date' || column.kind === 'datetime') return `'${String(value).replaceAll("'", "''")}'`;
+  if (column.kind === 'string' || column.kind === 'date' || column.kind === 'datetime') {
+    return `'${String(value).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  }
   return String(value);
 }
 

@@ -2,7 +2,7 @@ import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { codeSpan, jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
-import { asPatch } from './resource-paths.js';
+import { asPatch, LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from './resource-paths.js';
 import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
 /**
@@ -114,8 +114,9 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
   const paths: Record<string, JsonObject> = {};
   const shared = (list: string[]): JsonObject[] => list.map((name) => ref('parameters', name));
   const rootQuery = source.allowFreeFormFilters
-    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset']
-    : ['sysfilter', 'sysorder', 'pagesize', 'offset'];
+    ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'nometa', ...LAC_GET_PARAMETERS]
+    : ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa', ...LAC_GET_PARAMETERS];
+  const writeQuery = shared(LAC_WRITE_PARAMETERS);
   for (const level of levels) schemas[names.get(level)!] = levelSchema(level, names, source.derived(level.table));
 
   for (const level of levels) {
@@ -153,7 +154,10 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       tags,
       operationId: `get_${name}`,
       summary: `Get one ${level.path} by key`,
-      parameters: levelParameters(level, source.allowFreeFormFilters),
+      parameters: [
+        ...shared(['nometa', 'pagesize', 'offset', ...LAC_GET_PARAMETERS]),
+        ...levelParameters(level, source.allowFreeFormFilters),
+      ],
       responses: {
         200: { description: 'An array of zero or one document.', content: readContent({ type: 'array', items: row, maxItems: 1 }) },
         ...errorRefs(400, 401, 403, 404, 406),
@@ -183,6 +187,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       operationId: `update_${name}_list`,
       summary: `Update ${level.path} documents`,
       description: `${WRITE_NOTE} Objects updated carry @metadata.checksum.`,
+      parameters: writeQuery,
       requestBody: { required: true, content: body },
       responses: { ...written('200', 'Written.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
     };
@@ -191,6 +196,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
       operationId: `update_${name}`,
       summary: `Update one ${level.path} document`,
       description: `${WRITE_NOTE} The top object carries @metadata.checksum.`,
+      parameters: writeQuery,
       requestBody: { required: true, content: jsonContent(row) },
       responses: { ...written('200', 'Written.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
     };
@@ -201,6 +207,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
         operationId: `insert_${name}`,
         summary: `Insert ${level.path} documents`,
         description: WRITE_NOTE,
+        parameters: writeQuery,
         requestBody: { required: true, content: body },
         responses: { ...written('201', 'Written.'), ...errorRefs(400, 401, 403, 404, 409, 413, 415, 422) },
       },
@@ -217,7 +224,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
         operationId: `delete_${name}`,
         summary: `Delete one ${level.path} row`,
         description: 'Needs the current checksum (query or If-Match), as for a table.',
-        parameters: [ref('parameters', 'checksum'), ref('parameters', 'If-Match')],
+        parameters: [ref('parameters', 'checksum'), ref('parameters', 'If-Match'), ...writeQuery, ref('parameters', 'ignoredeleted')],
         responses: { ...written('200', 'Deleted.'), ...errorRefs(400, 401, 403, 404, 409, 422) },
       },
     };

@@ -44,6 +44,8 @@ function source(overrides: Partial<OpenApiSource> = {}): OpenApiSource {
   };
 }
 
+const LAC_GET = ['logging', 'debug', 'downloadName', 'deferred', 'inline', 'inlinelimit', 'procrowlimit', 'procinlinelimit', 'chunksize'];
+
 describe('the OpenAPI document', () => {
   const doc = buildOpenApiDocument(source(), 'v2') as Json;
   const schemas = doc.components.schemas;
@@ -90,10 +92,17 @@ describe('the OpenAPI document', () => {
       example: 'warehouse~1',
       description: expect.stringContaining('(`warehouse`, `number`), each URL-encoded'),
     });
-    expect(doc.paths['/order/{key}'].delete.parameters).toEqual([
-      { $ref: '#/components/parameters/checksum' },
-      { $ref: '#/components/parameters/If-Match' },
-      { $ref: '#/components/parameters/txsummary' },
+    expect(doc.paths['/order/{key}'].delete.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual([
+      'checksum',
+      'If-Match',
+      'txsummary',
+      'rulesummary',
+      'logging',
+      'debug',
+      'deferred',
+      'inline',
+      'inlinelimit',
+      'ignoredeleted',
     ]);
     const { operationId, summary, ...patch } = doc.paths['/order/{key}'].patch;
     expect({ operationId, summary }).toEqual({ operationId: 'patch_order', summary: 'Update one order (PATCH is PUT)' });
@@ -136,6 +145,7 @@ describe('the OpenAPI document', () => {
       'pagesize',
       'offset',
       'nometa',
+      ...LAC_GET,
     ]);
     expect(doc.paths['/order'].get.parameters.map((p: Json) => p.$ref.split('/').pop())).toEqual([
       'filter',
@@ -145,7 +155,23 @@ describe('the OpenAPI document', () => {
       'pagesize',
       'offset',
       'nometa',
+      ...LAC_GET,
     ]);
+  });
+
+  it("documents every parameter of LAC's lists on the operations that take them", () => {
+    const names = (operation: Json): string[] => operation.parameters.map((p: Json) => p.$ref.split('/').pop());
+    expect(names(doc.paths['/order/{key}'].get)).toEqual(['If-None-Match', 'nometa', 'pagesize', 'offset', ...LAC_GET]);
+    for (const write of [doc.paths['/order'].post, doc.paths['/order'].put, doc.paths['/order/{key}'].put]) {
+      expect(names(write)).toEqual(
+        expect.arrayContaining(['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit']),
+      );
+    }
+    for (const name of [...LAC_GET, 'rulesummary', 'ignoredeleted']) {
+      expect(doc.components.parameters[name]).toMatchObject({ name, in: 'query', description: expect.any(String) });
+    }
+    expect(doc.components.parameters.inlinelimit.schema).toMatchObject({ minimum: -1 });
+    expect(doc.components.parameters.sysorder.description).toContain('null_first');
   });
 
   it('offers ?auth= on GETs only when the project permits keys in URLs', () => {
