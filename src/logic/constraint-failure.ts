@@ -48,7 +48,9 @@ function renderFor(
   const namesHidden = messageColumns(resource, template).some((name) => !visible(name));
   const message = renderMessage(template, resource, row, old, namesHidden ? () => false : visible);
   if (resource.primaryKey.every((c) => namesCurrent(template, c.name))) return message;
-  return resource.primaryKey.every((c) => visible(c.name))
+  // A row refused before its insert (a parent check) may have no key yet: the database generates it.
+  const keyKnown = resource.primaryKey.every((c) => (row[c.name] ?? null) !== null);
+  return keyKnown && resource.primaryKey.every((c) => visible(c.name))
     ? `${message} (${resource.name}/${keySegment(resource, row)})`
     : `${message} (${resource.name})`;
 }
