@@ -8,6 +8,7 @@ import { Purchaseorder } from './entities/purchaseorder.entity.js';
  * The demo's business logic: the classic "check credit". The sums leave `via` out: one
  * relation leads from an order to its customer (`customer`; `salesrep` leads to an employee)
  * and one from a line item to its order; the copy names `product`, the relation it copies through.
+ * The last constraint compares the credit limit with its value before the change (`old`).
  */
 export const demoRules: Rule[] = [
   sum({
@@ -50,5 +51,13 @@ export const demoRules: Rule[] = [
         audit_time: new Date().toISOString(),
       });
     },
+  }),
+  // With `old`: a customer who owes money may not lose more than half their credit limit in
+  // one change (last in the list, so that the rules above keep their numbers).
+  constraint({
+    entity: Customer,
+    check: (customer, old) => old === null || D(customer.balance).isZero() || D(customer.credit_limit).gte(D(old.credit_limit).div(2)),
+    message:
+      "Customer {name}'s credit limit may not be cut by more than half while they owe {balance|money:$}: {old.credit_limit|money:$} to {credit_limit|money:$}",
   }),
 ];

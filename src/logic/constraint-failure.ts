@@ -3,7 +3,7 @@ import { ErrorCode } from '../common/error-codes.js';
 import { keySegment } from '../data/primary-key.js';
 import type { Resource } from '../data/resource-registry.js';
 import type { CanonicalRow } from '../data/value-codec.js';
-import { interpolate } from './rule-values.js';
+import { messageColumns, namesCurrent, renderMessage } from './message-format.js';
 
 /**
  * A constraint that failed: 422 / 4220 with the rule's message. Rules run with the system's
@@ -16,16 +16,18 @@ export class ConstraintFailure extends ApiError {
     readonly resource: Resource,
     readonly row: CanonicalRow,
     private readonly template: string,
+    /** The row before the change, for `{old.attr}` placeholders (null on an insert). */
+    private readonly old: CanonicalRow | null = null,
   ) {
     super(
       ErrorCode.RULE_CONSTRAINT,
-      renderMessage(resource, row, template, () => false),
+      renderFor(resource, row, old, template, () => false),
     );
   }
 
   /** The message as a reader who may see the columns `visible` admits sees it. */
   messageFor(visible: (column: string) => boolean): string {
-    return renderMessage(this.resource, this.row, this.template, visible);
+    return renderFor(this.resource, this.row, this.old, this.template, visible);
   }
 }
 
@@ -36,15 +38,19 @@ export class ConstraintFailure extends ApiError {
  * hidden one brackets it (a balance that just exceeds the credit limit, found by adding one line
  * item at a time, pins the limit).
  */
-function renderMessage(resource: Resource, row: CanonicalRow, template: string, visible: (column: string) => boolean): string {
-  const namesHidden = placeholders(template).some((name) => resource.columnsByName.has(name) && !visible(name));
-  const message = interpolate(template, resource, row, namesHidden ? () => false : visible);
-  if (resource.primaryKey.every((c) => template.includes(`{${c.name}}`))) return message;
-  return resource.primaryKey.every((c) => visible(c.name))
+function renderFor(
+  resource: Resource,
+  row: CanonicalRow,
+  old: CanonicalRow | null,
+  template: string,
+  visible: (column: string) => boolean,
+): string {
+  const namesHidden = messageColumns(resource, template).some((name) => !visible(name));
+  const message = renderMessage(template, resource, row, old, namesHidden ? () => false : visible);
+  if (resource.primaryKey.every((c) => namesCurrent(template, c.name))) return message;
+  // A row refused before its insert (a parent check) may have no key yet: the database generates it.
+  const keyKnown = resource.primaryKey.every((c) => (row[c.name] ?? null) !== null);
+  return keyKnown && resource.primaryKey.every((c) => visible(c.name))
     ? `${message} (${resource.name}/${keySegment(resource, row)})`
     : `${message} (${resource.name})`;
-}
-
-function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
 }

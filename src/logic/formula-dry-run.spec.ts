@@ -16,7 +16,7 @@ describe('undeclaredReads (the formula dry run)', () => {
   });
 
   /** What a line-item formula with these uses reads beyond them. */
-  function readsOf(uses: string[], compute: (item: RuleRow) => unknown): string[] {
+  function readsOf(uses: string[], compute: (item: RuleRow, old: RuleRow | null) => unknown): string[] {
     const resource = registry.get('lineitem');
     const parentUses = uses
       .filter((u) => u.includes('.'))
@@ -50,9 +50,26 @@ describe('undeclaredReads (the formula dry run)', () => {
     readsOf(['qty_ordered', 'product_price', 'purchaseorder.paid', 'purchaseorder.customer_name'], (item) => {
       seen.push(item.qty_ordered, item.product_price, item.purchaseorder?.paid, item.purchaseorder?.customer_name);
     });
-    expect(seen.slice(0, 4)).toEqual([1, D(1), true, '1']);
-    expect(seen.slice(4, 8)).toEqual([0, D(0), false, '']);
-    expect(seen.slice(8)).toEqual([null, null, undefined, undefined]);
+    // Each sample row twice: as on insert (no old row) and as on update.
+    const typical = [1, D(1), true, '1'];
+    const zeros = [0, D(0), false, ''];
+    const nulls = [null, null, undefined, undefined];
+    expect(seen).toEqual([...typical, ...typical, ...zeros, ...zeros, ...nulls, ...nulls]);
+  });
+
+  it('runs compute without an old row and with one, and holds old to the uses too', () => {
+    const olds: unknown[] = [];
+    expect(
+      readsOf(['qty_ordered'], (item, old) => {
+        olds.push(old === null ? null : old.qty_ordered);
+        return old === null ? item.qty_ordered : D(item.qty_ordered).minus(old.qty_ordered);
+      }),
+    ).toEqual([]);
+    expect(olds).toEqual([null, 1, null, 0, null, null]);
+    expect(readsOf(['qty_ordered'], (_item, old) => old?.product_price ?? old?.purchaseorder)).toEqual([
+      'old.product_price',
+      'old.purchaseorder',
+    ]);
   });
 
   it('sees reads that only zeros, false or nulls lead to', () => {

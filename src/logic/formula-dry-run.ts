@@ -54,12 +54,13 @@ export interface DryRunFormula {
   resource: Resource;
   ownUses: readonly string[];
   parentUses: ReadonlyArray<{ relation: { name: string }; parent: Resource; attr: string }>;
-  rule: { compute: (row: RuleRow) => unknown };
+  rule: { compute: (row: RuleRow, old: RuleRow | null) => unknown };
 }
 
 /**
- * Runs the formula's `compute` on sample rows that record what it reads, and returns what it
- * read that its `uses` do not list (`qty_ordered`, `purchaseorder.notes`, `product`): each is an
+ * Runs the formula's `compute` on sample rows that record what it reads, without an old row
+ * and with one (as on insert and on update), and returns what it read that its `uses` do not
+ * list (`qty_ordered`, `purchaseorder.notes`, `product`, `old.notes`): each is an
  * input whose change would never recompute the formula. A `compute` that throws on a sample is
  * no problem in itself; what it read before throwing counts.
  */
@@ -67,8 +68,10 @@ export function undeclaredReads(formula: DryRunFormula): string[] {
   const { resource } = formula;
   const parentsUsed = new Map(formula.parentUses.map((use) => [use.relation.name, use.parent]));
   const parentAttrs = formula.parentUses.map((use) => `${use.relation.name}.${use.attr}`);
-  const allowed = new Set([...formula.ownUses, ...parentsUsed.keys(), ...parentAttrs]);
-  const known = new Set([...resource.columns.map((c) => c.name), ...resource.parents.map((p) => p.name)]);
+  const oldUses = formula.ownUses.map((name) => `old.${name}`);
+  const allowed = new Set([...formula.ownUses, ...parentsUsed.keys(), ...parentAttrs, ...oldUses]);
+  const columns = new Set(resource.columns.map((c) => c.name));
+  const known = new Set([...columns, ...resource.parents.map((p) => p.name)]);
   const reads = new Set<string>();
   for (const values of RUNS) {
     const row = sampleRow(resource, values);
@@ -76,12 +79,14 @@ export function undeclaredReads(formula: DryRunFormula): string[] {
       const parentColumns = new Set(parent.columns.map((c) => c.name));
       row[relation] = values ? recording(sampleRow(parent, values), parentColumns, `${relation}.`, reads) : null;
     }
-    try {
-      const result: unknown = formula.rule.compute(recording(row, known, '', reads));
-      // A compute that returns a promise is wrong anyway (the engine stores values); its rejection must not go unhandled.
-      if (result instanceof Promise) result.catch(() => undefined);
-    } catch {
-      // Sample values may be ones the formula never meets (a zero divisor, a null); only its reads matter here.
+    for (const old of [null, recording(sampleRow(resource, values), columns, 'old.', reads)]) {
+      try {
+        const result: unknown = formula.rule.compute(recording(row, known, '', reads), old);
+        // A compute that returns a promise is wrong anyway (the engine stores values); its rejection must not go unhandled.
+        if (result instanceof Promise) result.catch(() => undefined);
+      } catch {
+        // Sample values may be ones the formula never meets (a zero divisor, a null); only its reads matter here.
+      }
     }
   }
   return [...reads].filter((name) => !allowed.has(name));

@@ -10,7 +10,21 @@ import { PurchaseorderAudit } from '../demo/entities/purchaseorder-audit.entity.
 import { Purchaseorder } from '../demo/entities/purchaseorder.entity.js';
 import { demoRules } from '../demo/rules.js';
 import { RuleBank, RuleBankError } from './rule-bank.js';
-import { after, commit, constraint, copy, count, formula, max, min, sum, type Rule, type RuleRow } from './rule-dsl.js';
+import {
+  after,
+  commit,
+  commitConstraint,
+  constraint,
+  copy,
+  count,
+  formula,
+  max,
+  min,
+  parentCheck,
+  sum,
+  type Rule,
+  type RuleRow,
+} from './rule-dsl.js';
 
 /** Two relations from a match to the same parent (home and away club): `via` cannot be left out. */
 @Entity({ name: 'club' })
@@ -255,6 +269,54 @@ describe('RuleBank', () => {
     });
   });
 
+  describe('parent checks and constraint messages', () => {
+    it('resolve the relation of a parent check, named or the only one', () => {
+      const bank = new RuleBank(demo, [
+        parentCheck({ child: Lineitem, parent: Product, message: 'No product {product_number}' }),
+        parentCheck({ child: Purchaseorder, parent: Employee, via: 'salesrep', message: 'No sales rep {salesrep_id}' }),
+      ]);
+      const checks = (name: string) => bank.for(demo.get(name)).parentChecks.map((c) => [c.relation.name, c.parent.name]);
+      expect(checks('lineitem')).toEqual([['product', 'product']]);
+      expect(checks('purchaseorder')).toEqual([['salesrep', 'employee']]);
+      expect(bank.for(demo.get('lineitem')).isEmpty).toBe(false);
+    });
+
+    it('refuse at boot a parent check without a relation, or with a wrong one, and messages they cannot fill', () => {
+      expect(
+        problems([
+          parentCheck({ child: Lineitem, parent: Customer, message: 'x' }),
+          parentCheck({ child: Purchaseorder, parent: Employee, via: untyped('customer'), message: 'x' }),
+          parentCheck({ child: Lineitem, parent: Product, message: 'No product {product_number|date}' }),
+          parentCheck({ child: Stranger, parent: Product, message: 'x' }),
+        ]),
+      ).toEqual([
+        'rule 1 (parentCheck): lineitem has no many-to-one relation to customer (it has: purchaseorder -> purchaseorder, product -> product)',
+        'rule 2 (parentCheck): relation purchaseorder.customer leads to customer, not employee',
+        'rule 3 (parentCheck): message placeholder {product_number|date}: format "date" applies to date and date-time columns; product_number is integer',
+        'rule 4 (parentCheck): Stranger is not an entity of this project',
+      ]);
+    });
+
+    it('refuse at boot unknown formats, formats of the wrong kind, and old. or formats on unknown attributes', () => {
+      const check = () => true;
+      expect(
+        problems([
+          constraint({ entity: Customer, check, message: '{balance|euro} {credit_limit|number:21}' }),
+          commitConstraint({ entity: Customer, check, message: '{name|money} {old.balanse}' }),
+          constraint({ entity: Customer, check, message: '{balance|money:EURO$} {nickname|number}' }),
+          constraint({ entity: PurchaseorderAudit, check, message: '{audit_time|date:YYYY-MM-DD hh}' }),
+        ]),
+      ).toEqual([
+        'rule 1 (constraint): message placeholder {balance|euro}: unknown format "euro" (known: number, money, date); message placeholder {credit_limit|number:21}: "number:21": places must be 0 to 20',
+        'rule 2 (commitConstraint): message placeholder {name|money}: format "money" applies to integer and decimal columns; name is string; message placeholder {old.balanse}: customer has no attribute "balanse"',
+        'rule 3 (constraint): message placeholder {balance|money:EURO$}: "money:EURO$": the symbol must be 1 to 4 characters, none of {}|:; message placeholder {nickname|number}: customer has no attribute "nickname"',
+        'rule 4 (constraint): message placeholder {audit_time|date:YYYY-MM-DD hh}: "date:YYYY-MM-DD hh": a pattern is YYYY, MM, DD, HH, mm, ss and the separators - / . , : space T',
+      ]);
+      // A plain {word} that names no attribute stays as written, as before formats.
+      expect(problems([constraint({ entity: Customer, check, message: 'see {manual} for {balance|number:2}' })])).toEqual([]);
+    });
+  });
+
   it('reports every problem of every rule in one error', () => {
     let error: unknown;
     try {
@@ -339,7 +401,7 @@ describe('RuleBank', () => {
       expect(rulesOf('lineitem').copies.map((c) => [c.attr.name, c.relation.name, c.from.name])).toEqual([
         ['product_price', 'product', 'price'],
       ]);
-      expect(rulesOf('customer').constraints).toHaveLength(1);
+      expect(rulesOf('customer').constraints).toHaveLength(2);
       expect(rulesOf('customer').after).toHaveLength(1);
       expect(rulesOf('purchaseorder').after).toHaveLength(1);
       expect(bank.commitRules).toHaveLength(1);

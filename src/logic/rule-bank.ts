@@ -1,9 +1,20 @@
 import { Metrics, NO_COUNT, NO_METRICS, type RuleCounter } from '../observability/metrics.js';
 import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from '../data/resource-registry.js';
 import { undeclaredReads } from './formula-dry-run.js';
+import { messageProblems } from './message-format.js';
 import { orderFormulas } from './formula-order.js';
 import type { FiredRule } from './rule-log.js';
-import type { AggregateRule, CommitRule, ConstraintRule, CopyRule, EntityClass, EventRule, FormulaRule, Rule } from './rule-dsl.js';
+import type {
+  AggregateRule,
+  CommitRule,
+  ConstraintRule,
+  CopyRule,
+  EntityClass,
+  EventRule,
+  FormulaRule,
+  ParentCheckRule,
+  Rule,
+} from './rule-dsl.js';
 
 export interface Aggregate {
   rule: AggregateRule;
@@ -37,6 +48,12 @@ export interface Copy {
   from: ResourceColumn;
 }
 
+export interface ParentCheck {
+  rule: ParentCheckRule;
+  relation: ParentRelation;
+  parent: Resource;
+}
+
 /** The rules that concern one resource, indexed for the engine. */
 export class ResourceRules {
   /** In dependency order: a formula comes after the formulas it reads. */
@@ -44,6 +61,8 @@ export class ResourceRules {
   copies: Copy[] = [];
   constraints: ConstraintRule[] = [];
   commitConstraints: ConstraintRule[] = [];
+  /** Relations whose parent row must exist when this resource's rows are written. */
+  parentChecks: ParentCheck[] = [];
   early: EventRule[] = [];
   after: EventRule[] = [];
   /** Aggregates this resource feeds as the child. */
@@ -59,6 +78,7 @@ export class ResourceRules {
         this.copies.length +
         this.constraints.length +
         this.commitConstraints.length +
+        this.parentChecks.length +
         this.early.length +
         this.after.length +
         this.feeds.length +
@@ -69,7 +89,7 @@ export class ResourceRules {
 }
 
 /** The rules whose executions are counted: those that run project code or refuse writes (derivations run too often to be worth a label each). */
-const COUNTED_KINDS: ReadonlySet<Rule['kind']> = new Set(['constraint', 'commitConstraint', 'early', 'after', 'commit']);
+const COUNTED_KINDS: ReadonlySet<Rule['kind']> = new Set(['constraint', 'commitConstraint', 'parentCheck', 'early', 'after', 'commit']);
 
 /** One rule as `@rules` lists it: its place in the project's list (1-based), kind, entity and attribute. */
 export interface RuleListing {
@@ -93,6 +113,7 @@ export class RuleBankError extends Error {
 /**
  * The project's rules checked against the resource registry at boot: every problem is
  * collected (unknown entities, attributes or relations, a `via` left out where none or several
+ * relations lead to the parent, placeholders or formats a message cannot fill, and, below,
  * relations lead to the parent, formula cycles, derived keys, a formula that reads what its
  * `uses` do not list) and reported in one `RuleBankError`.
  */
@@ -183,6 +204,14 @@ export class RuleBank {
     const resource = this.registry.resources.find((r) => r.target === entity);
     if (!resource) throw new Error(`${entity?.name ?? String(entity)} is not an entity of this project`);
     if (resource.view) throw new Error(`${resource.name} is a view, which is read-only: no rule applies to it`);
+    return resource;
+  }
+
+  /** The rule's resource, once its message's placeholders and formats are valid for it (see `message-format.ts`). */
+  private checkedMessage(entity: EntityClass, message: string): Resource {
+    const resource = this.resourceOf(entity);
+    const problems = messageProblems(resource, message);
+    if (problems.length > 0) throw new Error(problems.join('; '));
     return resource;
   }
 
@@ -283,11 +312,21 @@ export class RuleBank {
         return;
       }
       case 'constraint':
-        this.for(this.resourceOf(rule.entity)).constraints.push(rule);
+        this.for(this.checkedMessage(rule.entity, rule.message)).constraints.push(rule);
         return;
       case 'commitConstraint':
-        this.for(this.resourceOf(rule.entity)).commitConstraints.push(rule);
+        this.for(this.checkedMessage(rule.entity, rule.message)).commitConstraints.push(rule);
         return;
+      case 'parentCheck': {
+        const child = this.checkedMessage(rule.entity, rule.message);
+        const parent = this.resourceOf(rule.parent);
+        const relation = this.link(child, parent, rule.via);
+        if (!parent.primaryKey.every((key) => relation.columns.some((pair) => pair.parent === key.name))) {
+          throw new Error(`relation ${child.name}.${relation.name} does not lead to the primary key of ${parent.name}`);
+        }
+        this.for(child).parentChecks.push({ rule, relation, parent });
+        return;
+      }
       case 'early':
         this.for(this.resourceOf(rule.entity)).early.push(rule);
         return;

@@ -8,7 +8,7 @@ import { Product } from '../demo/entities/product.entity.js';
 import { PurchaseorderAudit } from '../demo/entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from '../demo/entities/purchaseorder.entity.js';
 import { RuleBank } from './rule-bank.js';
-import { after, constraint, copy, count, D, early, formula, max, sum, type Rule, type RuleRow } from './rule-dsl.js';
+import { after, constraint, copy, count, D, early, formula, max, parentCheck, sum, type Rule, type RuleRow } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 
 /*
@@ -63,7 +63,7 @@ describe('the rule DSL types', () => {
         return c.balance.lte(c.credit_limit);
       },
     });
-    expect(rule.check(toRuleRow(customers, { name: 'Alpha', balance: '10.0000', credit_limit: '9.0000' }))).toBe(false);
+    expect(rule.check(toRuleRow(customers, { name: 'Alpha', balance: '10.0000', credit_limit: '9.0000' }), null)).toBe(false);
     expect(D(seen[0] as Decimal).equals(10)).toBe(true);
     expect(seen[1]).toBe('Alpha');
   });
@@ -107,11 +107,54 @@ describe('the rule DSL types', () => {
     expect(() => new RuleBank(registry, rules)).not.toThrow();
   });
 
+  it('types old like the row in constraints (null on insert) and as the uses in formulas', () => {
+    const customers = registry.get('customer');
+    const cut = constraint({
+      entity: Customer,
+      message: 'Credit limit {old.credit_limit|money:$} to {credit_limit|money:$}',
+      check: (c, old) => {
+        expect(same<typeof old, RuleRow<Customer> | null>(true)).toBe(true);
+        return old === null || c.credit_limit.gte(old.credit_limit.div(2));
+      },
+    });
+    const row = (limit: string) => toRuleRow(customers, { name: 'Alpha', balance: '0.0000', credit_limit: limit });
+    expect(cut.check(row('400.0000'), row('1000.0000'))).toBe(false);
+    expect(cut.check(row('500.0000'), row('1000.0000'))).toBe(true);
+    expect(cut.check(row('1.0000'), null)).toBe(true);
+    const grows = formula({
+      entity: Lineitem,
+      attr: 'amount',
+      uses: ['qty_ordered', 'product_price'],
+      compute: (item, old) => {
+        expect(same<NonNullable<typeof old>, { readonly qty_ordered: number; readonly product_price: Decimal | null }>(true)).toBe(true);
+        return old === null ? item.qty_ordered : item.qty_ordered - old.qty_ordered;
+      },
+    });
+    expect(bankError(cut)).toBe('accepted');
+    expect(bankError(grows)).toBe('accepted');
+    expect(bankError(parentCheck({ child: Lineitem, parent: Product, message: 'No product {product_number}' }))).toBe('accepted');
+  });
+
   it('refuses misspelt names and wrong types at compile time, and the bank refuses them at boot', () => {
     // @ts-expect-error `piad` is no attribute of a purchase order
     constraint({ entity: Purchaseorder, message: 'x', check: (order) => order.piad !== true });
     // @ts-expect-error a Decimal is no number: arithmetic goes through decimal.js
     constraint({ entity: Customer, message: 'x', check: (c) => c.balance * 2 < 100 });
+    // @ts-expect-error old may be null (an insert)
+    constraint({ entity: Customer, message: 'x', check: (c, old) => c.balance.lte(old.balance) });
+    // @ts-expect-error old has the attributes of the row
+    constraint({ entity: Customer, message: 'x', check: (_c, old) => old?.balanse !== null });
+    // prettier-ignore
+    // @ts-expect-error a formula's old has only what its uses list, and the dry run sees the read too
+    expect(bankError(formula({ entity: Lineitem, attr: 'amount', uses: ['qty_ordered'], compute: (_item, old) => D(old?.product_price) }))).toMatch(/reads "old.product_price"/);
+    // @ts-expect-error a parent check's via leads from the child to the parent
+    parentCheck({ child: Lineitem, parent: Product, via: 'purchaseorder', message: 'x' });
+    expect(bankError(parentCheck({ child: Lineitem, parent: Customer, message: 'x' }))).toMatch(
+      /lineitem has no many-to-one relation to customer/,
+    );
+    expect(bankError(constraint({ entity: Customer, message: '{balance|euro}', check: () => true }))).toMatch(
+      /message placeholder \{balance\|euro\}: unknown format "euro" \(known: number, money, date\)/,
+    );
 
     // @ts-expect-error `piad` again, in a formula: the dry run at boot sees it too
     expect(bankError(formula({ entity: Purchaseorder, attr: 'notes', uses: ['paid'], compute: (order) => order.piad }))).toMatch(

@@ -24,6 +24,13 @@
  * are ignored (the reads before them count), and so are `toString`, `valueOf`, `then`,
  * `toJSON` and symbol keys, which JavaScript and decimal.js look up on any object.
  *
+ * `old` is the row as it was before the change being processed, as this transaction read it
+ * under its lock (never a stale read): null on an insert. A row changed several times in one
+ * transaction (a parent adjusted by several children) has the values before each change, as
+ * LogicBank's `old_row` and LAC's `oldRow` do. Constraints get it as `check(row, old)`,
+ * formulas as `compute(row, old)` (only the attributes their `uses` list: reading `old.qty`
+ * needs `'qty'` in `uses`, and the dry run holds it to that), events as `event.old`.
+ *
  * ```ts
  * sum({ parent: Customer, attr: 'balance', children: Purchaseorder, childAttr: 'amount_total',
  *       where: (order) => order.paid === false })
@@ -37,6 +44,7 @@ import type { Verb } from '../data/row-change.js';
 import type {
   ColumnKey,
   EntityClass,
+  FormulaOld,
   FormulaRow,
   NumericKey,
   ParentKey,
@@ -73,7 +81,8 @@ export interface FormulaRule {
   attr: string;
   /** Attributes the formula reads: its own (`qty_ordered`) or a parent's (`purchaseorder.paid`). */
   uses: readonly string[];
-  compute: (row: RuleRow) => unknown;
+  /** `old`: the row before the change (null on insert), its `uses` attributes only. */
+  compute: (row: RuleRow, old: RuleRow | null) => unknown;
 }
 
 export interface CopyRule {
@@ -89,8 +98,21 @@ export interface CopyRule {
 export interface ConstraintRule {
   kind: 'constraint' | 'commitConstraint';
   entity: EntityClass;
-  check: (row: RuleRow) => boolean;
-  /** May name attributes in braces: "balance {balance} exceeds {credit_limit}". */
+  /** `old`: the row before the change (null on insert; always null for a commit constraint). */
+  check: (row: RuleRow, old: RuleRow | null) => boolean;
+  /** May name attributes in braces, with a format: "balance {balance|money} exceeds {credit_limit}" (see `message-format.ts`). */
+  message: string;
+}
+
+/** A child's foreign key must name an existing parent row (for relations the schema does not enforce, or enforces late). */
+export interface ParentCheckRule {
+  kind: 'parentCheck';
+  /** The child. */
+  entity: EntityClass;
+  parent: EntityClass;
+  /** The child's relation to the parent; absent: the only one there is (resolved by the bank). */
+  via?: string;
+  /** Placeholders name the child's attributes, as in a constraint's message. */
   message: string;
 }
 
@@ -125,7 +147,7 @@ export interface CommitRule {
   run: (event: CommitEvent) => void | Promise<void>;
 }
 
-export type Rule = AggregateRule | FormulaRule | CopyRule | ConstraintRule | EventRule | CommitRule;
+export type Rule = AggregateRule | FormulaRule | CopyRule | ConstraintRule | ParentCheckRule | EventRule | CommitRule;
 
 interface AggregateSpec<P, C> {
   parent: EntityClass<P>;
@@ -165,14 +187,15 @@ export function max<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C>
 }
 
 /**
- * row.attr = compute(row), re-derived whenever an attribute in `uses` changes. `compute` sees
- * only the `uses` attributes and must read nothing else (checked at boot, see the module comment).
+ * row.attr = compute(row, old), re-derived whenever an attribute in `uses` changes. `compute`
+ * sees only the `uses` attributes (of `old` too: the row before the change, null on insert) and
+ * must read nothing else (checked at boot, see the module comment).
  */
 export function formula<T, const U extends readonly Use<T>[]>(spec: {
   entity: EntityClass<T>;
   attr: ColumnKey<T>;
   uses: U;
-  compute: (row: FormulaRow<T, U[number]>) => unknown;
+  compute: (row: FormulaRow<T, U[number]>, old: FormulaOld<T, U[number]> | null) => unknown;
 }): FormulaRule {
   return { kind: 'formula', ...spec, compute: untyped<FormulaRule['compute']>(spec.compute) };
 }
@@ -196,9 +219,33 @@ export function copy(spec: Omit<CopyRule, 'kind'>): CopyRule {
   return { kind: 'copy', ...spec };
 }
 
-/** Checked after the row's derivations; failure rolls back the transaction (422 / 4220). */
-export function constraint<T>(spec: { entity: EntityClass<T>; check: (row: RuleRow<T>) => boolean; message: string }): ConstraintRule {
+/**
+ * Checked after the row's derivations, with the row before the change (`old`, null on insert);
+ * failure rolls back the transaction (422 / 4220) with the message (placeholders and formats:
+ * see `message-format.ts`; `{old.attr}` names the value before the change).
+ */
+export function constraint<T>(spec: {
+  entity: EntityClass<T>;
+  check: (row: RuleRow<T>, old: RuleRow<T> | null) => boolean;
+  message: string;
+}): ConstraintRule {
   return { kind: 'constraint', ...spec, check: untyped<ConstraintRule['check']>(spec.check) };
+}
+
+/**
+ * On insert, and on an update that changes the foreign key, the parent row the child's key
+ * names must exist (a key with a null column names none and passes, as in SQL); otherwise
+ * 422 / 4220 with the message. For relations the schema does not enforce, or enforces only at
+ * commit. The parent is read with the system's rights, under a lock (a concurrent delete of it
+ * waits), so the answer tells no more than the database's foreign key would.
+ */
+export function parentCheck<C, P>(spec: {
+  child: EntityClass<C>;
+  parent: EntityClass<P>;
+  via?: ParentKeyTo<C, P>;
+  message: string;
+}): ParentCheckRule {
+  return { kind: 'parentCheck', entity: spec.child, parent: spec.parent, via: spec.via, message: spec.message };
 }
 
 /** Checked once at the end of the transaction, on the final values of every touched row of the entity. */

@@ -75,3 +75,8 @@ export type FormulaRow<T, U extends string> = {
       }
     | null;
 };
+
+/** The row before the change as a formula's `compute` sees it: its own `uses` attributes only (no parents). */
+export type FormulaOld<T, U extends string> = {
+  readonly [K in OwnUse<U> & ColumnKey<T>]: RuleSide<At<T, K>>;
+};

@@ -78,26 +78,3 @@ export function fromRuleRow(resource: Resource, view: RuleRow): CanonicalRow {
   }
   return row;
 }
-
-/** What a constraint message shows instead of a value its reader may not see. */
-export const HIDDEN_VALUE = '(hidden)';
-
-/** Fills `{attr}` placeholders of a constraint message with the row's values; those `visible` refuses read `(hidden)`. */
-export function interpolate(
-  message: string,
-  resource: Resource,
-  row: CanonicalRow,
-  visible: (column: string) => boolean = () => true,
-): string {
-  return message.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => {
-    const column = resource.columnsByName.get(name);
-    if (!column) return whole;
-    if (!visible(name)) return HIDDEN_VALUE;
-    const value = row[name];
-    return value === null || value === undefined
-      ? 'null'
-      : column.kind === 'decimal'
-        ? new Decimal(value as string).toString()
-        : String(value);
-  });
-}

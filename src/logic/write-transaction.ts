@@ -10,6 +10,7 @@ import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from 
 import { adjustments, type ParentAdjustment } from './rules/aggregate.js';
 import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
+import { checkParents } from './rules/parent-check.js';
 import { runRowEvents } from './rules/event.js';
 import { applyFormulas } from './rules/formula.js';
 import type { RuleContext } from './rules/rule-context.js';
@@ -85,9 +86,12 @@ export class WriteTransaction implements RuleContext {
     // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
     // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
     // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
+    // Parent checks read their parents under a lock before the insert: the ancestors go first
+    // there too, so that locks keep their order (deepest first).
     const own = !(depth === 0 && this.ancestorsLockedFor.has(resource));
-    const lockFirst = this.store.dialect !== 'postgres';
+    const lockFirst = this.store.dialect !== 'postgres' || rules.parentChecks.length > 0;
     if (own && lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
+    await checkParents(resource, rules.parentChecks, row, null, this.lockedParent, this.counterOf);
     const stored = await this.store.insert(resource, row);
     if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
@@ -246,6 +250,17 @@ export class WriteTransaction implements RuleContext {
     return this.store.findByKey(parent, orderedKey(parent, relation, key), false);
   }
 
+  /** A parent check's parent: one this transaction holds already, or read under an update lock, as a foreign key's check would hold it. */
+  private readonly lockedParent = async (relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined> => {
+    const parent = this.registry.get(relation.parent);
+    const key = orderedKey(
+      parent,
+      relation,
+      relation.columns.map((pair) => row[pair.child] ?? null),
+    );
+    return this.locked.get(rowIdentity(parent, key)) ?? (await this.lockRow(parent, key, 'update'));
+  };
+
   /**
    * Applies changes to a locked row and runs its rules; `forced` are formulas to recompute
    * whatever changed (a parent attribute they read changed). Returns the new row, or the
@@ -271,10 +286,11 @@ export class WriteTransaction implements RuleContext {
     if (Object.keys(changed).length === 0) return before;
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
     const key = keyOf(resource, before);
+    await checkParents(resource, rules.parentChecks, row, before, this.lockedParent, this.counterOf);
     await this.store.update(resource, key, changed);
     this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
-    checkConstraints(resource, rules.constraints, row, this.counterOf);
+    checkConstraints(resource, rules.constraints, row, this.counterOf, before);
     this.recordAll(resource, row, rules.constraints);
     await this.adjustParents(resource, rules, before, row, depth);
     await this.recomputeChildren(resource, rules, row, new Set(Object.keys(changed)), depth);

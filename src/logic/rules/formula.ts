@@ -9,6 +9,7 @@ import type { RuleContext } from './rule-context.js';
 /**
  * Runs the row's formulas in dependency order: on insert all of them; on update those whose
  * inputs changed (own attributes, or the parent they read was re-parented) and the `forced` ones.
+ * `compute` gets the row before the change (`before`, as locked) as `old`: null on insert.
  */
 export async function applyFormulas(
   tx: RuleContext,
@@ -19,6 +20,7 @@ export async function applyFormulas(
   forced: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const parents = new Map<string, RuleRow | null>();
+  const old = before ? toRuleRow(resource, before) : null;
   for (const formula of rules.formulas) {
     if (before !== null && !forced.has(formula.attr.name) && !inputsChanged(resource, formula, row, before)) continue;
     const view = toRuleRow(resource, row);
@@ -29,7 +31,7 @@ export async function applyFormulas(
       }
       view[use.relation.name] = parents.get(use.relation.name);
     }
-    row[formula.attr.name] = fromRuleValue(formula.attr, formula.rule.compute(view));
+    row[formula.attr.name] = fromRuleValue(formula.attr, formula.rule.compute(view, old));
     tx.ruleFired?.(row, formula.rule);
   }
 }
