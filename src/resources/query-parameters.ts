@@ -16,7 +16,19 @@ export type ResourceEndpoint = 'list' | 'count' | 'get' | 'value' | 'insert' | '
  * `inlinelimit`, `userfilter`, `userorder` and `rulesummary` are LAC's; their syntax is checked here.
  */
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
-  list: new Set(['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'auth', 'nometa', 'inlinelimit']),
+  list: new Set([
+    'filter',
+    'sysfilter',
+    'order',
+    'sysorder',
+    'pagesize',
+    'offset',
+    'auth',
+    'nometa',
+    'inlinelimit',
+    'userfilter',
+    'userorder',
+  ]),
   count: new Set(['filter', 'sysfilter', 'auth']),
   get: new Set(['auth', 'nometa', 'inlinelimit', 'pagesize']),
   value: new Set(['auth']),
@@ -30,7 +42,8 @@ const PER_LEVEL = new Set(['filter', 'sysfilter', 'order', 'sysorder']);
 const TAKES_PER_LEVEL: ReadonlySet<ResourceEndpoint> = new Set(['list', 'get']);
 /**
  * What a custom resource's collection takes besides: its named filters and orders (defined in
- * resources.ts; tables have none) and `parent`, which the `next_batch` link of a child array uses.
+ * resources.ts; a table's, in the project's `tableQueries`, are in `list`) and `parent`, which the
+ * `next_batch` link of a child array uses.
  */
 const CUSTOM_LIST: ReadonlySet<string> = new Set(['userfilter', 'userorder', 'parent']);
 

@@ -21,6 +21,8 @@ import { ruleSummary } from './rule-summary.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
+import { namedQueriesOf } from './custom/custom-read-query.js';
+import { tableLevel } from '../documents/levels/table-level.js';
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -89,7 +91,9 @@ export class ResourcesController {
     const { nometa } = acceptQueryParameters(query, 'list');
     const read = readQueryOf(query, this.settings);
     const inlineLimit = inlineLimitOf(query);
-    const { rows, hasMore } = await this.resources.list(access, read);
+    // The table's named filters and orders (`tableQueries`), as a custom resource's.
+    const named = query.userfilter === undefined && query.userorder === undefined ? undefined : namedQueriesOf(tableLevel(resource), query);
+    const { rows, hasMore } = await this.resources.list(access, read, named);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const out: unknown[] = links

@@ -35,6 +35,7 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
             tesseraVersion: TESSERA_VERSION,
             resources: registry.resources,
             customResources: custom.resources,
+            tableQueries: custom.tableQueries,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
             permitAuthInUrl: settings.permitAuthInUrl,
