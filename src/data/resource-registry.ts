@@ -62,6 +62,11 @@ export interface Resource {
   /** `name` as a URL path segment (percent-encoded once, at boot): what hrefs and links hold. */
   urlName: string;
   tableName: string;
+  /**
+   * `<prefix>:<table>` (`main:customer`), LAC's name for a table resource: URLs and the hrefs a
+   * body sends back may use it as well as `name` (set by the registry).
+   */
+  prefixedName?: string;
   target: Function | string;
   columns: ResourceColumn[];
   columnsByName: ReadonlyMap<string, ResourceColumn>;
@@ -110,8 +115,9 @@ export class ResourceRegistry {
           if (relation.parent === resource.name) resource.children.push({ name: child.name, child: child.name, via: relation.name });
         }
       }
+      resource.prefixedName = `${prefix}:${resource.tableName}`;
       this.byName.set(resource.name, resource);
-      this.byName.set(`${prefix}:${resource.tableName}`, resource);
+      this.byName.set(resource.prefixedName, resource);
     }
   }
 
