@@ -33,8 +33,6 @@ describe('acceptQueryParameters', () => {
     [{ offset: '1' }, 'get', 'offset'],
     [{ 'filter.Orders': "name='x'" }, 'list', 'filter.Orders'],
     [{ AUTH: 'k' }, 'list', 'AUTH'],
-    [{ userfilter: 'f(a:1)' }, 'list', 'userfilter'],
-    [{ userorder: 'o' }, 'list', 'userorder'],
     [{ parent: 'x' }, 'list', 'parent'],
     [{ auth: 'k', nometa: 'true' }, 'value', 'nometa'],
   ] as const)('refuses %j on %s naming it', (query, endpoint, name) => {
@@ -63,6 +61,12 @@ describe('acceptQueryParameters', () => {
     expect(() => acceptQueryParameters({ userfilter: 'f(a:1)', userorder: 'o', parent: 'k' }, 'list', custom)).not.toThrow();
     expect(apiErrorOf(() => acceptQueryParameters({ userfilter: 'f(a:1)' }, 'get', custom)).errorCode).toBe(4000);
     expect(apiErrorOf(() => acceptQueryParameters({ parent: 'k' }, 'update', custom)).errorCode).toBe(4000);
+  });
+
+  it("takes a table's named filters and orders (tableQueries) on its collection only; the reader refuses unknown names", () => {
+    expect(() => acceptQueryParameters({ userfilter: 'f(a:1)', userorder: 'o' }, 'list')).not.toThrow();
+    expect(apiErrorOf(() => acceptQueryParameters({ userorder: 'o' }, 'get')).errorCode).toBe(4000);
+    expect(apiErrorOf(() => acceptQueryParameters({ userfilter: 'f(a:1)' }, 'count')).errorCode).toBe(4000);
   });
 
   it.each([
