@@ -55,7 +55,12 @@ export class ResourceSerializer {
     if (inlineLimit !== undefined) {
       for (const column of longColumns(resource, inlineLimit)) {
         if (Object.hasOwn(out, column.name)) {
-          out[column.name] = inlined(out[column.name], inlineLimit, () => `${href}/${encodeURIComponent(column.name)}`);
+          out[column.name] = inlined(
+            out[column.name],
+            inlineLimit,
+            () => `${href}/${encodeURIComponent(column.name)}`,
+            column.kind === 'binary',
+          );
         }
       }
     }

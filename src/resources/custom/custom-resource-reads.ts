@@ -123,7 +123,12 @@ export class CustomResourceReads {
     for (const attribute of level.attributes) {
       if (r.readable && !r.readable.has(attribute.column.name)) continue;
       const value = toJson(attribute.column, r.row[attribute.column.name] ?? null);
-      out[attribute.name] = inlined(value, query.inlineLimit, () => `${href}/${encodeURIComponent(attribute.name)}`);
+      out[attribute.name] = inlined(
+        value,
+        query.inlineLimit,
+        () => `${href}/${encodeURIComponent(attribute.name)}`,
+        attribute.column.kind === 'binary',
+      );
     }
     return out;
   }
