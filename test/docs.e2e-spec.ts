@@ -169,7 +169,11 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
         'pagesize',
         'offset',
         'nometa',
+        // The demo's named filter and order on customer (tableQueries).
+        'userfilter',
+        'userorder',
       ]);
+      expect(doc.paths['/product'].get.parameters.map((p: Json) => deref(doc, p).name)).not.toContain('userfilter');
       expect(deref(doc, list.parameters[4]).schema).toMatchObject({ minimum: 1, maximum: 5000, default: 20 });
       expect(doc.paths['/customer'].post.responses['201'].content['application/json'].schema).toEqual({
         $ref: '#/components/schemas/WriteResult',
