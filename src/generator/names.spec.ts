@@ -173,6 +173,10 @@ describe('served schema', () => {
     });
     expect(served.tables.map((t) => [t.source.name, t.columns.map((c) => c.name)])).toEqual([['film', ['id', 'picture']]]);
     expect(served.tables[0]!.columns[1]).toMatchObject({ type: 'bytea', kind: 'binary' });
+    // TypeORM reads bytes as a Buffer.
+    expect(entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' })).toContain(
+      "@Column({ type: 'bytea', nullable: true })\n  picture!: Buffer | null;",
+    );
     expect(served.skipped).toEqual([
       'table blob_keyed: its key column id has type bytea: Tessera serves bytes as values, not as keys',
       'column film.fulltext: type tsvector, which Tessera cannot serve (the column stays in the database; it is NOT NULL without a default, so an insert through the API succeeds only where the database fills it, e.g. by a trigger)',
