@@ -1,6 +1,6 @@
 import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from './logic/rule-dsl.js';
-import type { CustomResourceDefinition } from './documents/levels/custom-resource-definition.js';
+import type { CustomResourceDefinition, TableQueriesDefinition } from './documents/levels/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
 import type { SeedUser } from './users/seed-user.js';
 
@@ -46,6 +46,12 @@ export interface ProjectDefinition {
    * depth (`src/documents/levels/custom-resource-definition.ts`), checked at boot.
    */
   resources?: CustomResourceDefinition[];
+  /**
+   * Named filters and orders of table resources, by table name (`userfilter`/`userorder` on the
+   * table's GET, as on a custom resource; `src/documents/levels/custom-resource-definition.ts`),
+   * checked at boot.
+   */
+  tableQueries?: Record<string, TableQueriesDefinition>;
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

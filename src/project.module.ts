@@ -2,14 +2,14 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PROJECT_ENTITIES } from './data/data.module.js';
 import { PROJECT_RULES } from './logic/logic.module.js';
 import type { ProjectDefinition } from './project-definition.js';
-import { PROJECT_RESOURCES } from './documents/levels/custom-resources.module.js';
+import { PROJECT_RESOURCES, PROJECT_TABLE_QUERIES } from './documents/levels/custom-resources.module.js';
 import { PROJECT_ROLES } from './security/security.module.js';
 import { SEED_USERS } from './users/seed-user.js';
 
 /**
  * Hands the team's project to the modules that need it, each part under the token its module
  * declares: the entities (DataModule), rules (LogicModule), roles (SecurityModule), custom
- * resources (CustomResourcesModule) and seed users (UsersModule). The engine never imports the
+ * resources and tables' named queries (CustomResourcesModule) and seed users (UsersModule). The engine never imports the
  * project or its definition's type; CoreModule makes these tokens available everywhere.
  */
 @Module({})
@@ -20,6 +20,7 @@ export class ProjectModule {
       { provide: PROJECT_RULES, useValue: project.rules ?? [] },
       { provide: PROJECT_ROLES, useValue: project.roles },
       { provide: PROJECT_RESOURCES, useValue: project.resources ?? [] },
+      { provide: PROJECT_TABLE_QUERIES, useValue: project.tableQueries ?? {} },
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },
     ];
     return { module: ProjectModule, providers: parts, exports: parts.map((part) => part.provide) };

@@ -344,3 +344,53 @@ for (const target of testTargets()) {
     });
   });
 }
+
+/**
+ * The CLI README's commands as written (issue 27 items 2 and 9): its LAC names tables
+ * `demo:<table>`, which the demo answers with RESOURCE_PREFIX=demo.
+ */
+for (const target of testTargets()) {
+  describe(`the LAC command-line client's README, RESOURCE_PREFIX=demo [${target.name}]`, () => {
+    let lac: LacService;
+    const cli = new LacCli();
+
+    beforeAll(async () => {
+      lac = await startLacService(target, { RESOURCE_PREFIX: 'demo' });
+      await cli.login(lac.url);
+    }, 180_000);
+    afterAll(async () => {
+      cli.cleanup();
+      await (lac as LacService | undefined)?.stop();
+    });
+
+    it('get demo:employee: one line per employee', async () => {
+      const run = await cli.run(['get', 'demo:employee']);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).not.toContain('Error');
+      expect(run.stdout.split('\n').filter((l) => l.startsWith('employee/')).length).toBeGreaterThan(0);
+    });
+
+    it(`get demo:customer --userfilter "myFilter(custname:'Alpha and Sons')" --userorder "sortByName"`, async () => {
+      const run = await cli.run([
+        'get',
+        'demo:customer',
+        '--userfilter',
+        "myFilter(custname:'Alpha and Sons')",
+        '--userorder',
+        'sortByName',
+      ]);
+      expect(run.stdout).not.toContain('Error');
+      expect(run.stdout).toContain(`customer/${ALPHA_KEY} name:${ALPHA} balance:`);
+      expect(run.stdout).toMatch(/# top-level objects: 1\s/);
+      const rows = (await cli.json(['get', 'demo:customer', '--userorder', 'sortByName', '-z', '100'])) as Row[];
+      const names = rows.filter((r) => r.name !== undefined).map((r) => String(r.name));
+      expect(names.length).toBeGreaterThan(3);
+      expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    });
+
+    it('schema list: the tables under the prefix demo', async () => {
+      const rows = tableRows((await cli.run(['schema', 'list'])).stdout);
+      expect(rows).toContainEqual(['demo', 'customer', 'customer']);
+    });
+  });
+}

@@ -144,3 +144,26 @@ for (const target of testTargets()) {
     });
   });
 }
+
+/** The SDK README's first lines as written (issue 27 item 9): `api.endpoint('demo:customer')`, with RESOURCE_PREFIX=demo. */
+for (const target of testTargets()) {
+  describe(`the LAC Node SDK's README, RESOURCE_PREFIX=demo [${target.name}]`, () => {
+    let lac: LacService;
+    beforeAll(async () => {
+      lac = await startLacService(target, { RESOURCE_PREFIX: 'demo' });
+    }, 180_000);
+    afterAll(() => (lac as LacService | undefined)?.stop());
+
+    it("connect with demo / Password1, then api.endpoint('demo:customer').get()", async () => {
+      const api = lacSdk.connect(lac.url, 'demo', 'Password1');
+      await settled(api.connection, 'connect');
+      const customers = rowsOf(await settled(api.endpoint('demo:customer').get(), 'GET demo:customer'));
+      expect(customers.map((r) => r.name)).toContain('Alpha and Sons');
+      const plain = rowsOf(await settled(api.endpoint('customer').get(), 'GET customer'));
+      expect(customers).toEqual(plain);
+      // The demo's prefix is demo now: main: names nothing.
+      const res = await fetch(`${lac.url}/main:customer`, { headers: { Authorization: `CALiveAPICreator ${String(api.apiKey)}:1` } });
+      expect(res.status).toBe(404);
+    });
+  });
+}

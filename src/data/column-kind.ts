@@ -3,9 +3,10 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 /**
  * The API kinds of column value: how a value is read, written, compared and checksummed. `json`
  * holds any JSON value (json and jsonb columns, PostgreSQL arrays as JSON arrays); filters and
- * sorts cannot compare it.
+ * sorts cannot compare it. `binary` holds bytes (blob, bytea, varbinary...), served in base64 as LAC
+ * does; filters and sorts cannot compare it either.
  */
-export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json';
+export type ColumnKind = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'binary';
 
 /** The kinds a PostgreSQL array's elements may have: it is served as a JSON array of them. */
 export type ArrayItemKind = 'string' | 'integer' | 'boolean';
@@ -24,7 +25,23 @@ const BY_TYPE_NAME: Record<string, ColumnKind> = {
   // MySQL/MariaDB: YEAR is a number; ENUM and SET are text held to their values (see ResourceColumn.values).
   year: 'integer', enum: 'string', set: 'string', citext: 'string',
   json: 'json', jsonb: 'json',
+  blob: 'binary', tinyblob: 'binary', mediumblob: 'binary', longblob: 'binary', bytea: 'binary', binary: 'binary',
+  varbinary: 'binary',
 };
+
+/**
+ * The most bytes a binary type holds where the type says so without a declared length (MySQL's
+ * blobs; PostgreSQL's bytea holds up to 1 GB, which the body limit keeps far away). `binary(n)` and
+ * `varbinary(n)` declare theirs.
+ */
+const BINARY_BYTES: Record<string, number> = { tinyblob: 255, blob: 65_535, mediumblob: 16_777_215, longblob: 4_294_967_295 };
+
+/** The most bytes a binary column holds, when its type or declared length limits it (SQLite's blob: no limit). */
+export function binaryBytesOf(column: ColumnMetadata, sqlite: boolean): number | undefined {
+  const declared = column.length ? Number(column.length) : NaN;
+  if (Number.isFinite(declared) && declared > 0) return declared;
+  return sqlite || typeof column.type !== 'string' ? undefined : BINARY_BYTES[column.type.toLowerCase()];
+}
 
 /** The API kind of a database type name (`varchar`, `numeric`, `timestamp with time zone`...), if Tessera serves it. */
 export function columnKindOfTypeName(typeName: string): ColumnKind | undefined {
@@ -56,10 +73,11 @@ export function columnKindOf(column: ColumnMetadata): ColumnKind {
   if (type === Number) return column.isGenerated ? 'integer' : 'decimal';
   if (type === Boolean) return 'boolean';
   if (type === Date) return 'datetime';
+  if ((type as unknown) === Buffer) return 'binary';
   const kind = typeof type === 'string' ? BY_TYPE_NAME[type.toLowerCase()] : undefined;
   if (!kind) {
     throw new Error(
-      `Column ${column.entityMetadata.name}.${column.propertyName} has type ${String(type)}, which Tessera does not serve; use varchar/text, int, decimal, boolean, date, datetime or json.`,
+      `Column ${column.entityMetadata.name}.${column.propertyName} has type ${String(type)}, which Tessera does not serve; use varchar/text, int, decimal, boolean, date, datetime, json or a binary type (blob, bytea, varbinary).`,
     );
   }
   return kind;

@@ -4,7 +4,7 @@ import type { Database } from '../database/database.js';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { NameLookup } from '../database/name-lookup.js';
-import { arrayItemKindOfTypeName, columnKindOf, integerBitsOf, type ArrayItemKind, type ColumnKind } from './column-kind.js';
+import { arrayItemKindOfTypeName, binaryBytesOf, columnKindOf, integerBitsOf, type ArrayItemKind, type ColumnKind } from './column-kind.js';
 import { pathSegment } from './path-segment.js';
 
 /** One column of a resource, as the API names and types it. The API name is the column's database name. */
@@ -15,7 +15,7 @@ export interface ResourceColumn {
   /** The entity property, for TypeORM calls. */
   propertyName: string;
   kind: ColumnKind;
-  /** varchar length, when limited. */
+  /** varchar length, when limited; binary: the most bytes it holds, when limited. */
   length?: number;
   /** decimal: total digits; datetime: digits of the fraction of a second. */
   precision?: number;
@@ -62,6 +62,11 @@ export interface Resource {
   /** `name` as a URL path segment (percent-encoded once, at boot): what hrefs and links hold. */
   urlName: string;
   tableName: string;
+  /**
+   * `<prefix>:<table>` (`main:customer`), LAC's name for a table resource: URLs and the hrefs a
+   * body sends back may use it as well as `name` (set by the registry).
+   */
+  prefixedName?: string;
   target: Function | string;
   columns: ResourceColumn[];
   columnsByName: ReadonlyMap<string, ResourceColumn>;
@@ -115,8 +120,9 @@ export class ResourceRegistry {
           if (relation.parent === resource.name) resource.children.push({ name: child.name, child: child.name, via: relation.name });
         }
       }
+      resource.prefixedName = `${prefix}:${resource.tableName}`;
       this.byName.set(resource.name, resource);
-      this.byName.set(`${prefix}:${resource.tableName}`, resource);
+      this.byName.set(resource.prefixedName, resource);
     }
   }
 
@@ -176,7 +182,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
   }
   const columns = metadata.columns
     .filter((c) => !c.isVirtual)
-    .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns, sqlite && isSqliteRowid(metadata, c)));
+    .map((c): ResourceColumn => toResourceColumn(c, uniqueColumns, sqlite && isSqliteRowid(metadata, c), sqlite));
   const parents = metadata.manyToOneRelations.map((relation): ParentRelation => ({
     name: relation.propertyName,
     parent: tableOf.get(relation.inverseEntityMetadata.target) ?? relation.inverseEntityMetadata.tableName,
@@ -200,7 +206,9 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
       !view &&
       (rewritten ||
         columns.some((c) => c.kind === 'json') ||
-        metadata.columns.some((c) => c.onUpdate !== undefined || c.generatedType !== undefined)),
+        metadata.columns.some((c) => c.onUpdate !== undefined || c.generatedType !== undefined) ||
+        // MySQL pads a binary(n) value with zero bytes to its length: the stored bytes are not the ones written.
+        metadata.columns.some((c) => String(c.type).toLowerCase() === 'binary')),
     view,
   };
 }
@@ -220,9 +228,10 @@ function uniqueKeysOf(metadata: EntityMetadata): string[][] {
   });
 }
 
-function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean): ResourceColumn {
-  const length = c.length ? Number(c.length) : undefined;
+function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean, sqlite: boolean): ResourceColumn {
   const kind = columnKindOf(c);
+  // binary: the most bytes it holds (its declared length, or its type's, as MySQL's blob).
+  const length = kind === 'binary' ? binaryBytesOf(c, sqlite) : c.length ? Number(c.length) : undefined;
   const precision = c.precision ?? undefined;
   return {
     name: c.databaseName,

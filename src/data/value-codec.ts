@@ -10,7 +10,8 @@ import type { ResourceColumn } from './resource-registry.js';
  * Values inside Tessera are canonical and the same on every database:
  * string → string; integer → number; decimal → string with the column's scale ("10.5000");
  * boolean → boolean; date → "YYYY-MM-DD"; datetime → "YYYY-MM-DDTHH:mm:ss.sssZ" (UTC);
- * json → the value's JSON text, as JSON.stringify writes it.
+ * json → the value's JSON text, as JSON.stringify writes it; binary → the bytes in standard base64,
+ * padded (one text per byte string, so checksums and comparisons are over the bytes).
  * Checksums, comparisons and rules work on these; JSON output renders decimals as numbers and
  * json values as the values they spell.
  */
@@ -94,6 +95,9 @@ export function fromDatabase(column: ResourceColumn, raw: DriverValue | null | u
     }
     case 'json':
       return jsonFromDatabase(raw);
+    case 'binary':
+      // SQLite keeps text written into a blob column as text: its bytes are its UTF-8.
+      return (Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw), 'utf8')).toString('base64');
   }
 }
 
@@ -123,6 +127,8 @@ export function toDatabase(column: ResourceColumn, value: CanonicalValue, dialec
       const d = new Date(String(value));
       return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
     }
+    case 'binary':
+      return Buffer.from(String(value), 'base64');
     case 'json':
       // An array's driver takes a JavaScript array (node-pg writes it as an array literal); JSON columns take the text.
       return column.items !== undefined ? (JSON.parse(String(value)) as unknown) : value;
@@ -253,6 +259,8 @@ export function fromRequest(column: ResourceColumn, value: unknown): CanonicalVa
       return integerFromRequest(column, value);
     case 'json':
       return jsonFromRequest(column, value);
+    case 'binary':
+      return binaryFromRequest(column, value);
     case 'decimal':
       return decimalFromRequest(column, value);
     case 'boolean':
@@ -318,10 +326,54 @@ function anyText(value: unknown, test: (text: string) => boolean): boolean {
   return false;
 }
 
-/** The JSON form of a canonical value: decimals become numbers (exact to 15 significant digits), json values what they spell. */
+/** What LAC's `b64:` prefix marks: the rest of the string is the bytes in base64 (its CLI's `putdata` sends a file so). */
+export const BASE64_PREFIX = 'b64:';
+/** Standard base64, padded, nothing else (no white space, no URL-safe alphabet). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BINARY_FORMS = 'must be bytes in base64, written "b64:<base64>" (or as read: {"type": "base64", "value": "<base64>"})';
+
+/** How many bytes a canonical (padded) base64 text holds. */
+export function base64Bytes(text: string): number {
+  return (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+}
+
+/**
+ * Bytes from a request, as LAC takes them: `"b64:<base64>"`, or the object a GET answers
+ * (`{"type": "base64", "value": …}`, its `length` checked when given), so that a row read can be
+ * sent back. A link to the value (`url`, past `inlinelimit`) holds no bytes: refused, naming the
+ * forms. The decoded size is held to the column's (its declared length, or its type's).
+ */
+function binaryFromRequest(column: ResourceColumn, value: unknown): string {
+  let text: string | undefined;
+  let declared: unknown;
+  if (typeof value === 'string' && value.startsWith(BASE64_PREFIX)) {
+    text = value.slice(BASE64_PREFIX.length);
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const object = value as Record<string, unknown>;
+    if (object.type === 'base64' && typeof object.value === 'string' && Object.keys(object).every((k) => k === 'type' || k === 'value' || k === 'length')) {
+      text = object.value;
+      declared = object.length;
+    } else if (object.type === 'base64' && object.url !== undefined) {
+      throw bad(column, `holds a link to its value, not the bytes: ${BINARY_FORMS}, or leave it out to keep it`);
+    }
+  }
+  if (text === undefined) throw bad(column, BINARY_FORMS);
+  if (!BASE64.test(text)) throw bad(column, 'is not standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no white space)');
+  const bytes = base64Bytes(text);
+  if (declared !== undefined && declared !== bytes) throw bad(column, `says it holds ${JSON.stringify(declared)} bytes, but its value holds ${bytes}`);
+  if (column.length !== undefined && bytes > column.length) throw bad(column, `is longer than ${column.length} bytes (${bytes})`);
+  // One text per byte string: unused bits of the last character set to zero.
+  return Buffer.from(text, 'base64').toString('base64');
+}
+
+/**
+ * The JSON form of a canonical value: decimals become numbers (exact to 15 significant digits), json values what they spell,
+ * bytes LAC's object `{"type": "base64", "length": <bytes>, "value": <base64>}` (see `inlined` for the link past `inlinelimit`).
+ */
 export function toJson(column: ResourceColumn, value: CanonicalValue): unknown {
   if (value !== null && column.kind === 'decimal') return Number(value);
   if (value !== null && column.kind === 'json') return JSON.parse(value as string) as unknown;
+  if (value !== null && column.kind === 'binary') return { type: 'base64', length: base64Bytes(value as string), value };
   return value;
 }
 

@@ -73,7 +73,7 @@ export class ValuesColumnResolver implements ColumnResolver {
 }
 
 const POSTGRES_TYPES: Record<ColumnKind, string> = {
-  string: 'text', integer: 'bigint', decimal: 'numeric', boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'text',
+  string: 'text', integer: 'bigint', decimal: 'numeric', boolean: 'boolean', date: 'date', datetime: 'timestamptz', json: 'text', binary: 'bytea',
 };
 
 /**

@@ -8,7 +8,7 @@ import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
 import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
-import { demoResources } from './resources.js';
+import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
 import { seedDemo } from './seed/demo-seed.js';
@@ -31,6 +31,7 @@ export const demoProject: ProjectDefinition = {
   roles: demoRoles,
   rules: demoRules,
   resources: demoResources,
+  tableQueries: demoTableQueries,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

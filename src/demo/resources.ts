@@ -1,4 +1,4 @@
-import type { CustomResourceDefinition } from '../documents/levels/custom-resource-definition.js';
+import type { CustomResourceDefinition, TableQueriesDefinition } from '../documents/levels/custom-resource-definition.js';
 
 /**
  * The demo's custom resources (README, "Custom resources"): documents over the tables. Each
@@ -38,3 +38,14 @@ export const demoResources: CustomResourceDefinition[] = [
     children: [{ name: 'Lineitems', entity: 'lineitem' }],
   },
 ];
+
+/**
+ * Named filters and orders of the demo's tables: the LAC command-line client's README runs
+ * `get demo:customer --userfilter "myFilter(custname:'Alpha and Sons')" --userorder "sortByName"`.
+ */
+export const demoTableQueries: Record<string, TableQueriesDefinition> = {
+  customer: {
+    userFilters: { myFilter: 'name = :custname' },
+    userOrders: { sortByName: 'name' },
+  },
+};

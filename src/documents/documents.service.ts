@@ -6,6 +6,7 @@ import { isKeyless, ResourceRegistry, type Resource } from '../data/resource-reg
 import type { CanonicalValue } from '../data/value-codec.js';
 import { excerpt } from '../data/query/limits.js';
 import { ApiSettings } from '../config/api-settings.js';
+import type { FilterNode, OrderTerm } from '../data/query/ast.js';
 import { Database } from '../database/database.js';
 import { LogicEngine } from '../logic/logic-engine.js';
 import type { RuleLog } from '../logic/rule-log.js';
@@ -77,8 +78,14 @@ export class DocumentsService {
     this.derivedSent = settings.aggregateDefaultOverride ? 'compare' : 'ignore';
   }
 
-  async list(access: ResourceAccess, query: ReadQuery): Promise<ReadResult> {
-    const page = await this.reader.page(tableLevel(access.resource), access, { request: query }, query.pageSize + 1, query.offset);
+  /** `named`: the table's named filters (ANDed) and orders (after the request's), bound (`tableQueries`). */
+  async list(
+    access: ResourceAccess,
+    query: ReadQuery,
+    named?: { userFilters: readonly FilterNode[]; userOrder: readonly OrderTerm[] },
+  ): Promise<ReadResult> {
+    const levelQuery = { request: query, extraFilters: named?.userFilters, extraOrder: named?.userOrder };
+    const page = await this.reader.page(tableLevel(access.resource), access, levelQuery, query.pageSize + 1, query.offset);
     return { rows: page.slice(0, query.pageSize), hasMore: page.length > query.pageSize };
   }
 

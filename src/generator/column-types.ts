@@ -38,6 +38,7 @@ const SQLITE_DRIVER_TYPES = new Set([
   'datetime',
   'json',
   'jsonb',
+  'blob',
 ]);
 
 /** Character types of a fixed or limited length, and the name TypeORM's SQLite driver knows each by. */
@@ -56,7 +57,8 @@ const SQLITE_CHARACTER_TYPES: Record<string, string> = {
  * a name holding INT is an integer; CHAR, CLOB or TEXT text; BLOB (or none) bytes; REAL, FLOA or
  * DOUB a double; anything else numeric. A name TypeORM's driver knows is kept; `timestamp` is
  * its `datetime`; `char(20)` its `character` of length 20; any other name is declared by its
- * affinity (`blob sub_type text` is text). Bytes are not served.
+ * affinity (`blob sub_type text` is text). Bytes (BLOB affinity) are `blob`; a column declared
+ * without a type is not served.
  */
 function sqliteColumnType(column: SchemaColumn): EntityColumnType | undefined {
   const declared = column.type.toLowerCase().trim();
@@ -68,14 +70,15 @@ function sqliteColumnType(column: SchemaColumn): EntityColumnType | undefined {
   if (character) return { type: character, length: sized![2]!, kind: 'string' };
   if (declared.includes('int')) return { type: 'integer', kind: 'integer' };
   if (/char|clob|text/.test(declared)) return { type: 'text', kind: 'string' };
-  if (declared.includes('blob') || declared === '') return undefined;
+  if (declared === '') return undefined;
+  if (declared.includes('blob')) return { type: 'blob', kind: 'binary' };
   if (/real|floa|doub/.test(declared)) return { type: 'real', kind: 'decimal' };
   return { type: 'numeric', kind: 'decimal' };
 }
 
 /**
  * How a generated entity declares a column of a database of `kind`, or undefined when Tessera
- * cannot serve its type: binary, geometry, PostgreSQL's tsvector and enums, arrays of anything
+ * cannot serve its type: geometry, PostgreSQL's tsvector and enums, arrays of anything
  * but text, integers and booleans. A PostgreSQL array is served as a JSON array.
  */
 export function entityColumnType(kind: SchemaSnapshot['kind'], column: SchemaColumn): EntityColumnType | undefined {

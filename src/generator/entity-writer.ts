@@ -29,7 +29,9 @@ function propertyType(column: ServedColumn): string {
             ? 'boolean'
             : column.kind === 'datetime'
               ? 'Date'
-              : 'string';
+              : column.kind === 'binary'
+                ? 'Buffer'
+                : 'string';
   return column.nullable && !column.primary ? `${base} | null` : base;
 }
 

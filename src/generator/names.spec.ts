@@ -123,7 +123,7 @@ describe('generator names', () => {
     expect(served.tables.map((t) => t.source.name)).toEqual(['child']);
     expect(served.tables[0]!.columns.map((c) => c.name)).toEqual(['id', 'blob_id']);
     expect(served.skipped).toEqual([
-      'table blobby: its key column id has type bytea, which Tessera cannot serve',
+      'table blobby: its key column id has type bytea: Tessera serves bytes as values, not as keys',
       'table log: it has no primary key',
       'column child.search: type tsvector, which Tessera cannot serve (the column stays in the database)',
       'relation child(blob_id) -> blobby: that table is not served',
@@ -157,7 +157,7 @@ describe('served schema', () => {
     expect(source).toContain("@Column({ type: 'integer' })\n  manager_id!: number;");
   });
 
-  it('never leaves a table out for a column it cannot serve, only for its key: the column is left out, and the line says what inserts need', () => {
+  it('never leaves a table out for a column it cannot serve, only for its key: the column is left out, and the line says what inserts need; bytes are served, not as keys', () => {
     const served = servedSchema({
       kind: 'postgres',
       unread: [],
@@ -171,11 +171,15 @@ describe('served schema', () => {
         table('blob_keyed', [column('id', { primary: true, type: 'bytea' })]),
       ],
     });
-    expect(served.tables.map((t) => [t.source.name, t.columns.map((c) => c.name)])).toEqual([['film', ['id']]]);
+    expect(served.tables.map((t) => [t.source.name, t.columns.map((c) => c.name)])).toEqual([['film', ['id', 'picture']]]);
+    expect(served.tables[0]!.columns[1]).toMatchObject({ type: 'bytea', kind: 'binary' });
+    // TypeORM reads bytes as a Buffer.
+    expect(entitySource(served.tables[0]!, served.tables, entityNames(served.tables), { srcFromEntities: '../..' })).toContain(
+      "@Column({ type: 'bytea', nullable: true })\n  picture!: Buffer | null;",
+    );
     expect(served.skipped).toEqual([
-      'table blob_keyed: its key column id has type bytea, which Tessera cannot serve',
+      'table blob_keyed: its key column id has type bytea: Tessera serves bytes as values, not as keys',
       'column film.fulltext: type tsvector, which Tessera cannot serve (the column stays in the database; it is NOT NULL without a default, so an insert through the API succeeds only where the database fills it, e.g. by a trigger)',
-      'column film.picture: type bytea, which Tessera cannot serve (the column stays in the database)',
     ]);
   });
 
@@ -190,7 +194,8 @@ describe('served schema', () => {
     ['double(8)', undefined, { type: 'real', kind: 'decimal' }],
     ['money', undefined, { type: 'numeric', kind: 'decimal' }],
     ['json', undefined, { type: 'json', kind: 'json' }],
-    ['blob', undefined, undefined],
+    ['blob', undefined, { type: 'blob', kind: 'binary' }],
+    ['longblob', undefined, { type: 'blob', kind: 'binary' }],
     ['', undefined, undefined],
   ])('declares a SQLite column of type "%s" (length %s) as %o', (type, length, expected) => {
     expect(entityColumnType('sqlite', column('c', { type, ...(length ? { length } : {}) }))).toEqual(expected);

@@ -58,16 +58,19 @@ function leftOutNote(column: SchemaColumn): string {
 /** Why a table cannot be served at all, if it cannot: no key, or a key column Tessera cannot serve. */
 function tableProblem(kind: SchemaSnapshot['kind'], table: SchemaTable): string | undefined {
   if (table.primaryKey.length === 0) return 'it has no primary key';
-  const key = table.columns.find((column) => column.primary && !servedType(kind, column));
+  const keyKind = (column: SchemaColumn): string | undefined => servedType(kind, column)?.kind;
+  // Bytes are served as values, not as keys: a key is a URL segment, and filters compare it.
+  const key = table.columns.find((column) => column.primary && (keyKind(column) === undefined || keyKind(column) === 'binary'));
   if (!key) return undefined;
+  if (keyKind(key) === 'binary') return `its key column ${key.name} has type ${typeName(key)}: Tessera serves bytes as values, not as keys`;
   const problem = RESERVED_PROPERTIES.has(key.name) ? 'is named after a property of every JavaScript object' : `has type ${typeName(key)}`;
   return `its key column ${key.name} ${problem}, which Tessera cannot serve`;
 }
 
 /**
  * Splits a database schema into what Tessera serves and what it leaves out: tables without a
- * primary key (or whose key Tessera cannot serve), and columns of types Tessera cannot serve
- * (binary, geometry, tsvector...). A table is never left out for any other column: that column
+ * primary key (or whose key Tessera cannot serve: bytes are served, but not as keys), and columns
+ * of types Tessera cannot serve (geometry, tsvector...). A table is never left out for any other column: that column
  * is, and the generator says so. Foreign keys to a table left out are left out too.
  */
 export function servedSchema(schema: SchemaSnapshot): ServedSchema {

@@ -13,6 +13,7 @@ const TYPICAL: Record<ColumnKind, CanonicalValue> = {
   date: '2000-01-01',
   datetime: '2000-01-01T00:00:00.000Z',
   json: '[1]',
+  binary: 'AQ==',
 };
 const ZEROS: Record<ColumnKind, CanonicalValue> = {
   string: '',
@@ -22,6 +23,7 @@ const ZEROS: Record<ColumnKind, CanonicalValue> = {
   date: '2000-01-01',
   datetime: '2000-01-01T00:00:00.000Z',
   json: '[]',
+  binary: '',
 };
 
 /** Sample runs: values that take the usual branches, values that take the other ones, and a row of nulls without parents. */

@@ -3,7 +3,7 @@ import { ErrorCode } from '../common/error-codes.js';
 import type { ResourceColumn } from '../data/resource-registry.js';
 import { excerpt } from '../data/query/limits.js';
 
-/** LAC's default `inlinelimit`: text longer than this many characters is sent as a link. */
+/** LAC's default `inlinelimit`: text longer than this many characters (bytes longer than this many bytes) is sent as a link. */
 export const INLINE_LIMIT_DEFAULT = 2000;
 const INLINE_LIMIT_MAX = 1_000_000_000;
 /** `deferred` / `inline` entries a request may name, all repetitions together. */
@@ -95,9 +95,9 @@ function namesOf(value: unknown, name: string): ReadonlySet<string> {
   return new Set(entries);
 }
 
-/** Whether a column's values can be longer than `limit`: text without a declared length, or with a longer one. */
+/** Whether a column's values can be longer than `limit`: text or bytes without a declared length, or with a longer one. */
 export function mayExceed(column: ResourceColumn, limit: number): boolean {
-  return column.kind === 'string' && (column.length === undefined || column.length > limit);
+  return (column.kind === 'string' || column.kind === 'binary') && (column.length === undefined || column.length > limit);
 }
 
 /**
@@ -106,9 +106,21 @@ export function mayExceed(column: ResourceColumn, limit: number): boolean {
  * whose href answers the whole value (`GET <row href>/<attribute>`). A limit of -1 (`deferred`) makes
  * every text a link; null stays null.
  */
-export function inlined(value: unknown, limit: number, valueHref: () => string): unknown {
+export function inlined(value: unknown, limit: number, valueHref: () => string, binary = false): unknown {
+  if (binary) return inlinedBytes(value, limit, valueHref);
   if (typeof value !== 'string' || value.length <= limit) return value;
   let length = 0;
   for (const _ of value) length++;
   return length <= limit ? value : { '@metadata': { href: valueHref(), length } };
+}
+
+/**
+ * Bytes (`toJson`'s `{type: "base64", length, value}`) as LAC sends them under `inlinelimit`: inline
+ * up to `limit` bytes, else `{"type": "base64", "length": <bytes>, "url": <the value's URL>}`, whose
+ * GET answers the bytes themselves.
+ */
+function inlinedBytes(value: unknown, limit: number, valueHref: () => string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const { length } = value as { length: number };
+  return length <= limit ? value : { type: 'base64', length, url: valueHref() };
 }

@@ -40,7 +40,7 @@ const LAC_GET = [
  */
 const LAC_WRITE = ['logging', 'debug', 'txsummary', 'rulesummary', 'deferred', 'inline', 'inlinelimit'];
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
-  list: new Set([...LAC_GET, 'filter', 'sysfilter', 'order', 'sysorder', 'nometa']),
+  list: new Set([...LAC_GET, 'filter', 'sysfilter', 'order', 'sysorder', 'nometa', 'userfilter', 'userorder']),
   count: new Set(['filter', 'sysfilter', 'auth', 'logging', 'debug']),
   get: new Set([...LAC_GET, 'nometa']),
   value: new Set(['auth', 'logging', 'debug', 'downloadName']),
@@ -54,7 +54,8 @@ const PER_LEVEL = new Set(['filter', 'sysfilter', 'order', 'sysorder']);
 const TAKES_PER_LEVEL: ReadonlySet<ResourceEndpoint> = new Set(['list', 'get']);
 /**
  * What a custom resource's collection takes besides: its named filters and orders (defined in
- * resources.ts; tables have none) and `parent`, which the `next_batch` link of a child array uses.
+ * resources.ts; a table's, in the project's `tableQueries`, are in `list`) and `parent`, which the
+ * `next_batch` link of a child array uses.
  */
 const CUSTOM_LIST: ReadonlySet<string> = new Set(['userfilter', 'userorder', 'parent']);
 

@@ -59,11 +59,15 @@ export class ResourceSerializer {
 
   /** Replaces the text values `inline` sends as links. */
   private inline(resource: Resource, out: Record<string, unknown>, href: string, inline: InlinePolicy): void {
-    const columns = inline.uniform ? longColumns(resource, inline.limit) : resource.columns.filter((c) => c.kind === 'string');
+    const columns = inline.uniform
+      ? longColumns(resource, inline.limit)
+      : resource.columns.filter((c) => c.kind === 'string' || c.kind === 'binary');
     for (const column of columns) {
       if (!Object.hasOwn(out, column.name)) continue;
       const limit = inline.limitFor(resource.name, column.name);
-      if (limit !== Infinity) out[column.name] = inlined(out[column.name], limit, () => `${href}/${encodeURIComponent(column.name)}`);
+      if (limit !== Infinity) {
+        out[column.name] = inlined(out[column.name], limit, () => `${href}/${encodeURIComponent(column.name)}`, column.kind === 'binary');
+      }
     }
   }
 
@@ -101,8 +105,10 @@ export class ResourceSerializer {
       if (readable && !readable.has(attribute.column)) continue;
       const column = resource.columnsByName.get(attribute.column)!;
       const value = toJson(column, row[attribute.column] ?? null);
-      const limit = inline && verb !== 'DELETE' && column.kind === 'string' ? inline.limitFor(terms.resource, attribute.name) : Infinity;
-      out[attribute.name] = limit === Infinity ? value : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`);
+      const inlinable = column.kind === 'string' || column.kind === 'binary';
+      const limit = inline && verb !== 'DELETE' && inlinable ? inline.limitFor(terms.resource, attribute.name) : Infinity;
+      out[attribute.name] =
+        limit === Infinity ? value : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`, column.kind === 'binary');
     }
     return out;
   }

@@ -13,6 +13,7 @@ import {
   Req,
   Res,
   UseInterceptors,
+  StreamableFile,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../config/api-settings.js';
@@ -40,6 +41,8 @@ import { ruleSummary } from './rule-summary.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
+import { namedQueriesOf } from './custom/custom-read-query.js';
+import { tableLevel } from '../documents/levels/table-level.js';
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
 import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
@@ -73,6 +76,17 @@ function rawPathTail(req: unknown): [string, string] {
     throw new ApiError(ErrorCode.BAD_REQUEST, 'The attribute in the URL is not correctly encoded.');
   }
   return [parts.at(-2) ?? '', attribute];
+}
+
+/** Bytes' type by their signature: the common images and PDF; anything else is plain bytes. */
+function contentTypeOf(bytes: Buffer): string {
+  const starts = (...signature: number[]): boolean => signature.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
+  if (starts(0x52, 0x49, 0x46, 0x46) && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return 'application/octet-stream';
 }
 
 /** An ETag or If-Match value may come quoted, and weak. */
@@ -133,7 +147,9 @@ export class ResourcesController {
     const resource = access.resource;
     const read = readQueryOf(query, this.settings);
     const inline = inlinePolicyOf(query);
-    const { rows, hasMore } = await this.resources.list(access, read);
+    // The table's named filters and orders (`tableQueries`), as a custom resource's.
+    const named = query.userfilter === undefined && query.userorder === undefined ? undefined : namedQueriesOf(tableLevel(resource), query);
+    const { rows, hasMore } = await this.resources.list(access, read, named);
     const serializer = this.serializer(req);
     const links = nometa ? undefined : this.links.plan(access, apiBaseUrl(req, this.config.http));
     const out: unknown[] = links
@@ -199,7 +215,8 @@ export class ResourcesController {
    * One attribute's whole value, as text: the link `inlinelimit` puts in place of a long value
    * (`<row href>/<attribute>`), on tables and custom resources alike, under the same grants as
    * the row's GET (404 / 4041 when the caller cannot see the row, 400 / 4003 for a column it
-   * cannot read).
+   * cannot read). A binary column's value is its bytes, typed by their first bytes where they
+   * are an image or a PDF (`application/octet-stream` otherwise; never a type a browser runs).
    */
   @Get(':resource/:pk/:attribute')
   @RequiresAccess('READ')
@@ -208,18 +225,24 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
-  ): Promise<string> {
+  ): Promise<string | StreamableFile> {
     const options = acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
+    const column = level ? level.attributeByName.get(attribute)?.column : access.resource.columnsByName.get(attribute);
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'value', level?.path ?? access.resource.name, query);
     const value = await observed(detail, () =>
       level ? this.customReads.value(level, access, segment, attribute) : this.resources.value(access, segment, attribute),
     );
     detail?.read(value === undefined ? 0 : 1, false);
     if (value === undefined) throw new ApiError(ErrorCode.OBJECT_NOT_FOUND, `No ${level?.path ?? access.resource.name} with that key.`);
-    this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
     this.download(res, options);
+    if (column?.kind === 'binary') {
+      const bytes = value === null ? Buffer.alloc(0) : Buffer.from(String(value), 'base64');
+      this.adapterHost.httpAdapter.setHeader(res, 'X-Content-Type-Options', 'nosniff');
+      return new StreamableFile(bytes, { type: contentTypeOf(bytes), length: bytes.length });
+    }
+    this.adapterHost.httpAdapter.setHeader(res, 'Content-Type', 'text/plain; charset=utf-8');
     return value === null ? '' : String(value);
   }
 

@@ -38,6 +38,7 @@ import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
             tesseraVersion: TESSERA_VERSION,
             resources: registry.resources,
             customResources: custom.resources,
+            tableQueries: custom.tableQueries,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
             permitAuthInUrl: settings.permitAuthInUrl,

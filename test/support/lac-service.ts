@@ -13,7 +13,8 @@ export interface LacService {
   stop(): Promise<void>;
 }
 
-export async function startLacService(target: TestTarget): Promise<LacService> {
+/** `env`: more settings, e.g. `{ RESOURCE_PREFIX: 'demo' }` for the LAC READMEs' `demo:customer`. */
+export async function startLacService(target: TestTarget, env: Record<string, string> = {}): Promise<LacService> {
   const database: ScratchDatabase = await createScratchDatabase(target.database);
   let service: ServiceProcess;
   try {
@@ -23,6 +24,7 @@ export async function startLacService(target: TestTarget): Promise<LacService> {
         HTTP_ADAPTER: target.adapter,
         TESSERA_ADMIN_USER: 'lac-admin',
         TESSERA_ADMIN_PASSWORD: 'lac-admin-password',
+        ...env,
       },
       170_000,
     );

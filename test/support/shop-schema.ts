@@ -17,8 +17,8 @@ const TYPES: Record<Dialect, { serial: string; bool: string; stamp: string; blob
  * with a self-reference (category.parent_id), a many-to-many through a join table with a
  * composite key (product_supplier), a composite key of its own (order_line), unique and nullable
  * columns, decimals, dates and timestamps, defaults, indexes, a table without a primary key
- * (event_log), a column Tessera cannot serve (product.photo, binary) and a table whose NOT NULL
- * binary column makes it unservable (attachment).
+ * (event_log), and binary columns, nullable (product.photo) and NOT NULL without a default
+ * (attachment.content), which Tessera serves.
  *
  * Names are quoted ("x", or `x` on MySQL): TypeORM reads SQLite's constraint names and its
  * AUTOINCREMENT key back only from quoted names, as it writes them itself.
@@ -135,7 +135,7 @@ function quoteNames(quote: string, statements: string[]): string[] {
   );
 }
 
-/** Tables the generator serves from the shop schema (event_log has no key; attachment is served without its binary NOT NULL column). */
+/** Tables the generator serves from the shop schema (event_log has no key). */
 export const SHOP_TABLES = [
   'attachment',
   'category',

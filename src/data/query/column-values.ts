@@ -53,8 +53,9 @@ export function convertLiteral(kind: ColumnKind, literal: PlainLiteral, dialect:
     case 'datetime':
       return literal.kind === 'string' ? dateTimeValue(literal.value, true, dialect) : expect("a date and time written 'YYYY-MM-DD HH:MM:SS'");
     case 'json':
-      // Never reached: the compiler refuses JSON columns in filters and sorts (see `resolveColumn`).
-      return expect('no value: JSON columns cannot be compared');
+    case 'binary':
+      // Never reached: the compiler refuses JSON and binary columns in filters and sorts (see `resolveColumn`).
+      return expect('no value: JSON and binary columns cannot be compared');
   }
 }
 

@@ -212,6 +212,8 @@ function resolveColumn(columns: ColumnResolver, path: ColumnPath): ResolvedColum
   if (!column) throw new ApiError(ErrorCode.UNKNOWN_COLUMN, `unknown column "${nameOf(path)}"`);
   // The databases compare JSON differently (PostgreSQL's json not at all): no filter or sort reads it.
   if (column.kind === 'json') throw badRequest(`column "${nameOf(path)}" holds JSON values, which filters and sorts cannot compare`);
+  // Bytes compare differently too (SQLite's blob with text, MySQL's padded binary(n)): neither is filtered nor sorted on.
+  if (column.kind === 'binary') throw badRequest(`column "${nameOf(path)}" holds binary values, which filters and sorts cannot compare`);
   return column;
 }
 

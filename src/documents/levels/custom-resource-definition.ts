@@ -59,6 +59,22 @@ export interface CustomResourceDefinition extends ResourceLevelDefinition {
   description?: string;
 }
 
+/**
+ * Named filters and orders of one table resource (`ProjectDefinition.tableQueries`, keyed by the
+ * table's name): LAC lets a table's GET take `userfilter`/`userorder` as a custom resource's does
+ * (`get demo:customer --userfilter "myFilter(custname:'Alpha and Sons')" --userorder "sortByName"`).
+ * The same forms as `CustomResourceDefinition.userFilters`/`userOrders`, over the table's column
+ * names; checked at boot with the custom resources.
+ *
+ * ```ts
+ * tableQueries: { customer: { userFilters: { myFilter: 'name = :custname' }, userOrders: { sortByName: 'name' } } }
+ * ```
+ */
+export interface TableQueriesDefinition {
+  userFilters?: Record<string, string>;
+  userOrders?: Record<string, string>;
+}
+
 export interface ChildResourceDefinition extends ResourceLevelDefinition {
   /** JSON property and path segment, e.g. 'Orders'. No '.'. */
   name: string;

@@ -10,7 +10,7 @@ import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from 
 import type { Dialect } from '../../database/dialect.js';
 import { ResourcePaths } from '../../security/resource-paths.js';
 import { AttributeColumnResolver } from './attribute-column-resolver.js';
-import type { CustomResourceDefinition, ResourceLevelDefinition } from './custom-resource-definition.js';
+import type { CustomResourceDefinition, ResourceLevelDefinition, TableQueriesDefinition } from './custom-resource-definition.js';
 import { parseUserFilter, type UserFilter } from './user-filters.js';
 
 /**
@@ -90,9 +90,20 @@ export interface CustomResource {
 }
 
 export class CustomResourceError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`The custom resources in the project are invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  constructor(
+    readonly problems: string[],
+    what = 'The custom resources in the project are invalid',
+  ) {
+    super(`${what}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'CustomResourceError';
+  }
+}
+
+/** The project's `tableQueries` are invalid: every problem, one a line. */
+export class TableQueriesError extends CustomResourceError {
+  constructor(problems: string[]) {
+    super(problems, "The tables' named filters and orders (tableQueries) in the project are invalid");
+    this.name = 'TableQueriesError';
   }
 }
 
@@ -109,9 +120,21 @@ export function subPathFrom(level: ResourceLevel, root: ResourceLevel): string {
 
 export class CustomResourceRegistry extends ResourcePaths {
   readonly resources: readonly CustomResource[];
+  /**
+   * The table resources with named filters or orders (`tableQueries`): each its `tableLevel`'s
+   * resource, whose `userFilters` and `userOrders` the table's GET reads, as a custom resource's.
+   */
+  readonly tableQueries: readonly CustomResource[];
   private readonly byLowerPath = new Map<string, ResourceLevel>();
 
-  constructor(definitions: readonly CustomResourceDefinition[], tables: ResourceRegistry, dialect: Dialect) {
+  constructor(
+    definitions: readonly CustomResourceDefinition[],
+    tables: ResourceRegistry,
+    dialect: Dialect,
+    tableQueries: Readonly<Record<string, TableQueriesDefinition>> = {},
+    /** A table's one level (`tableLevel`, passed in: it knows this module's types). */
+    tableLevel?: (table: Resource) => ResourceLevel,
+  ) {
     super();
     const problems: string[] = [];
     const builder = new LevelBuilder(tables, dialect, problems);
@@ -139,11 +162,60 @@ export class CustomResourceRegistry extends ResourcePaths {
     }
     if (problems.length > 0) throw new CustomResourceError(problems);
     this.resources = resources;
+    this.tableQueries =
+      tableLevel === undefined
+        ? []
+        : this.buildTableQueries(tableQueries, tables, tableLevel, new LevelBuilder(tables, dialect, problems), problems);
     const index = (level: ResourceLevel): void => {
       this.byLowerPath.set(level.path.toLowerCase(), level);
       level.subLevels.forEach(index);
     };
     resources.forEach((r) => index(r.root));
+  }
+
+  /**
+   * Checks each table's named filters and orders against its columns (every problem in one
+   * error) and gives them to the table's level, where the table's GET finds them.
+   */
+  private buildTableQueries(
+    definitions: Readonly<Record<string, TableQueriesDefinition>>,
+    tables: ResourceRegistry,
+    tableLevel: (table: Resource) => ResourceLevel,
+    builder: LevelBuilder,
+    problems: string[],
+  ): CustomResource[] {
+    const out: CustomResource[] = [];
+    const seen = new Map<Resource, string>();
+    for (const [name, definition] of Object.entries(definitions)) {
+      const where = `table "${name}"`;
+      const table = tables.find(name);
+      if (!table) {
+        problems.push(`${where}: no table resource has that name`);
+        continue;
+      }
+      if (seen.has(table)) {
+        problems.push(`${where} is the table "${seen.get(table)}" again (names match case-insensitively, with or without the prefix)`);
+        continue;
+      }
+      seen.set(table, name);
+      // Typed data, but a project written in JavaScript (or cast) may hold anything.
+      if ((definition as unknown) === null || typeof definition !== 'object') {
+        problems.push(`${where}: give { userFilters?, userOrders? }`);
+        continue;
+      }
+      const unknown = Object.keys(definition).filter((key) => key !== 'userFilters' && key !== 'userOrders');
+      if (unknown.length > 0) problems.push(`${where}: unknown field(s) ${unknown.join(', ')} (a table takes userFilters and userOrders)`);
+      const root = tableLevel(table);
+      const resource = root.resource;
+      // The table level's resource is built with none; this is the one place that gives it its own.
+      Object.assign(resource, {
+        userFilters: builder.userFilters(definition, root, where),
+        userOrders: builder.userOrders(definition, root, where),
+      });
+      if (resource.userFilters.size > 0 || resource.userOrders.size > 0) out.push(resource);
+    }
+    if (problems.length > 0) throw new TableQueriesError(problems);
+    return out;
   }
 
   /** How many custom resources there are (0: every request names a table). */
@@ -237,7 +309,7 @@ class LevelBuilder {
     return level;
   }
 
-  userFilters(definition: CustomResourceDefinition, root: ResourceLevel, where: string): Map<string, UserFilter> {
+  userFilters(definition: Pick<CustomResourceDefinition, 'userFilters'>, root: ResourceLevel, where: string): Map<string, UserFilter> {
     const out = new Map<string, UserFilter>();
     for (const [name, text] of Object.entries(definition.userFilters ?? {})) {
       try {
@@ -251,7 +323,11 @@ class LevelBuilder {
     return out;
   }
 
-  userOrders(definition: CustomResourceDefinition, root: ResourceLevel, where: string): Map<string, readonly OrderTerm[]> {
+  userOrders(
+    definition: Pick<CustomResourceDefinition, 'userOrders'>,
+    root: ResourceLevel,
+    where: string,
+  ): Map<string, readonly OrderTerm[]> {
     const out = new Map<string, readonly OrderTerm[]>();
     for (const [name, text] of Object.entries(definition.userOrders ?? {})) {
       try {

@@ -16,7 +16,8 @@ export interface NamedQueryColumn {
 }
 
 /**
- * The columns each named filter tests and each named order sorts by first (a later term only
+ * The columns each named filter tests and each named order sorts by first (of custom resources,
+ * and of tables, whose level is named after the table) (a later term only
  * breaks ties: an index on it alone does not spare reading the table), as `table.column` of the
  * root level, in the order the definitions name them.
  */
@@ -77,7 +78,7 @@ export class NamedQueryIndexes implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const columns = namedQueryColumns(this.registry.resources);
+    const columns = namedQueryColumns([...this.registry.resources, ...this.registry.tableQueries]);
     if (columns.length === 0) return;
     try {
       const leads = await this.database.indexLeads([...new Set(columns.map((c) => c.entity))]);

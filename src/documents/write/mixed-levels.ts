@@ -37,7 +37,13 @@ export class MixedLevels {
     if (href === undefined) return undefined;
     const segment = resourceSegmentOf(href);
     // An href naming the request's own level (or its table) is today's: the writer reads its key from it.
-    if (current && segment !== undefined && [current.path, current.resource.name].some((n) => sameName(n, segment))) return undefined;
+    if (
+      current &&
+      segment !== undefined &&
+      [current.path, current.resource.name, current.resource.prefixedName].some((n) => n !== undefined && sameName(n, segment))
+    ) {
+      return undefined;
+    }
     // Inside a resource's body, an href that names nothing is left to the writer (400: not an href of that level).
     if (segment === undefined) {
       if (current) return undefined;

@@ -209,8 +209,8 @@ export class ObjectChecks {
   }
 
   /**
-   * The key of the object: the URL's, its href's (the level's path or the table's name followed by
-   * the key), or its key columns (sent, or filled from its parent). Undefined when none is complete
+   * The key of the object: the URL's, its href's (the level's path or the table's plain or prefixed
+   * name followed by the key), or its key columns (sent, or filled from its parent). Undefined when none is complete
    * and `required` is false.
    */
   keyOf(
@@ -228,7 +228,8 @@ export class ObjectChecks {
       // ASCII case only: a full toLowerCase may change the text's length ("İ" becomes two code
       // units), and the key would then be cut from the wrong place (a neighbour's key).
       const folded = asciiLowerCase(path);
-      for (const name of new Set([level.path, resource.name])) {
+      // A table's LAC name (`main:customer`) names it as well (hrefs LAC clients kept from LAC carry it).
+      for (const name of new Set([level.path, resource.name, resource.prefixedName ?? resource.name])) {
         const marker = `/${asciiLowerCase(name)}/`;
         const at = folded.lastIndexOf(marker);
         if (at >= 0) return parseKeySegment(resource, path.slice(at + marker.length));

@@ -104,6 +104,17 @@ export function customReadQueryOf(root: ResourceLevel, query: Record<string, unk
   };
 }
 
+/**
+ * A collection GET's `userfilter` and `userorder` (each at most once) against the level's named
+ * filters and orders: a custom resource's root, or a table resource's level (`tableQueries`).
+ */
+export function namedQueriesOf(root: ResourceLevel, query: Record<string, unknown>): { userFilters: FilterNode[]; userOrder: OrderTerm[] } {
+  return {
+    userFilters: userFiltersOf(root, once(query.userfilter, 'userfilter')),
+    userOrder: userOrderOf(root, once(query.userorder, 'userorder')),
+  };
+}
+
 function definitionsOf(root: ResourceLevel): CustomResource | undefined {
   return root.kind === 'root' ? root.resource : undefined;
 }

@@ -123,8 +123,12 @@ export class CustomResourceReads {
     for (const attribute of level.attributes) {
       if (r.readable && !r.readable.has(attribute.column.name)) continue;
       const value = toJson(attribute.column, r.row[attribute.column.name] ?? null);
-      const limit = attribute.column.kind === 'string' ? query.inline.limitFor(level.name, attribute.name) : Infinity;
-      out[attribute.name] = limit === Infinity ? value : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`);
+      const inlinable = attribute.column.kind === 'string' || attribute.column.kind === 'binary';
+      const limit = inlinable ? query.inline.limitFor(level.name, attribute.name) : Infinity;
+      out[attribute.name] =
+        limit === Infinity
+          ? value
+          : inlined(value, limit, () => `${href}/${encodeURIComponent(attribute.name)}`, attribute.column.kind === 'binary');
     }
     return out;
   }

@@ -78,7 +78,8 @@ function levelParameters(root: ResourceLevel, allowFreeFormFilters: boolean): Js
     });
 }
 
-function namedParameters(resource: CustomResource): JsonObject[] {
+/** The `userfilter` and `userorder` parameters of a collection with named filters or orders (a custom resource's, a table's). */
+export function namedParameters(resource: CustomResource): JsonObject[] {
   const out: JsonObject[] = [];
   if (resource.userFilters.size > 0) {
     const filters = [...resource.userFilters.values()].map((f) => `${f.name}(${[...f.parameters].map((p) => `${p}:value`).join(', ')})`);

@@ -1,6 +1,6 @@
 import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import type { CustomResource } from '../../documents/levels/custom-resource-registry.js';
-import { customResourceDocs } from './custom-resource-docs.js';
+import { customResourceDocs, namedParameters } from './custom-resource-docs.js';
 import { errorResponses, errorSchema } from '../../common/openapi/error-responses.js';
 import { codeSpan, type JsonObject, type OpenApiDocument } from '../../common/openapi/openapi-types.js';
 import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
@@ -17,6 +17,8 @@ export interface OpenApiSource {
   resources: readonly Resource[];
   /** The project's custom (nested) resources. */
   customResources?: readonly CustomResource[];
+  /** The tables' named filters and orders (`tableQueries`): each a table level's resource. */
+  tableQueries?: readonly CustomResource[];
   /** Attributes logic rules derive on a resource: read-only for clients. */
   derived: (resource: Resource) => ReadonlySet<string>;
   resourcePrefix: string;
@@ -81,6 +83,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     allowFreeFormFilters: source.allowFreeFormFilters,
   });
   paths = { ...paths, ...mixedWritePaths() };
+  const namedQueries = new Map((source.tableQueries ?? []).map((q) => [q.root.table, q]));
   for (const resource of source.resources) {
     const name = names.get(resource)!;
     const derived = source.derived(resource);
@@ -88,6 +91,12 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     if (!resource.view) schemas[`${name}.new`] = insertSchema(resource, derived, name);
     if (!isKeyless(resource)) parameters[`key.${name}`] = keyParameter(resource);
     paths = { ...paths, ...(resource.view ? viewPaths(resource, name, options) : resourcePaths(resource, name, options)) };
+    const named = namedQueries.get(resource);
+    if (named) {
+      // The collection GET takes the table's userfilter and userorder (as a custom resource's).
+      const list = (paths[`/${encodeURIComponent(resource.name)}`] as { get?: { parameters: JsonObject[] } } | undefined)?.get;
+      if (list) list.parameters = [...list.parameters, ...namedParameters(named)];
+    }
   }
   const custom = customResourceDocs(
     { resources: source.customResources ?? [], derived: source.derived, allowFreeFormFilters: source.allowFreeFormFilters },

@@ -54,6 +54,16 @@ function kindSchema(column: ResourceColumn): JsonObject & { type: string | strin
         format: 'date-time',
         description: `ISO 8601; stored and answered in UTC, years ${MIN_YEAR} to ${MAX_YEAR}.`,
       };
+    case 'binary': {
+      const most = column.length !== undefined ? ` At most ${column.length} bytes.` : '';
+      return {
+        type: ['object', 'string'],
+        description:
+          'Bytes, as LAC sends them: {"type": "base64", "length": <bytes>, "value": <base64>}, or, past inlinelimit bytes, ' +
+          '{"type": "base64", "length": <bytes>, "url": <the value\'s URL, which answers the bytes>}. Written as "b64:<base64>" ' +
+          `(or the object read). Filters and sorts cannot compare it.${most}`,
+      };
+    }
     case 'json':
       return column.items !== undefined
         ? { type: 'array', items: { type: [column.items, 'null'] }, description: 'Filters and sorts cannot compare it.' }
