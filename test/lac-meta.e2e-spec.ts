@@ -69,8 +69,9 @@ describeEachTarget('LAC meta endpoints', (target) => {
   describe('@data_sources', () => {
     it('names the prefix and the kind of database, never its URL, host, user or password', async () => {
       const res = await readonly.get('/@data_sources').expect(200);
+      const tables = ((await readonly.get('/@tables').expect(200)).body as Json[]).length;
       expect(res.body).toEqual([
-        expect.objectContaining({ name: 'main', ident: 1, prefix: 'main', databaseType: t.config.database.kind, tables: 6, views: 0 }),
+        expect.objectContaining({ name: 'main', ident: 1, prefix: 'main', databaseType: t.config.database.kind, tables, views: 0 }),
       ]);
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(t.config.database.url);

@@ -85,7 +85,16 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
         primaryKey: ['name'],
       });
       const tables = list.filter((r) => r.resource_type === 'TableBased').map((r) => r.name);
-      expect(tables.sort()).toEqual(['customer', 'employee', 'lineitem', 'product', 'purchaseorder', 'purchaseorder_audit']);
+      expect(tables.sort()).toEqual([
+        'customer',
+        'employee',
+        'lineitem',
+        'payment',
+        'payment_allocation',
+        'product',
+        'purchaseorder',
+        'purchaseorder_audit',
+      ]);
       for (const resource of list.filter((r) => r.resource_type === 'TableBased')) {
         const page = await demo.getUrl(`${resource['@metadata'].href}?pagesize=1`).expect(200);
         expect(Array.isArray(page.body)).toBe(true);
@@ -153,6 +162,15 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
           parent_columns: ['order_number'],
           child_columns: ['order_number'],
         },
+        {
+          name: 'payment_allocation',
+          child: 'payment_allocation',
+          via: 'purchaseorder',
+          role: 'payment_allocation',
+          child_table: 'main:payment_allocation',
+          parent_columns: ['order_number'],
+          child_columns: ['order_number'],
+        },
       ]);
       await demo.get('/@tables/nope').expect(404);
     });
@@ -161,7 +179,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       const derivedOf = async (table: string) =>
         ((await demo.get(`/@tables/${table}`).expect(200)).body.columns as Json[]).filter((c) => c.derived).map((c) => c.name);
       expect(await derivedOf('lineitem')).toEqual(['product_price', 'amount']);
-      expect(await derivedOf('purchaseorder')).toEqual(['amount_total']);
+      expect(await derivedOf('purchaseorder')).toEqual(['amount_total', 'amount_paid', 'amount_owed']);
       expect(await derivedOf('customer')).toEqual(['balance']);
       expect(await derivedOf('product')).toEqual([]);
       const item = (await demo.get('/@tables/lineitem').expect(200)).body as Json;
@@ -214,12 +232,26 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
   describe('the query of meta lists', () => {
     it("sorts and pages as LAC's CLI asks (schema list), and refuses a parameter it does not take", async () => {
       const sorted = (await demo.get('/@tables?sysorder=(entity:asc_uc,entity:desc)&pagesize=1000').expect(200)).body as Json[];
-      expect(sorted.map((x) => x.entity)).toEqual(['customer', 'employee', 'lineitem', 'product', 'purchaseorder', 'purchaseorder_audit']);
+      expect(sorted.map((x) => x.entity)).toEqual([
+        'customer',
+        'employee',
+        'lineitem',
+        'payment',
+        'payment_allocation',
+        'product',
+        'purchaseorder',
+        'purchaseorder_audit',
+      ]);
       const first = (await demo.get('/@tables?sysorder=(entity:desc)&pagesize=4').expect(200)).body as Json[];
-      expect(first.slice(0, 4).map((x) => x.entity)).toEqual(['purchaseorder_audit', 'purchaseorder', 'product', 'lineitem']);
+      expect(first.slice(0, 4).map((x) => x.entity)).toEqual(['purchaseorder_audit', 'purchaseorder', 'product', 'payment_allocation']);
       const next = first[4]!['@metadata'].next_batch as string;
       expect(next).toBe(`${origin}/@tables?sysorder=%28entity%3Adesc%29&pagesize=4&offset=4`);
-      expect(((await demo.getUrl(next).expect(200)).body as Json[]).map((x) => x.entity)).toEqual(['employee', 'customer']);
+      expect(((await demo.getUrl(next).expect(200)).body as Json[]).map((x) => x.entity)).toEqual([
+        'payment',
+        'lineitem',
+        'employee',
+        'customer',
+      ]);
       const resources = (await demo.get('/@resources?sysorder=(resource_type:asc,name:desc)').expect(200)).body as Json[];
       expect(resources.slice(0, 3).map((r) => r.name)).toEqual(['OrderNotes', 'OrderEntry', 'Customers']);
       const refused = await demo.get('/@tables?sysfilter=equal(project_ident:1)').expect(400);
@@ -229,7 +261,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       expect((await demo.get('/@tables/customer?pagesize=0').expect(400)).body.errorCode).toBe(4000);
       expect((await demo.get('/@tables/customer?offset=1').expect(400)).body.errorCode).toBe(4000);
       expect((await demo.get('/@tables?sysorder=(columns:asc)').expect(400)).body.errorCode).toBe(4003);
-      expect((await demo.get('/@schema/main?projectId=123').expect(200)).body).toHaveLength(6);
+      expect((await demo.get('/@schema/main?projectId=123').expect(200)).body).toHaveLength(8);
     });
   });
 
@@ -361,12 +393,19 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
           role: 'purchaseorder',
           type: 'urn:caliveapicreator:demo:main:purchaseorder',
         },
+        {
+          href: `${origin}/payment?sysfilter=equal(customer_name:'Alpha%20and%20Sons')`,
+          rel: 'children',
+          role: 'payment',
+          type: 'urn:caliveapicreator:demo:main:payment',
+        },
       ]);
       const order = customer!.Orders[0] as Json;
       expect(linksOf(order).map((l) => [l.rel, l.role])).toEqual([
         ['parent', 'customer'],
         ['parent', 'salesrep'],
         ['children', 'lineitem'],
+        ['children', 'payment_allocation'],
       ]);
       expect(byRole(linksOf(order), 'lineitem')!.href).toBe(`${origin}/lineitem?sysfilter=equal(order_number:${order.order_number})`);
       const product = (order.Lineitems[0] as Json).Product as Json;
@@ -378,7 +417,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     it('builds no link of a custom level from a column the level does not show', async () => {
       const [note] = (await demo.get('/OrderNotes/1').expect(200)).body as Json[];
       expect(Object.keys(note!).sort()).toEqual(['@metadata', 'order_number', 'text']);
-      expect(linksOf(note!).map((l) => l.role)).toEqual(['lineitem']);
+      expect(linksOf(note!).map((l) => l.role)).toEqual(['lineitem', 'payment_allocation']);
     });
 
     it('leaves out a parent link whose foreign key is null', async () => {
@@ -409,7 +448,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     it("a sales rep's customer links to the orders he may read, and following it answers only those", async () => {
       const customer = await oneRow<Json>(sam, '/customer/Alpha%20and%20Sons');
       const links = linksOf(customer);
-      expect(links.map((l) => l.role)).toEqual(['purchaseorder']);
+      expect(links.map((l) => l.role)).toEqual(['purchaseorder', 'payment']);
       const orders = (await sam.getUrl(links[0]!.href).expect(200)).body as Json[];
       expect(orders.length).toBeGreaterThan(0);
       expect(orders.every((o) => o.customer_name === 'Alpha and Sons' && o.salesrep_id === 1)).toBe(true);

@@ -83,7 +83,7 @@ interface Written {
   rulesummary?: RuleEntry[];
 }
 
-const ORDER_COLUMNS = ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'notes'];
+const ORDER_COLUMNS = ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'amount_paid', 'amount_owed', 'notes'];
 const LINEITEM_COLUMNS = ['lineitem_id', 'order_number', 'product_number', 'qty_ordered', 'product_price', 'amount'];
 
 describeEachTarget('transaction summaries in the written resource’s terms', (target) => {

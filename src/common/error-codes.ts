@@ -31,6 +31,8 @@ export enum ErrorCode {
   DATABASE_CONSTRAINT = 4221,
   TOO_MANY_LOGINS = 4290,
   INTERNAL = 5000,
+  /** The rules cascaded past the engine's depth limit: events that write rows whose rules write again, in a loop (a fault of the project's rules). */
+  RULES_TOO_DEEP = 5001,
   DATABASE_UNAVAILABLE = 5030,
   /** A custom authentication provider did not answer in time or could not be reached. */
   PROVIDER_UNAVAILABLE = 5031,

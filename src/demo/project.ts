@@ -2,12 +2,15 @@ import type { ProjectDefinition } from '../project-definition.js';
 import { Customer } from './entities/customer.entity.js';
 import { Employee } from './entities/employee.entity.js';
 import { Lineitem } from './entities/lineitem.entity.js';
+import { PaymentAllocation } from './entities/payment-allocation.entity.js';
+import { Payment } from './entities/payment.entity.js';
 import { Product } from './entities/product.entity.js';
 import { PurchaseorderAudit } from './entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from './entities/purchaseorder.entity.js';
 import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create-demo-tables.js';
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
 import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
+import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
@@ -25,8 +28,8 @@ export const demoProject: ProjectDefinition = {
     permitAuthInUrl: false,
     allowFreeFormFilters: true,
   },
-  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit],
-  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000, IndexCustomerBalance1763900002000],
+  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit, Payment, PaymentAllocation],
+  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000, IndexCustomerBalance1763900002000, Payments1763900003000],
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,

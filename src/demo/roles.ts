@@ -19,6 +19,8 @@ export const demoRoles: RolesDefinition = {
         employee: { access: ['READ'] },
         purchaseorder: { access: ['ALL'], rowFilter: 'salesrep_id = @{employee_id}' },
         lineitem: { access: ['ALL'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
+        payment: { access: ['READ'] },
+        payment_allocation: { access: ['READ'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
       },
     },
   ],

@@ -106,6 +106,10 @@ export class AllExceptionsFilter implements ExceptionFilter, OnApplicationShutdo
     if (error.errorCode === ErrorCode.DATABASE_CONSTRAINT || error.errorCode === ErrorCode.DUPLICATE_KEY)
       this.logRefusal(exception, requestId);
 
+    if (error.errorCode === ErrorCode.RULES_TOO_DEEP) {
+      // A fault of the project's rules: whoever runs the service must hear of it.
+      this.logger.error({ requestId, err: exception }, 'rules cascaded past the depth limit');
+    }
     if (error.errorCode === ErrorCode.INTERNAL || error.errorCode === ErrorCode.DATABASE_UNAVAILABLE) {
       const raw = rawRequestOf(request);
       const where = { requestId, method: raw.method, path: redactUrl(raw.url ?? '') };

@@ -31,7 +31,7 @@ const feeds = new Map([
   [item.name, [{ relation: item.parents[0] }]],
   [order.name, [{ relation: order.parents[0] }]],
 ]);
-const bank = { for: (r: Resource) => ({ feeds: feeds.get(r.name) ?? [] }) } as unknown as RuleBank;
+const bank = { for: (r: Resource) => ({ feeds: feeds.get(r.name) ?? [], locksAlso: [] }) } as unknown as RuleBank;
 
 function capturingRunner() {
   const statements: Array<{ sql: string; values: unknown[] }> = [];

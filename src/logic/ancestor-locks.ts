@@ -21,7 +21,7 @@ const pathsByBank = new WeakMap<RuleBank, Map<string, AncestorPath[]>>();
 
 /**
  * Every ancestor a write of `resource` may adjust through aggregates (sum, count, min, max),
- * as paths from the resource, deepest first: for a line item, the customer (through its order)
+ * or through the allocations it provides (`locksAlso`), as paths from the resource, deepest first: for a line item, the customer (through its order)
  * before the order. Computed once per resource.
  */
 export function ancestorPaths(resource: Resource, bank: RuleBank, registry: ResourceRegistry): AncestorPath[] {
@@ -31,7 +31,10 @@ export function ancestorPaths(resource: Resource, bank: RuleBank, registry: Reso
   if (paths) return paths;
   paths = [];
   const walk = (from: Resource, path: Step[], seen: Set<string>): void => {
-    const relations = new Map(bank.for(from).feeds.map((feed) => [feed.relation.name, feed.relation]));
+    const rules = bank.for(from);
+    const relations = new Map(
+      [...rules.feeds.map((feed) => feed.relation), ...rules.locksAlso].map((relation) => [relation.name, relation]),
+    );
     for (const relation of relations.values()) {
       const to = registry.get(relation.parent);
       if (seen.has(to.name) || path.length >= MAX_PATH) continue;

@@ -7,6 +7,7 @@ import { LOGGER } from '../observability/logger.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RowChecksum } from '../data/checksum.js';
+import { keyOf } from '../data/primary-key.js';
 import { ResourceRegistry, type Resource } from '../data/resource-registry.js';
 import { RowStore } from '../data/row-store.js';
 import { Database } from '../database/database.js';
@@ -19,6 +20,7 @@ import { RuleLog } from './rule-log.js';
 import type { Rule } from './rule-dsl.js';
 import { toRuleRow } from './rule-values.js';
 import { checkConstraints } from './rules/constraint.js';
+import { runCommitRows } from './rules/commit-row.js';
 import { withConflictRetries } from '../database/locks/write-retry.js';
 import { WriteTransaction } from './write-transaction.js';
 
@@ -71,13 +73,19 @@ export class LogicEngine {
     return this.bank.for(resource).derived;
   }
 
-  /** Commit constraints on the final values of every touched row, then commit events. */
-  private async beforeCommit(tx: WriteTransaction): Promise<void> {
+  /** Commit constraints on the final values of every touched row, then per-row commit events, then commit events. */
+  private async beforeCommit(tx: WriteTransaction, ruleLog: RuleLog | undefined): Promise<void> {
     const touched = tx.summary.list();
     for (const entry of touched) {
       if (entry.verb !== 'DELETE')
         checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row, this.counterOf);
     }
+    await runCommitRows(
+      tx,
+      touched,
+      (resource) => this.bank.for(resource).commitRows,
+      ruleLog && ((resource, row, rule) => ruleLog.record(resource, keyOf(resource, row), rule)),
+    );
     if (this.bank.commitRules.length === 0) return;
     const event = { touched: touched.map((e) => ({ resource: e.resource.name, verb: e.verb, row: toRuleRow(e.resource, e.row) })) };
     for (const rule of this.bank.commitRules) {
@@ -99,7 +107,7 @@ export class LogicEngine {
       const store = new RowStore(session, this.database.dialect, this.database.insertReturnsRow);
       const tx = new WriteTransaction(store, this.registry, this.bank, this.checksums, policy, ruleLog);
       await work(tx);
-      await this.beforeCommit(tx);
+      await this.beforeCommit(tx, ruleLog);
       await tx.readBackStored();
       return policy.summary(store, tx.summary.list());
     });

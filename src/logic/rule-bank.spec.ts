@@ -5,6 +5,8 @@ import type { ResourceRegistry } from '../data/resource-registry.js';
 import { Customer } from '../demo/entities/customer.entity.js';
 import { Employee } from '../demo/entities/employee.entity.js';
 import { Lineitem } from '../demo/entities/lineitem.entity.js';
+import { PaymentAllocation } from '../demo/entities/payment-allocation.entity.js';
+import { Payment } from '../demo/entities/payment.entity.js';
 import { Product } from '../demo/entities/product.entity.js';
 import { PurchaseorderAudit } from '../demo/entities/purchaseorder-audit.entity.js';
 import { Purchaseorder } from '../demo/entities/purchaseorder.entity.js';
@@ -68,7 +70,7 @@ class Match {
 // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a class that is no entity of the project, on purpose
 class Stranger {}
 
-const demoEntities = [Customer, Employee, Lineitem, Product, Purchaseorder, PurchaseorderAudit];
+const demoEntities = [Customer, Employee, Lineitem, Product, Purchaseorder, PurchaseorderAudit, Payment, PaymentAllocation];
 
 describe('RuleBank', () => {
   let demo: ResourceRegistry;
@@ -370,7 +372,7 @@ describe('RuleBank', () => {
 
     it('knows which attributes rules derive (clients may not write them)', () => {
       expect([...rulesOf('customer').derived]).toEqual(['balance']);
-      expect([...rulesOf('purchaseorder').derived].sort()).toEqual(['amount_total', 'notes']);
+      expect([...rulesOf('purchaseorder').derived].sort()).toEqual(['amount_owed', 'amount_paid', 'amount_total', 'notes']);
       expect([...rulesOf('lineitem').derived].sort()).toEqual(['amount', 'product_number', 'product_price']);
       expect(rulesOf('product').derived.size).toBe(0);
     });
@@ -378,7 +380,7 @@ describe('RuleBank', () => {
     it('files each aggregate under the child that feeds it, with its relation and attributes', () => {
       expect(
         rulesOf('purchaseorder').feeds.map((f) => [f.rule.kind, f.parent.name, f.attr.name, f.relation.name, f.childAttr?.name]),
-      ).toEqual([['sum', 'customer', 'balance', 'customer', 'amount_total']]);
+      ).toEqual([['sum', 'customer', 'balance', 'customer', 'amount_owed']]);
       expect(rulesOf('lineitem').feeds.map((f) => [f.parent.name, f.attr.name, f.relation.name, f.childAttr?.name])).toEqual([
         ['purchaseorder', 'amount_total', 'purchaseorder', 'amount'],
       ]);

@@ -54,6 +54,11 @@ import type {
   RuleValues,
   Use,
 } from './rule-row.js';
+import type { RuleActions } from './rule-actions.js';
+import type { AllocateRule, CommitRowRule } from './rule-dsl-rows.js';
+
+export { allocate, commitRow, type AllocateRule, type CommitRowEvent, type CommitRowRule } from './rule-dsl-rows.js';
+export type { RuleActions, RuleQuery, RuleReads } from './rule-actions.js';
 
 export type { EntityClass, RuleRow, RuleValues, Verb };
 
@@ -73,6 +78,8 @@ export interface AggregateRule {
   childAttr?: string;
   /** Only children for which this is true take part. */
   where?: (child: RuleRow) => boolean;
+  /** sum and count: a child whose parent does not exist yet inserts it (a managed parent; see `sum`). */
+  insertParent?: boolean;
 }
 
 export interface FormulaRule {
@@ -118,7 +125,7 @@ export interface ParentCheckRule {
 
 /** What an event handler gets. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- without a type argument, the untyped row (see RuleRow)
-export interface RowEvent<T = any> {
+export interface RowEvent<T = any> extends RuleActions {
   verb: Verb;
   /** The row's values; an `early` handler may change them. */
   row: RuleRow<T>;
@@ -126,8 +133,6 @@ export interface RowEvent<T = any> {
   old: RuleRow<T> | null;
   /** True when the attribute's value differs from `old` (always true on INSERT). */
   changed(attr: ColumnKey<T>): boolean;
-  /** Inserts a row of another (or the same) entity through the engine, with all its rules; resolves to the row as written. */
-  insert<E>(entity: EntityClass<E>, values: RuleValues<E>): Promise<RuleRow<E>>;
 }
 
 export interface EventRule {
@@ -147,7 +152,8 @@ export interface CommitRule {
   run: (event: CommitEvent) => void | Promise<void>;
 }
 
-export type Rule = AggregateRule | FormulaRule | CopyRule | ConstraintRule | ParentCheckRule | EventRule | CommitRule;
+export type Rule =
+  AggregateRule | FormulaRule | CopyRule | ConstraintRule | ParentCheckRule | EventRule | CommitRule | AllocateRule | CommitRowRule;
 
 interface AggregateSpec<P, C> {
   parent: EntityClass<P>;
@@ -166,13 +172,18 @@ function aggregate<P, C>(kind: AggregateRule['kind'], spec: AggregateSpec<P, C> 
   return { kind, ...spec, where: untyped<AggregateRule['where']>(spec.where) };
 }
 
-/** parent.attr = Σ child.childAttr over the children that pass `where`. */
-export function sum<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C> }): AggregateRule {
+/**
+ * parent.attr = Σ child.childAttr over the children that pass `where`. With `insertParent: true`
+ * (a managed parent, LAC's rule type 13, LogicBank's `insert_parent`), a child written with a
+ * parent key no row has yet inserts the parent first: its key from the child's foreign key, the
+ * rest the columns' defaults, through the parent's own rules, under the same locks.
+ */
+export function sum<P, C>(spec: AggregateSpec<P, C> & { childAttr: NumericKey<C>; insertParent?: boolean }): AggregateRule {
   return aggregate('sum', spec);
 }
 
-/** parent.attr = the number of children that pass `where`. */
-export function count<P, C>(spec: AggregateSpec<P, C>): AggregateRule {
+/** parent.attr = the number of children that pass `where`; `insertParent` as for `sum`. */
+export function count<P, C>(spec: AggregateSpec<P, C> & { insertParent?: boolean }): AggregateRule {
   return aggregate('count', spec);
 }
 

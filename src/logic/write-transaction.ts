@@ -1,9 +1,10 @@
 import { ApiError } from '../common/api-error.js';
+import { apiErrorFromDatabase } from '../database/errors/database-errors.js';
 import { ErrorCode } from '../common/error-codes.js';
 import type { RowChecksum } from '../data/checksum.js';
 import { keyOf, rowIdentity, type KeyValues } from '../data/primary-key.js';
 import type { ParentRelation, Resource, ResourceRegistry } from '../data/resource-registry.js';
-import type { RowLock, RowStore } from '../data/row-store.js';
+import { paramsFor, type RowLock, type RowStore } from '../data/row-store.js';
 import { sameValue, type CanonicalRow, type CanonicalValue } from '../data/value-codec.js';
 import type { Unsettled } from '../data/values-column-resolver.js';
 import { ancestorPaths, lockAncestors, type AncestorPath, type RowSource } from './ancestor-locks.js';
@@ -12,8 +13,11 @@ import { applyCopies } from './rules/copy.js';
 import { checkConstraints } from './rules/constraint.js';
 import { checkParents } from './rules/parent-check.js';
 import { runRowEvents } from './rules/event.js';
+import { runAllocations } from './rules/allocate.js';
 import { applyFormulas } from './rules/formula.js';
 import type { RuleContext } from './rules/rule-context.js';
+import type { UntypedRuleQuery } from './rule-actions.js';
+import { orderColumns, ordered, queryCondition, ruleKey } from './rules/rule-query.js';
 import type { RuleBank, ResourceRules } from './rule-bank.js';
 import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
 import type { RuleCounter } from '../observability/metrics.js';
@@ -40,7 +44,7 @@ export const CHECKSUM_OVERRIDE = 'override';
 /** The most rows of one body whose ancestors are locked up front, in one statement per ancestor table. */
 const MAX_ROWS_LOCKED_AT_ONCE = 2000;
 
-/** Parents of parents of ...: a deeper chain means the rules loop. */
+/** Parents of parents of ..., writes of events' writes of ...: a deeper chain means the rules loop (500 / 5001). */
 const MAX_DEPTH = 64;
 
 /**
@@ -79,10 +83,11 @@ export class WriteTransaction implements RuleContext {
   async insert(resource: Resource, values: CanonicalRow, depth = 0): Promise<CanonicalRow> {
     this.guard(depth);
     const rules = this.bank.for(resource);
-    const row = await this.early(resource, rules, 'INSERT', { ...values }, null);
+    const row = await this.early(resource, rules, 'INSERT', { ...values }, null, depth);
     await applyCopies(this, resource, rules, row, null);
     await applyFormulas(this, resource, rules, row, null);
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'INSERT');
+    await this.insertManagedParents(resource, rules, row, null, depth);
     // PostgreSQL: the insert's foreign-key check (KEY SHARE) does not conflict with the parents'
     // update locks (FOR NO KEY UPDATE), so the insert goes first and the locks are held for one
     // statement less. MySQL/MariaDB: the check's share lock would conflict; the locks go first.
@@ -208,11 +213,75 @@ export class WriteTransaction implements RuleContext {
     return row;
   }
 
-  /** Inserts a row of an entity class on behalf of a rule (events). */
-  async insertFor(entity: EntityClass, values: RuleRow, depth: number): Promise<CanonicalRow> {
+  /** The project resource of an entity class (rule code names entities by class). */
+  resourceFor(entity: EntityClass): Resource {
     const resource = this.registry.resources.find((r) => r.target === entity);
     if (!resource) throw new Error(`${entity.name} is not an entity of this project`);
+    return resource;
+  }
+
+  /** Inserts a row of an entity class on behalf of a rule (events). */
+  async insertFor(entity: EntityClass, values: RuleRow, depth: number): Promise<CanonicalRow> {
+    const resource = this.resourceFor(entity);
     return this.insert(resource, fromRuleRow(resource, values), depth + 1);
+  }
+
+  /**
+   * Updates a row on behalf of a rule, with the system's rights: ancestors locked first, then the
+   * row, then its rules as for a client's update. Attributes rules derive may not be written.
+   */
+  async updateFor(entity: EntityClass, key: RuleRow, changes: RuleRow, depth: number): Promise<CanonicalRow> {
+    const resource = this.resourceFor(entity);
+    const rowKey = ruleKey(resource, key);
+    const values = fromRuleRow(resource, changes);
+    const derived = Object.keys(values).filter((name) => this.bank.for(resource).derived.has(name));
+    if (derived.length > 0)
+      throw new Error(`rule code may not write ${derived.map((n) => `${resource.name}.${n}`).join(', ')}: rules derive it`);
+    await this.lockAncestorsOf(resource, (path) => updateSources(path, rowKey, values));
+    const before = await this.lockRow(resource, rowKey, 'update');
+    if (!before) throw new Error(`rule code updates a ${resource.name} that does not exist`);
+    return this.change(resource, before, values, depth + 1);
+  }
+
+  /** Deletes a row (and its cascading children) on behalf of a rule, through their rules. */
+  async deleteFor(entity: EntityClass, key: RuleRow, depth: number): Promise<void> {
+    const resource = this.resourceFor(entity);
+    const rowKey = ruleKey(resource, key);
+    if (this.deleting.has(rowIdentity(resource, rowKey))) return;
+    await this.lockAncestorsOf(resource, () => [{ key: rowKey }]);
+    const row = await this.lockRow(resource, rowKey, 'delete');
+    if (!row) throw new Error(`rule code deletes a ${resource.name} that does not exist`);
+    await this.deleteRow(resource, row, depth + 1);
+  }
+
+  /** A row for rule code, as this transaction sees it; `lock`: for update. */
+  async readFor(entity: EntityClass, key: RuleRow, lock: boolean): Promise<CanonicalRow | undefined> {
+    const resource = this.resourceFor(entity);
+    const rowKey = ruleKey(resource, key);
+    return lock ? this.lockRow(resource, rowKey, 'update') : this.store.findByKey(resource, rowKey, false);
+  }
+
+  /**
+   * Rows for rule code. With `lock`, the ancestors the rows' aggregates feed are locked first
+   * (deepest first, as for every write), then the rows, in key order: rule code that reads rows
+   * to write to them takes its locks in the engine's order.
+   */
+  async queryFor(entity: EntityClass, query: UntypedRuleQuery, depth: number): Promise<CanonicalRow[]> {
+    this.guard(depth);
+    const resource = this.resourceFor(entity);
+    orderColumns(resource, query.order);
+    const select = (lock: RowLock): Promise<CanonicalRow[]> => {
+      const params = paramsFor(this.store.dialect);
+      return this.store.lockWhere(resource, queryCondition(this.store, resource, query.where, params), params, lock);
+    };
+    if (!query.lock) return ordered(resource, await select(false), query);
+    if (this.store.dialect !== 'sqlite' && ancestorPaths(resource, this.bank, this.registry).length > 0) {
+      const found = await select(false);
+      await this.lockAncestorsOf(resource, () => found.map((values) => ({ values })));
+    }
+    const rows = await select('update');
+    for (const row of rows) this.locked.set(rowIdentity(resource, keyOf(resource, row)), row);
+    return ordered(resource, rows, query);
   }
 
   /**
@@ -275,7 +344,7 @@ export class WriteTransaction implements RuleContext {
   ): Promise<CanonicalRow> {
     this.guard(depth);
     const rules = this.bank.for(resource);
-    const row = await this.early(resource, rules, 'UPDATE', { ...before, ...changes }, before);
+    const row = await this.early(resource, rules, 'UPDATE', { ...before, ...changes }, before, depth);
     await applyCopies(this, resource, rules, row, before);
     await applyFormulas(this, resource, rules, row, before, forced);
     const changed: CanonicalRow = {};
@@ -285,6 +354,7 @@ export class WriteTransaction implements RuleContext {
     this.ruleLog?.settle(row, resource, keyOf(resource, before));
     if (Object.keys(changed).length === 0) return before;
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
+    await this.insertManagedParents(resource, rules, row, before, depth);
     const key = keyOf(resource, before);
     await checkParents(resource, rules.parentChecks, row, before, this.lockedParent, this.counterOf);
     await this.store.update(resource, key, changed);
@@ -303,7 +373,7 @@ export class WriteTransaction implements RuleContext {
     const rules = this.bank.for(resource);
     const id = rowIdentity(resource, keyOf(resource, row));
     this.deleting.add(id);
-    const early = await this.early(resource, rules, 'DELETE', { ...row }, row);
+    const early = await this.early(resource, rules, 'DELETE', { ...row }, row, depth);
     this.ruleLog?.settle(early, resource, keyOf(resource, row));
     for (const link of resource.children) {
       const child = this.registry.get(link.child);
@@ -342,6 +412,38 @@ export class WriteTransaction implements RuleContext {
     }
   }
 
+  /**
+   * Managed parents (`insertParent`): each parent the row now points to through such an
+   * aggregate's relation, locked if it exists, else inserted (key from the row, defaults for the
+   * rest, with its own rules), before the row is written so that a foreign key finds it. Two
+   * transactions inserting the same parent: the second's duplicate key makes it run again.
+   */
+  private async insertManagedParents(
+    resource: Resource,
+    rules: ResourceRules,
+    row: CanonicalRow,
+    before: CanonicalRow | null,
+    depth: number,
+  ): Promise<void> {
+    const relations = new Map(rules.feeds.filter((feed) => feed.rule.insertParent).map((feed) => [feed.relation.name, feed]));
+    for (const { relation, parent } of relations.values()) {
+      const values = relation.columns.map((pair) => row[pair.child] ?? null);
+      if (values.some((v) => v === null)) continue;
+      if (before && relation.columns.every((pair, i) => (before[pair.child] ?? null) === values[i])) continue;
+      const parentKey = orderedKey(parent, relation, values);
+      const id = rowIdentity(parent, parentKey);
+      if (this.locked.has(id) || (await this.lockRow(parent, parentKey, 'update'))) continue;
+      const parentRow = Object.fromEntries(relation.columns.map((pair, i) => [pair.parent, values[i] ?? null]));
+      try {
+        await this.insert(parent, parentRow, depth + 1);
+      } catch (error) {
+        if (apiErrorFromDatabase(error)?.errorCode !== ErrorCode.DUPLICATE_KEY) throw error;
+        // Another transaction inserted it since: a conflict like a serialization failure, and retried as one.
+        throw Object.assign(new Error(`a managed ${parent.name} was inserted concurrently`), { code: '40001' });
+      }
+    }
+  }
+
   /** Children whose formulas read an attribute of this row that changed. */
   private async recomputeChildren(
     resource: Resource,
@@ -367,9 +469,10 @@ export class WriteTransaction implements RuleContext {
     verb: Verb,
     row: CanonicalRow,
     before: CanonicalRow | null,
+    depth: number,
   ): Promise<CanonicalRow> {
     if (!rules.early.some((e) => e.on.includes(verb))) return row;
-    const changed = await runRowEvents(this, resource, rules.early, verb, row, before, 0, true);
+    const changed = await runRowEvents(this, resource, rules.early, verb, row, before, depth, true);
     this.ruleLog?.carry(row, changed);
     return changed;
   }
@@ -382,6 +485,11 @@ export class WriteTransaction implements RuleContext {
     before: CanonicalRow | null,
     depth: number,
   ): Promise<void> {
+    if (rules.allocations.some((a) => a.rule.on.includes(verb))) {
+      await runAllocations(this, resource, rules.allocations, verb, row, depth);
+      this.ruleLog?.settle(row, resource, keyOf(resource, row));
+      row = this.current(resource, row);
+    }
     if (!rules.after.some((e) => e.on.includes(verb))) return;
     await runRowEvents(this, resource, rules.after, verb, row, verb === 'INSERT' ? null : before, depth, false);
     this.ruleLog?.settle(row, resource, keyOf(resource, row));
@@ -430,8 +538,16 @@ export class WriteTransaction implements RuleContext {
   }
 
   private guard(depth: number): void {
-    if (depth > MAX_DEPTH) throw new Error(`rules cascaded more than ${MAX_DEPTH} levels deep; check the rules for a loop`);
+    if (depth > MAX_DEPTH) throw rulesTooDeep();
   }
+}
+
+/** 500 / 5001: rules (events that write, aggregates, cascades) went deeper than the limit: they loop. */
+function rulesTooDeep(): ApiError {
+  return new ApiError(
+    ErrorCode.RULES_TOO_DEEP,
+    `The rules cascaded more than ${MAX_DEPTH} levels deep (an event that writes rows whose rules write again, in a loop); nothing was changed.`,
+  );
 }
 
 /** 409 / 4090: the checksum sent is not the row's. */

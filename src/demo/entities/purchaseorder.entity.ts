@@ -24,6 +24,14 @@ export class Purchaseorder {
   @Column({ type: 'boolean', default: false })
   paid!: boolean;
 
+  /** Σ of the payments allocated to the order. */
+  @Column({ ...decimalColumn, default: 0 })
+  amount_paid!: DecimalString;
+
+  /** amount_total − amount_paid: what the customer's balance counts while the order is unpaid. */
+  @Column({ ...decimalColumn, default: 0 })
+  amount_owed!: DecimalString;
+
   @Column({ type: 'varchar', length: 1000, nullable: true })
   notes!: string | null;
 

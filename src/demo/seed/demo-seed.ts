@@ -14,7 +14,7 @@ async function insertOne(manager: EntityManager, entity: Function, values: Recor
 
 /**
  * Loads the demo data with every derived value already right: amount = qty × price,
- * amount_total = Σ amounts, balance = Σ unpaid totals. Runs inside the caller's transaction.
+ * amount_total = Σ amounts, amount_owed = amount_total (nothing paid), balance = Σ unpaid totals. Runs inside the caller's transaction.
  */
 export async function seedDemo(manager: EntityManager): Promise<void> {
   const productIds: number[] = [];
@@ -41,6 +41,7 @@ export async function seedDemo(manager: EntityManager): Promise<void> {
       customer_name: order.customer,
       salesrep_id: order.salesrep === null ? null : employeeIds[order.salesrep],
       amount_total: total.toFixed(4),
+      amount_owed: total.toFixed(4),
       paid: order.paid,
       notes: order.notes,
     });

@@ -1,6 +1,7 @@
 import type { Resource } from '../../data/resource-registry.js';
 import type { CanonicalRow } from '../../data/value-codec.js';
-import type { EntityClass, EventRule, RowEvent, RuleRow, RuleValues, Verb } from '../rule-dsl.js';
+import type { EventRule, RowEvent, Verb } from '../rule-dsl.js';
+import { ruleActions } from './rule-actions.js';
 import { fromRuleRow, toRuleRow } from '../rule-values.js';
 import { sameValue } from '../../data/value-codec.js';
 import type { RuleContext } from './rule-context.js';
@@ -31,13 +32,7 @@ export async function runRowEvents(
       if (!column) throw new Error(`${resource.name} has no attribute "${attr}"`);
       return before === null || !sameValue(column.kind, row[attr], before[attr]);
     },
-    insert: async <E>(entity: EntityClass<E>, values: RuleValues<E>): Promise<RuleRow<E>> => {
-      const written = await tx.insertFor(entity, values, depth);
-      return toRuleRow<E>(
-        tx.registry.resources.find((r) => r.target === entity)!,
-        written,
-      );
-    },
+    ...ruleActions(tx, depth),
   };
   for (const rule of events) {
     if (!rule.on.includes(verb)) continue;

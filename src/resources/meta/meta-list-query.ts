@@ -28,6 +28,8 @@ function whole(text: string | undefined, name: string, min: number, max: number)
 function compare(a: unknown, b: unknown, term: OrderTerm): number {
   const absent = (v: unknown): boolean => v === null || v === undefined;
   if (term.nulls && absent(a) !== absent(b)) return (absent(a) ? -1 : 1) * (term.nulls === 'first' ? 1 : -1);
+  // Numbers (an ident, a count) by value: as text, 13 would sort before 9.
+  if (typeof a === 'number' && typeof b === 'number') return (a - b) * (term.direction === 'desc' ? -1 : 1);
   const text = (v: unknown): string => {
     const plain = absent(v) ? '' : typeof v === 'string' ? v : JSON.stringify(v);
     if (!term.caseInsensitive) return plain;

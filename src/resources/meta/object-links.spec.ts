@@ -54,6 +54,12 @@ describe('ObjectLinks', () => {
       { href: `${BASE}/customer/O'Brien%20%26%20Co`, rel: 'parent', role: 'customer', type: `${TYPE}main:customer` },
       { href: `${BASE}/employee/3`, rel: 'parent', role: 'salesrep', type: `${TYPE}main:employee` },
       { href: `${BASE}/lineitem?sysfilter=equal(order_number:7)`, rel: 'children', role: 'lineitem', type: `${TYPE}main:lineitem` },
+      {
+        href: `${BASE}/payment_allocation?sysfilter=equal(order_number:7)`,
+        rel: 'children',
+        role: 'payment_allocation',
+        type: `${TYPE}main:payment_allocation`,
+      },
     ]);
     const [orders] = linksOf(['Reader'], 'customer', { name: "O'Brien & Co", balance: '0', credit_limit: '1' });
     expect(orders!.href).toBe(`${BASE}/purchaseorder?sysfilter=equal(customer_name:'O''Brien%20%26%20Co')`);
@@ -69,7 +75,11 @@ describe('ObjectLinks', () => {
   });
 
   it('leaves out a parent whose foreign key is null', () => {
-    expect(linksOf(['Reader'], 'purchaseorder', { ...order, salesrep_id: null }).map((l) => l.role)).toEqual(['customer', 'lineitem']);
+    expect(linksOf(['Reader'], 'purchaseorder', { ...order, salesrep_id: null }).map((l) => l.role)).toEqual([
+      'customer',
+      'lineitem',
+      'payment_allocation',
+    ]);
   });
 
   it('leaves out tables the caller may not read, and children it may not filter on their foreign key', () => {
@@ -79,7 +89,10 @@ describe('ObjectLinks', () => {
 
   it("builds no link from a column the caller may not read in this row, except the key the object's href shows", () => {
     const readable = new Set(['order_number', 'amount_total']);
-    expect(linksOf(['Reader'], 'purchaseorder', order, readable).map((l) => l.role)).toEqual(['lineitem']);
-    expect(linksOf(['Reader'], 'purchaseorder', order, new Set(['amount_total'])).map((l) => l.role)).toEqual(['lineitem']);
+    expect(linksOf(['Reader'], 'purchaseorder', order, readable).map((l) => l.role)).toEqual(['lineitem', 'payment_allocation']);
+    expect(linksOf(['Reader'], 'purchaseorder', order, new Set(['amount_total'])).map((l) => l.role)).toEqual([
+      'lineitem',
+      'payment_allocation',
+    ]);
   });
 });
