@@ -18,6 +18,11 @@ describe('bench options', () => {
     ]);
   });
 
+  it('measures W0 to W8 unless told otherwise', () => {
+    expect(parseOptions([]).workloads).toEqual(['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8']);
+    expect(parseOptions(['--workloads', 'w0,W1']).workloads).toEqual(['W0', 'W1']);
+  });
+
   it('refuses what it does not know', () => {
     expect(() => parseOptions(['--workloads', 'W9'])).toThrow(/unknown workload/);
     expect(() => parseOptions(['--adapter', 'koa'])).toThrow(/express or fastify/);

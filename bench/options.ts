@@ -30,11 +30,11 @@ export interface Options {
 }
 
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
-  [--adapter express|fastify]... [--workloads W1,W2,...] [--duration s] [--rounds n] [--connections n]
+  [--adapter express|fastify]... [--workloads W0,W1,...] [--duration s] [--rounds n] [--connections n]
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
   [--write-results | --no-write-results] [--rewrite-results]`;
 
-const ALL_WORKLOADS: WorkloadId[] = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8'];
+const ALL_WORKLOADS: WorkloadId[] = ['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8'];
 
 function positive(name: string, text: string | undefined): number {
   const n = Number(text);
