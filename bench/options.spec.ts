@@ -18,8 +18,11 @@ describe('bench options', () => {
     ]);
   });
 
-  it('measures W0 to W8 unless told otherwise', () => {
-    expect(parseOptions([]).workloads).toEqual(['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8']);
+  it('measures both adapters and W0 to W8 unless told otherwise, quick or not', () => {
+    for (const argv of [[], ['--quick']]) {
+      expect(parseOptions(argv).adapters).toEqual(['express', 'fastify']);
+      expect(parseOptions(argv).workloads).toEqual(['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8']);
+    }
     expect(parseOptions(['--workloads', 'w0,W1']).workloads).toEqual(['W0', 'W1']);
   });
 
