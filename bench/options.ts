@@ -32,7 +32,8 @@ export interface Options {
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
   [--adapter express|fastify]... [--workloads W0,W1,...] [--duration s] [--rounds n] [--connections n]
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
-  [--write-results | --no-write-results] [--rewrite-results]`;
+  [--write-results | --no-write-results] [--rewrite-results]
+RESULTS.md for all three databases in one run: npm run bench -- --db sqlite --db mysql://root@127.0.0.1:3306 --db postgres://root@127.0.0.1:5432`;
 
 const ALL_WORKLOADS: WorkloadId[] = ['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8'];
 
