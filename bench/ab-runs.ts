@@ -1,14 +1,16 @@
 import { runLoad, type Measurement } from './load.js';
 import { describeProbe, probe } from './preflight.js';
-import type { WorkloadResult } from './results.js';
+import { NOT_SERVED, type WorkloadResult } from './results.js';
 import { waitForQuiet, type ServerProcess } from './server-process.js';
 import { summarize } from './summary.js';
-import type { Workload, WorkloadContext } from './workloads.js';
+import type { Workload, WorkloadContext, WorkloadId } from './workloads.js';
 
 export interface Contender {
   name: string;
   server: ServerProcess;
   ctx: WorkloadContext;
+  /** The workloads it serves, when not all of them (express-bare: W0 and W1); the others are not run on it. */
+  serves?: readonly WorkloadId[];
   /** Brings the server back (new process, new tokens) if something outside the harness stopped it. */
   revive: () => Promise<void>;
 }
@@ -38,6 +40,11 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
   for (const w of options.workloads) {
     const result: WorkloadResult = { id: w.id, title: w.title, cells: {}, notes: {} };
     for (const c of contenders) {
+      if (c.serves && !c.serves.includes(w.id)) {
+        result.notes[c.name] = NOT_SERVED;
+        runnable.set(key(w, c), false);
+        continue;
+      }
       const seen = await probe(c.server.url, w, c.ctx);
       const { ok, note } = describeProbe(w, seen);
       const missingAuth = !ok && seen.status === 404 && w.id === 'W5';
@@ -97,6 +104,7 @@ export async function runAbRounds(contenders: Contender[], options: AbOptions): 
   }
   for (const [name, endings] of restarts) {
     for (const w of results) {
+      if (w.notes[name] === NOT_SERVED) continue;
       const note = `server restarted ${endings.length}× during the rounds (stopped from outside: ${endings.join(', ')})`;
       w.notes[name] = [w.notes[name], note].filter(Boolean).join('; ');
     }

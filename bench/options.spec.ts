@@ -18,6 +18,14 @@ describe('bench options', () => {
     ]);
   });
 
+  it('measures both adapters and W0 to W8 unless told otherwise, quick or not', () => {
+    for (const argv of [[], ['--quick']]) {
+      expect(parseOptions(argv).adapters).toEqual(['express', 'fastify']);
+      expect(parseOptions(argv).workloads).toEqual(['W0', 'W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8']);
+    }
+    expect(parseOptions(['--workloads', 'w0,W1']).workloads).toEqual(['W0', 'W1']);
+  });
+
   it('refuses what it does not know', () => {
     expect(() => parseOptions(['--workloads', 'W9'])).toThrow(/unknown workload/);
     expect(() => parseOptions(['--adapter', 'koa'])).toThrow(/express or fastify/);

@@ -1,6 +1,7 @@
 import type { RequestSpec } from 'autocannon';
 import { SAM_EMPLOYEE_ID } from './dataset.js';
-import type { Workload, WorkloadContext } from './workloads.js';
+import { copiedHeaders } from './raw/answers.js';
+import { API_BASE, type Workload, type WorkloadContext } from './workloads.js';
 
 export interface Probe {
   status: number;
@@ -39,4 +40,31 @@ export function describeProbe(workload: Workload, result: Probe): { ok: boolean;
 /** The same answer with the origin of hrefs taken out, so two servers' bodies compare equal. */
 export function withoutOrigin(body: unknown): string {
   return JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+/g, '');
+}
+
+/** What a server answers to W0 (GET @heartbeat): status, body, and the headers a reference server copies (see `copiedHeaders`). */
+export interface HeartbeatAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export async function heartbeatOf(url: string): Promise<HeartbeatAnswer> {
+  const response = await fetch(`${url}${API_BASE}/@heartbeat`);
+  return { status: response.status, body: await response.text(), headers: copiedHeaders(response.headers) };
+}
+
+/**
+ * Why two servers' W0 answers differ (status, body, or a copied header: name or value), or
+ * undefined when they are the same bytes but for the date and the request id's value, which
+ * differ per request on every server.
+ */
+export function heartbeatDifference(a: HeartbeatAnswer, b: HeartbeatAnswer): string | undefined {
+  if (a.status !== b.status) return `status ${a.status} and ${b.status}`;
+  if (a.body !== b.body) return `body ${a.body} and ${b.body}`;
+  const names = [...new Set([...Object.keys(a.headers), ...Object.keys(b.headers)])];
+  const differing = names.filter((n) => (n === 'x-request-id' ? n in a.headers !== n in b.headers : a.headers[n] !== b.headers[n]));
+  return differing.length === 0
+    ? undefined
+    : `header(s) ${differing.map((n) => `${n}: ${a.headers[n] ?? '(none)'} and ${b.headers[n] ?? '(none)'}`).join('; ')}`;
 }

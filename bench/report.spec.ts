@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatMainTable } from './report.js';
-import type { DatabaseResult } from './results.js';
+import { formatMainTable, formatReport, formatTargets } from './report.js';
+import { NOT_SERVED, type DatabaseResult, type ScalePair } from './results.js';
 import { summarize } from './summary.js';
 import { judgeTargets } from './targets.js';
 
@@ -84,5 +84,148 @@ describe('bench report', () => {
       ['2 failed', false],
       ['n/a', undefined],
     ]);
+  });
+
+  describe("issue 31's targets, each on the adapter it names", () => {
+    const cells = (byServer: Record<string, number>) =>
+      Object.fromEntries(Object.entries(byServer).map(([server, rps]) => [server, summarize([run(rps)])]));
+    const servers = ['tessera/express', 'tessera/fastify', 'express-bare', 'raw'];
+    const both: DatabaseResult = {
+      database: 'SQLite 3.50',
+      kind: 'sqlite',
+      servers,
+      judged: 'tessera/fastify',
+      workloads: [
+        {
+          id: 'W0',
+          title: 'GET @heartbeat (the HTTP floor)',
+          cells: cells({ 'tessera/express': 3_000, 'tessera/fastify': 6_000, 'express-bare': 5_000, raw: 10_000 }),
+          notes: {},
+        },
+        {
+          id: 'W1',
+          title: 'GET one customer by key',
+          cells: cells({ 'tessera/express': 2_500, 'tessera/fastify': 7_000, 'express-bare': 5_000, raw: 10_000 }),
+          notes: {},
+        },
+        {
+          id: 'W3',
+          title: 'POST one line item',
+          cells: cells({ 'tessera/express': 200, 'tessera/fastify': 400, raw: 1_000 }),
+          notes: { 'express-bare': NOT_SERVED },
+        },
+        {
+          id: 'W4',
+          title: 'PUT one customer',
+          cells: cells({ 'tessera/express': 400, 'tessera/fastify': 500, raw: 1_000 }),
+          notes: { 'express-bare': NOT_SERVED },
+        },
+      ],
+    };
+    const of31 = (result: DatabaseResult) =>
+      judgeTargets([result])
+        .filter((v) => v.issue === '31')
+        .map((v) => [v.target, v.value, v.met, v.note]);
+
+    it('judges Express on W0 and W1 and Fastify on W1, W4 and W3, with Express against express-bare beside it', () => {
+      expect(of31(both)).toEqual([
+        [
+          'W0 ≥ 40% of raw (HTTP floor, SQLite 3.50, tessera/express)',
+          '30.0%',
+          false,
+          '60.0% of express-bare (express-bare: 50.0% of raw)',
+        ],
+        ['W1 ≥ 30% of raw (read, SQLite 3.50, tessera/express)', '25.0%', false, '50.0% of express-bare (express-bare: 50.0% of raw)'],
+        ['W1 ≥ 65% of raw (read, SQLite 3.50, tessera/fastify)', '70.0%', true, undefined],
+        ['W4 ≥ 50% of raw (update, SQLite 3.50, tessera/fastify)', '50.0%', true, undefined],
+        ['W3 ≥ 35% of raw (insert through the rules, SQLite 3.50, tessera/fastify)', '40.0%', true, undefined],
+      ]);
+    });
+
+    it('leaves a target unjudged when its adapter did not run, rather than judging it on the other one', () => {
+      const fastifyOnly: DatabaseResult = {
+        ...both,
+        servers: ['tessera/fastify', 'raw'],
+        workloads: both.workloads.map((w) => ({ ...w, cells: { 'tessera/fastify': w.cells['tessera/fastify'], raw: w.cells.raw } })),
+      };
+      const express = of31(fastifyOnly).filter(([target]) => String(target).includes('tessera/express'));
+      expect(express.map(([, value, met, note]) => [value, met, note])).toEqual([
+        ['n/a', undefined, 'tessera/express not run'],
+        ['n/a', undefined, 'tessera/express not run'],
+      ]);
+    });
+
+    it('asks RSS < 150 MB of both adapters', () => {
+      const heavy = {
+        ...both,
+        workloads: both.workloads.map((w) => ({
+          ...w,
+          cells: { ...w.cells, 'tessera/express': { ...w.cells['tessera/express']!, rssPeak: 200 * 1024 * 1024 } },
+        })),
+      };
+      expect(
+        judgeTargets([heavy])
+          .filter((v) => v.target.startsWith('RSS'))
+          .map((v) => [v.issue, v.target, v.value, v.met]),
+      ).toEqual([
+        ['8, 31', 'RSS < 150 MB during load (SQLite 3.50, tessera/express)', '200 MB', false],
+        ['8, 31', 'RSS < 150 MB during load (SQLite 3.50, tessera/fastify)', '100 MB', true],
+      ]);
+    });
+
+    it('judges W2 at the large size within 1.5× of the small one (issue 31), the insert and W1 within 1.2× (issue 8)', () => {
+      const pair = (label: string, smallRps: number, largeRps: number): ScalePair => ({
+        label,
+        small: '1,000 customers',
+        large: '1,000,000 customers',
+        smallRps,
+        largeRps,
+        smallMs: 1,
+        largeMs: 1,
+        msLabel: 'p50',
+        valid: true,
+      });
+      const scaled: DatabaseResult = {
+        ...both,
+        scaling: { server: 'tessera/fastify', insert: pair('insert', 100, 100), w1: pair('W1', 100, 90), w2: pair('W2', 150, 100) },
+      };
+      expect(
+        judgeTargets([scaled])
+          .filter((v) => v.target.includes('within'))
+          .map((v) => [v.issue, v.target.split(':')[0], v.value, v.met]),
+      ).toEqual([
+        ['8', 'insert', '1.00×', true],
+        ['8', 'W1', '1.11×', true],
+        ['31', 'W2', '1.50×', true],
+      ]);
+    });
+
+    it("shows express-bare only where it runs, and Tessera on Express as a share of it in the table's notes", () => {
+      const table = formatMainTable(both);
+      expect(table).toContain('| W0 GET @heartbeat (the HTTP floor) | express-bare | 5,000 |');
+      expect(table).toMatch(
+        /\| W1 GET one customer by key \| tessera\/express \| 2,500 .*\| 25% \| 50\.0% of express-bare \(express-bare: 50\.0% of raw\) \|/,
+      );
+      expect(table).not.toContain('| W3 POST one line item | express-bare');
+      expect(table).not.toContain(NOT_SERVED);
+    });
+
+    it('prints the issue of every target in the targets table and in the report', () => {
+      const verdicts = judgeTargets([both]);
+      expect(formatTargets(verdicts)).toContain('| 31 | W1 ≥ 65% of raw (read, SQLite 3.50, tessera/fastify) | 70.0% | met |  |');
+      const info = {
+        date: '2026-01-01T00:00:00.000Z',
+        node: 'v22',
+        machine: 'test',
+        mode: 'quick' as const,
+        command: 'npm run bench',
+        durationSeconds: 2,
+        rounds: 1,
+        connections: 32,
+      };
+      const report = formatReport([{ info, result: both }], verdicts);
+      expect(report).toContain('| issue | target | measured | verdict | notes |');
+      expect(report).toContain('express-bare');
+    });
   });
 });

@@ -1,6 +1,6 @@
-import type { DatabaseResult, RunInfo, ScalePair, ScalingResult, StormResult } from './results.js';
+import { NOT_SERVED, type DatabaseResult, type RunInfo, type ScalePair, type ScalingResult, type StormResult } from './results.js';
 import { ratioToRaw } from './summary.js';
-import type { TargetVerdict } from './targets.js';
+import { expressBareNote, type TargetVerdict } from './targets.js';
 
 const num = (x: number, digits = 0): string =>
   Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
@@ -32,7 +32,10 @@ export function formatMainTable(result: DatabaseResult): string {
   for (const w of result.workloads) {
     for (const server of result.servers) {
       const cell = w.cells[server];
-      const note = w.notes[server] ?? '';
+      // express-bare serves W0 and W1 only: no line elsewhere.
+      if (w.notes[server] === NOT_SERVED) continue;
+      const bare = server === 'tessera/express' ? expressBareNote(result, w.id) : undefined;
+      const note = [w.notes[server], bare].filter(Boolean).join('; ');
       if (!cell) {
         lines.push(row([`${w.id} ${w.title}`, server, '–', '–', '–', '–', '–', '–', '–', '–', note || 'not run']));
         continue;
@@ -120,9 +123,11 @@ export function formatScaling(scaling: ScalingResult): string {
 
 export function formatTargets(verdicts: TargetVerdict[]): string {
   return [
-    row(['target (issue 8)', 'measured', 'verdict', 'notes']),
-    row(['---', '---:', '---', '---']),
-    ...verdicts.map((v) => row([v.target, v.value, v.met === undefined ? 'not measured' : v.met ? 'met' : 'MISSED', v.note ?? ''])),
+    row(['issue', 'target', 'measured', 'verdict', 'notes']),
+    row(['---:', '---', '---:', '---', '---']),
+    ...verdicts.map((v) =>
+      row([v.issue, v.target, v.value, v.met === undefined ? 'not measured' : v.met ? 'met' : 'MISSED', v.note ?? '']),
+    ),
   ].join('\n');
 }
 
@@ -159,7 +164,8 @@ export function formatReport(entries: ReportEntry[], verdicts: TargetVerdict[]):
     '## How it was measured',
     '',
     "- Tessera runs as `npm start` runs it: `node dist/src/main.js` with the start script's Node.js flags, read from package.json (LOG_LEVEL=warn, BCRYPT_COST=10, default pool size), a child process of the harness, on a fresh scratch database: Tessera's migrations create the schema, then the data set (1,000 customers, 100 products, 10,000 orders, 50,000 line items; deterministic; every demo rule checked in SQL after seeding) replaces the demo rows.",
-    "- raw (`bench/raw/`) is node:http with the same driver, the workloads' SQL, tokens in a Map, Tessera's own checksum function and JSON.stringify: the most one Node process can do for the same answers. The harness checks that both give the same W1 answer before measuring.",
+    "- raw (`bench/raw/`) is node:http with the same driver, the workloads' SQL, tokens in a Map, Tessera's own checksum function and JSON.stringify: the most one Node process can do for the same answers. express-bare (`bench/raw/express-bare.ts`) is Express 5 with nothing else (no middleware; no X-Powered-By and no ETag of its own, as on Tessera) around raw's store, token check and rows; it serves W0 and W1 only, beside Tessera on Express, to show what Express itself costs. Both are child processes of the harness, like Tessera. The harness checks that every server gives raw's W1 answer (columns, checksum, href path) and W0 answer before measuring.",
+    '- W0 is `GET @heartbeat` without a token, the HTTP floor of each server: `{"status":"OK"}` with the headers Tessera sends on every answer (its security headers, Cache-Control and an X-Request-Id). raw and express-bare copy them from Tessera\'s own answer at the start of the run and send them too (a fresh request id each time), so W0 is the same bytes on the wire on every server; W1 to W8 on raw stay without them, as in earlier runs.',
     '- W1/W2/W4 pick a random customer or filter value per request; W3 posts to a random order (raw inserts one row, deriving price and amount in its INSERT; Tessera writes the line item, its order, its customer and an audit row through the rules); W4 sends `@metadata.checksum: "override"`, so runs never conflict; W5 logs in as demo; W6 reads the first page of orders as sam (Sales rep). W7 and W8 are W3 concentrated on hot parents: every request into the same order, or into one of the same customer\'s unpaid orders (the customer with the most), so every request adjusts the same customer balance; they are judged against Tessera\'s own W3 (raw runs them too, for reference, but locks no parent).',
     "- Servers take turns on each workload, in reverse order every other round; each run waits (up to 3 s) for the machine to go idle first. req/s, p50 and p99 are medians over the rounds; server CPU µs/req is the server process's own CPU time per request (steadier than req/s on a busy machine); RSS is the peak VmRSS of the server process, sampled every 200 ms during load. A run with any error or non-2xx answer is marked INVALID and judges no target.",
     '',
@@ -170,7 +176,11 @@ export function formatReport(entries: ReportEntry[], verdicts: TargetVerdict[]):
   for (const { info, result } of entries) {
     parts.push('', `## ${result.database}`, '', runLine(info), '');
     if (result.tokenNote) parts.push(`**${result.tokenNote}.**`, '');
-    parts.push(formatMainTable(result), '', `Targets are judged with ${result.judged} (the faster adapter in this run).`);
+    parts.push(
+      formatMainTable(result),
+      '',
+      `Issue 8 and 13 targets, the login storm and the scaling runs are judged with ${result.judged} (the faster adapter in this run); issue 31's targets with the adapter each names, and RSS on every adapter.`,
+    );
     if (result.storm) parts.push('', formatStorm(result.storm));
     if (result.scaling) parts.push('', formatScaling(result.scaling));
   }

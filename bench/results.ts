@@ -17,6 +17,12 @@ export interface DatabaseResult {
   scaling?: ScalingResult;
 }
 
+/** Express 5 bare (bench/raw/express-bare.ts), beside Tessera on Express, on W0 and W1. */
+export const EXPRESS_BARE = 'express-bare';
+
+/** The note of a server that does not serve a workload at all (express-bare serves W0 and W1 only): the report shows no line for it. */
+export const NOT_SERVED = 'not served';
+
 export interface WorkloadResult {
   id: WorkloadId;
   title: string;

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: Tessera against the raw-Node baseline, on fresh databases, with
- * autocannon; prints a Markdown report and (full runs) writes bench/RESULTS.md.
+ * `npm run bench`: Tessera against the raw-Node baseline (and, beside Tessera on Express,
+ * Express 5 alone), on fresh databases, with autocannon; prints a Markdown report and (full
+ * runs) writes bench/RESULTS.md from the latest full run of each database kind.
  * See bench/README.md for what each part measures.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,11 +12,11 @@ import { obtainTokens } from './auth-step.js';
 import { BENCH_DATA, generate, hotParents } from './dataset.js';
 import { parseOptions, USAGE, type AdapterName, type Options } from './options.js';
 import { prepareDatabase } from './prepare.js';
-import { withoutOrigin } from './preflight.js';
+import { heartbeatDifference, heartbeatOf, withoutOrigin } from './preflight.js';
 import { formatReport, type ReportEntry } from './report.js';
 import type { DatabaseResult, RunInfo, WorkloadResult } from './results.js';
 import { ServerProcess } from './server-process.js';
-import { OUT_DIR, rawSpec, ROOT, startTessera } from './servers.js';
+import { EXPRESS_BARE, expressBareSpec, OUT_DIR, rawSpec, ROOT, startTessera } from './servers.js';
 import { runScaling } from './scaling.js';
 import { geometricMean } from './stats.js';
 import { runLoginStorm } from './storm.js';
@@ -63,15 +64,35 @@ async function contender(name: string, server: ServerProcess, servers: ServerPro
   return c;
 }
 
-/** Tessera and raw must give the same answer to the same request, or the comparison means nothing. */
-async function sameAnswer(a: Contender, b: Contender): Promise<string | undefined> {
+/**
+ * Every server must give raw's answer to the same request, or the comparison means nothing: the
+ * same W1 body (columns, checksum, href path) and the same W0 status, body and headers (Tessera's
+ * security headers included). A problem per server that differs; none when all agree.
+ */
+async function answerMismatches(contenders: Contender[], raw: Contender): Promise<string[]> {
   const path = `${API_BASE}/customer/${encodeURIComponent(customerName(41))}`;
-  const get = async (c: Contender): Promise<string> =>
+  const w1 = async (c: Contender): Promise<string> =>
     withoutOrigin(
       await (await fetch(`${c.server.url}${path}`, { headers: c.ctx.demoAuth ? { authorization: c.ctx.demoAuth } : {} })).json(),
     );
-  const [x, y] = await Promise.all([get(a), get(b)]);
-  return x === y ? undefined : `W1 answers differ:\n  ${a.name}: ${x}\n  ${b.name}: ${y}`;
+  const rawW1 = await w1(raw);
+  const rawW0 = await heartbeatOf(raw.server.url);
+  const problems: string[] = [];
+  for (const c of contenders) {
+    if (c === raw) continue;
+    if (!c.serves || c.serves.includes('W1')) {
+      const mine = await w1(c);
+      if (mine !== rawW1) problems.push(`W1 answers differ:\n  ${c.name}: ${mine}\n  raw: ${rawW1}`);
+    }
+    if (!c.serves || c.serves.includes('W0')) {
+      const difference = heartbeatDifference(await heartbeatOf(c.server.url), rawW0);
+      const problem = `W0 answers differ between ${c.name} and raw: ${difference}`;
+      // Another build (--compare-build) may send other headers: measure it anyway, and say so.
+      if (difference && c.name.startsWith('other/')) log(`warning: ${problem}`);
+      else if (difference) problems.push(problem);
+    }
+  }
+  return problems;
 }
 
 /** The adapter with the higher throughput across workloads (geometric mean of the per-workload ratios). */
@@ -116,12 +137,28 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
     const tokenCheck = contenders[0]!.ctx.demoAuth !== undefined;
     const tokenNote = tokenCheck ? undefined : 'no token check: auth not landed (raw skips its token check too, so both do the same work)';
     if (tokenNote) log(tokenNote);
-    const raw = await ServerProcess.start(rawSpec(main.scratch.url, tokenCheck, options.profile));
+    // W0 puts the same bytes on the wire on every server: the reference servers send the headers Tessera sends.
+    const reference = {
+      databaseUrl: main.scratch.url,
+      requireToken: tokenCheck,
+      profile: options.profile,
+      heartbeatHeaders: (await heartbeatOf(contenders[0]!.server.url)).headers,
+    };
+    if (options.adapters.includes('express')) {
+      // Express 5 bare, beside Tessera on Express: what Express itself costs on W0 and W1.
+      const bare = await ServerProcess.start(expressBareSpec(reference));
+      servers.push(bare);
+      const c = await contender(EXPRESS_BARE, bare, servers);
+      c.serves = ['W0', 'W1'];
+      contenders.push(c);
+    }
+    const raw = await ServerProcess.start(rawSpec(reference));
     servers.push(raw);
-    contenders.push(await contender('raw', raw, servers));
-    const mismatch = await sameAnswer(contenders[0]!, contenders.at(-1)!);
-    if (mismatch) throw new Error(mismatch);
-    log('Tessera and raw give the same W1 answer (columns, checksum, href path)');
+    const rawContender = await contender('raw', raw, servers);
+    contenders.push(rawContender);
+    const mismatches = await answerMismatches(contenders, rawContender);
+    if (mismatches.length > 0) throw new Error(mismatches.join('\n'));
+    log(`every server gives raw's W1 answer (columns, checksum, href path) and W0 answer (status, body, headers)`);
 
     const workloads = await runAbRounds(contenders, {
       workloads: options.workloads.map(workload),

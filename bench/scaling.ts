@@ -1,11 +1,11 @@
 import type { RequestSpec } from 'autocannon';
-import { obtainTokens } from './auth-step.js';
+import { obtainTokens, type TokenMode } from './auth-step.js';
 import { prng } from './dataset.js';
 import { runLoad, type Measurement } from './load.js';
 import type { AdapterName } from './options.js';
 import type { ScalePair, ScalingResult } from './results.js';
 import { waitForQuiet, type ServerProcess } from './server-process.js';
-import { startTessera } from './servers.js';
+import { startTessera, type TesseraLaunch } from './servers.js';
 import { summarize } from './summary.js';
 import { API_BASE, workload, type WorkloadContext, type WorkloadId } from './workloads.js';
 
@@ -30,11 +30,40 @@ interface Side {
   ctx: WorkloadContext;
 }
 
-async function side(url: string, adapter: AdapterName, label: string, data: ScalingOptions['smallData']): Promise<Side> {
-  const server = await startTessera({ databaseUrl: url, adapter, label });
-  const tokens = await obtainTokens(server.url);
-  const auth = tokens.kind === 'token' ? { demoAuth: tokens.demoAuth, samAuth: tokens.samAuth } : {};
-  return { server, ctx: { ...data, ...auth } };
+/**
+ * One side of the scaling comparison: a Tessera server, logged in. When the login fails (issue
+ * 31 saw a 429 there) the server is stopped before the error goes on: it was left running.
+ * `start` and `login` are the real ones but in the specs.
+ */
+export async function side(
+  url: string,
+  adapter: AdapterName,
+  label: string,
+  data: ScalingOptions['smallData'],
+  start: (launch: TesseraLaunch) => Promise<ServerProcess> = startTessera,
+  login: (url: string) => Promise<TokenMode> = obtainTokens,
+): Promise<Side> {
+  const server = await start({ databaseUrl: url, adapter, label });
+  try {
+    const tokens = await login(server.url);
+    const auth = tokens.kind === 'token' ? { demoAuth: tokens.demoAuth, samAuth: tokens.samAuth } : {};
+    return { server, ctx: { ...data, ...auth } };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** Starts things one after the other; when one fails to start, stops those already started, then fails. */
+export async function startInTurn<T>(starters: Array<() => Promise<T>>, stop: (started: T) => Promise<void>): Promise<T[]> {
+  const started: T[] = [];
+  try {
+    for (const start of starters) started.push(await start());
+    return started;
+  } catch (error) {
+    await Promise.allSettled(started.map(stop));
+    throw error;
+  }
 }
 
 /** Line items posted to one order, one connection: each request's latency is the cost of one insert and its rule cascade. */
@@ -112,18 +141,13 @@ async function alternate(
 /** Does the cost of a request grow with the data? Line-item insert by sibling count; W1 and W2 by customer count. */
 export async function runScaling(options: ScalingOptions): Promise<ScalingResult> {
   const fmtN = (n: number): string => n.toLocaleString('en-US');
-  const small = await side(
-    options.smallUrl,
-    options.adapter,
-    `tessera/${options.adapter}@${fmtN(options.smallData.customers)}`,
-    options.smallData,
-  );
-  const large = await side(
-    options.largeUrl,
-    options.adapter,
-    `tessera/${options.adapter}@${fmtN(options.largeData.customers)}`,
-    options.largeData,
-  );
+  const [small, large] = (await startInTurn(
+    [
+      () => side(options.smallUrl, options.adapter, `tessera/${options.adapter}@${fmtN(options.smallData.customers)}`, options.smallData),
+      () => side(options.largeUrl, options.adapter, `tessera/${options.adapter}@${fmtN(options.largeData.customers)}`, options.largeData),
+    ],
+    (s) => s.server.stop(),
+  )) as [Side, Side];
   try {
     const quiet = () => waitForQuiet();
     const load = (s: Side, id: WorkloadId) => async () => (

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdapterName } from './options.js';
+import { HEARTBEAT_HEADERS_ENV } from './raw/answers.js';
+import { EXPRESS_BARE } from './results.js';
 import { ServerProcess, type ServerSpec } from './server-process.js';
 import { API_BASE } from './workloads.js';
 
@@ -15,6 +17,7 @@ export const PROFILE_DIR = join(OUT_DIR, 'profiles');
 const TESSERA_MAIN = join(ROOT, 'dist', 'src', 'main.js');
 const TESSERA_WITH_PROBE = join(ROOT, 'dist', 'bench', 'serve-tessera.js');
 const RAW_SERVER = join(ROOT, 'dist', 'bench', 'raw', 'server.js');
+const EXPRESS_BARE_SERVER = join(ROOT, 'dist', 'bench', 'raw', 'express-bare.js');
 
 /** bcrypt cost 10 for every server: the issue's W5 compares at the same cost. */
 const BCRYPT_COST = '10';
@@ -87,20 +90,51 @@ function profileArgs(profile: boolean | undefined, name: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
-export function rawSpec(databaseUrl: string, requireToken: boolean, profile?: boolean, loopDelayFile?: string): ServerSpec {
+/** How a reference server (raw, express-bare) runs. */
+export interface ReferenceLaunch {
+  databaseUrl: string;
+  /** Check tokens (false only when Tessera has no @authentication, so both do the same work). */
+  requireToken: boolean;
+  profile?: boolean;
+  loopDelayFile?: string;
+  /** Tessera's @heartbeat headers (see `copiedHeaders`), which W0 answers with too; none when absent. */
+  heartbeatHeaders?: Record<string, string>;
+}
+
+function referenceEnv(launch: ReferenceLaunch): Record<string, string> {
   return {
-    name: loopDelayFile ? 'raw+loop-probe' : 'raw',
+    DATABASE_URL: launch.databaseUrl,
+    BCRYPT_COST,
+    CHECKSUM_SECRET,
+    RAW_REQUIRE_TOKEN: launch.requireToken ? '1' : '0',
+    ...(launch.heartbeatHeaders ? { [HEARTBEAT_HEADERS_ENV]: JSON.stringify(launch.heartbeatHeaders) } : {}),
+    ...(launch.loopDelayFile ? { BENCH_LOOP_DELAY_FILE: launch.loopDelayFile } : {}),
+  };
+}
+
+export function rawSpec(launch: ReferenceLaunch): ServerSpec {
+  const name = launch.loopDelayFile ? 'raw+loop-probe' : 'raw';
+  return {
+    name,
     script: RAW_SERVER,
-    nodeArgs: profileArgs(profile, 'raw'),
-    env: {
-      DATABASE_URL: databaseUrl,
-      BCRYPT_COST,
-      CHECKSUM_SECRET,
-      RAW_REQUIRE_TOKEN: requireToken ? '1' : '0',
-      ...(loopDelayFile ? { BENCH_LOOP_DELAY_FILE: loopDelayFile } : {}),
-    },
+    nodeArgs: profileArgs(launch.profile, 'raw'),
+    env: referenceEnv(launch),
     readyPath: `${API_BASE}/@heartbeat`,
-    logFile: logFile(loopDelayFile ? 'raw+loop-probe' : 'raw'),
+    logFile: logFile(name),
+  };
+}
+
+export { EXPRESS_BARE };
+
+/** Express 5 bare (bench/raw/express-bare.ts): W0 and W1 only, with raw's answers, a child process like raw. */
+export function expressBareSpec(launch: Omit<ReferenceLaunch, 'loopDelayFile'>): ServerSpec {
+  return {
+    name: EXPRESS_BARE,
+    script: EXPRESS_BARE_SERVER,
+    nodeArgs: profileArgs(launch.profile, EXPRESS_BARE),
+    env: referenceEnv(launch),
+    readyPath: `${API_BASE}/@heartbeat`,
+    logFile: logFile(EXPRESS_BARE),
   };
 }
 

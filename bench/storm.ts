@@ -120,6 +120,8 @@ export async function runLoginStorm(options: StormOptions): Promise<StormResult>
     }),
   );
   if (typeof tessera === 'string') return { server: name, skipped: tessera };
-  const raw = await run(() => ServerProcess.start(rawSpec(options.databaseUrl, true, options.profile, file)));
+  const raw = await run(() =>
+    ServerProcess.start(rawSpec({ databaseUrl: options.databaseUrl, requireToken: true, profile: options.profile, loopDelayFile: file })),
+  );
   return { server: name, tessera, raw: typeof raw === 'string' ? undefined : raw };
 }

@@ -4,7 +4,7 @@ import { customerName, prng, type HotParents } from './dataset.js';
 export const API_BASE = '/rest/default/demo/v1';
 export const PASSWORD = 'Password1';
 
-export type WorkloadId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8';
+export type WorkloadId = 'W0' | 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8';
 
 /** What a workload needs to know about the data and the server's tokens. */
 export interface WorkloadContext {
@@ -66,6 +66,13 @@ function lineItemInto(ctx: WorkloadContext, orders: readonly number[], seed: num
 }
 
 export const WORKLOADS: Workload[] = [
+  {
+    // No token, no database: what each server spends on HTTP alone (routing, headers, JSON). Tessera answers it
+    // with its security headers and a request id; raw and express-bare send the same headers (see bench/raw/answers.ts).
+    id: 'W0',
+    title: 'GET @heartbeat (the HTTP floor)',
+    requests: () => [{ method: 'GET', path: `${API_BASE}/@heartbeat` }],
+  },
   {
     id: 'W1',
     title: 'GET one customer by key',

@@ -6,12 +6,22 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { installLoopDelayProbe } from '../loop-delay-probe.js';
+import {
+  BASE,
+  HttpError,
+  customerAnswer,
+  errorAnswer,
+  heartbeat,
+  heartbeatHeadersFromEnv,
+  loginAnswer,
+  principalOf,
+  type Answer,
+} from './answers.js';
 import { CUSTOMER, LINEITEM, PURCHASEORDER, canonical, checksum, toObject, useChecksumSecret } from './rows.js';
 import { openRawStore } from './store.js';
-import { RawTokens, type RawPrincipal } from './tokens.js';
+import { RawTokens } from './tokens.js';
 
 const env = process.env;
-const BASE = '/rest/default/demo/v1';
 const BODY_LIMIT = 1_048_576;
 const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
 if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
@@ -20,22 +30,15 @@ await useChecksumSecret(env.CHECKSUM_SECRET);
 
 const store = await openRawStore(env.DATABASE_URL ?? 'sqlite:./data/tessera.sqlite', Number(env.DB_POOL_SIZE ?? 10));
 const tokens = await RawTokens.withDemoUsers(Number(env.BCRYPT_COST ?? 10));
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+const heartbeatAnswer = heartbeat(heartbeatHeadersFromEnv(env));
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+const answer = (res: ServerResponse, a: Answer): void => send(res, a.status, a.body, a.headers);
 
 function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -57,13 +60,6 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
     });
     req.on('error', reject);
   });
-}
-
-function principalOf(req: IncomingMessage): RawPrincipal | undefined {
-  if (!requireToken) return undefined;
-  const principal = tokens.verify(req.headers.authorization);
-  if (!principal) throw new HttpError(401, 4011, 'The auth token is unknown or disabled.');
-  return principal;
 }
 
 function intParam(query: URLSearchParams, name: string, fallback: number, max: number): number {
@@ -102,36 +98,19 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
 
   if (resource === '@heartbeat' && method === 'GET') {
-    send(res, 200, { status: 'OK' });
+    answer(res, heartbeatAnswer());
     return;
   }
 
   if (resource === '@authentication' && method === 'POST') {
-    const body = await readJson(req);
-    const issued =
-      typeof body.username === 'string' && typeof body.password === 'string' ? await tokens.login(body.username, body.password) : undefined;
-    if (!issued) throw new HttpError(401, 4013, 'Login failed.');
-    await store.saveToken(issued.hash, issued.principal.user, issued.expiration);
-    send(res, 200, {
-      apikey: issued.apikey,
-      expiration: new Date(issued.expiration).toISOString(),
-      lastLoginTs: null,
-      lastLoginIP: null,
-      email: null,
-    });
+    answer(res, await loginAnswer(store, tokens, await readJson(req)));
     return;
   }
 
-  const principal = principalOf(req);
+  const principal = principalOf(tokens, requireToken, req.headers.authorization);
 
   if (resource === 'customer' && method === 'GET' && key !== undefined) {
-    const raw = await store.customer(key);
-    if (!raw) {
-      send(res, 200, []);
-      return;
-    }
-    const row = canonical(CUSTOMER, raw);
-    send(res, 200, [toObject(CUSTOMER, row, base)], { ETag: `"${checksum(CUSTOMER, row)}"` });
+    answer(res, await customerAnswer(store, key, base));
     return;
   }
 
@@ -196,11 +175,11 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
 const server = createServer((req, res) => {
   route(req, res).catch((error: unknown) => {
-    const e = error instanceof HttpError ? error : new HttpError(500, 5000, 'Internal error.');
-    if (!(error instanceof HttpError)) process.stderr.write(`raw: ${(error as Error).stack ?? String(error)}\n`);
-    if (!res.headersSent) send(res, e.status, { statusCode: e.status, errorCode: e.code, errorMessage: e.message });
+    const e = errorAnswer(error, 'raw');
+    if (!res.headersSent) answer(res, e);
   });
 });
-server.keepAliveTimeout = 60_000;
+// Tessera's default (KEEP_ALIVE_TIMEOUT_MS), so the Keep-Alive header reads the same.
+server.keepAliveTimeout = 65_000;
 server.listen(Number(env.PORT ?? 8080), env.HOST ?? '127.0.0.1');
 process.once('SIGTERM', () => server.close(() => process.exit(0)));
