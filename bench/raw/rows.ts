@@ -91,6 +91,7 @@ function linksOf(t: Table, row: RawRow, base: string): Array<Record<string, stri
         'purchaseorder',
         `${base}/purchaseorder?sysfilter=equal(customer_name:${textLiteral(String(row.name))})`,
       ),
+      link('children', 'payment', 'payment', `${base}/payment?sysfilter=equal(customer_name:${textLiteral(String(row.name))})`),
     ];
   if (t === PURCHASEORDER)
     return [

@@ -12,7 +12,7 @@ import {
   Query,
   Req,
   Res,
-  UseInterceptors,
+  UseGuards,
   StreamableFile,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -45,7 +45,7 @@ import { namedQueriesOf } from './custom/custom-read-query.js';
 import { tableLevel } from '../documents/levels/table-level.js';
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { ApiError } from '../common/api-error.js';
-import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
+import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js';
 import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
@@ -104,7 +104,7 @@ function unquote(value: string | undefined): string | undefined {
  * §5–§7). Each handler first refuses query parameters its endpoint does not take (query-parameters.ts).
  */
 @Controller('rest/:account/:project/:version')
-@UseInterceptors(ResourcePerfInterceptor)
+@UseGuards(ResourcePerfGuard)
 export class ResourcesController {
   constructor(
     private readonly resources: DocumentsService,

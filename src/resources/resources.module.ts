@@ -17,7 +17,7 @@ import { OpenApiDocs } from './openapi/openapi-document.js';
 import { ResourcesController } from './resources.controller.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
 import { ResourcePerf } from './perf/resource-perf.js';
-import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
+import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -54,7 +54,7 @@ import { ResourcePerfInterceptor } from './perf/resource-perf.interceptor.js';
     ObjectLinkPlanner,
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
-    ResourcePerfInterceptor,
+    ResourcePerfGuard,
   ],
 })
 export class ResourcesModule {}
