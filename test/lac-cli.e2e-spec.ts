@@ -18,7 +18,16 @@ import { testTargets } from './support/test-app.js';
 import { demoRules } from '../src/demo/rules.js';
 
 /** The demo's tables, as the CLI lists them. */
-const DEMO_TABLES = ['customer', 'product', 'employee', 'purchaseorder', 'lineitem', 'purchaseorder_audit', 'payment', 'payment_allocation'];
+const DEMO_TABLES = [
+  'customer',
+  'product',
+  'employee',
+  'purchaseorder',
+  'lineitem',
+  'purchaseorder_audit',
+  'payment',
+  'payment_allocation',
+];
 
 interface Row {
   '@metadata'?: { href?: string; checksum?: string; next_batch?: string };
