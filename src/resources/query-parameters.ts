@@ -17,11 +17,10 @@ export type ResourceEndpoint = 'list' | 'count' | 'get' | 'value' | 'insert' | '
  * `chunksize`, `auth`. On a single object `pagesize` pages its sub-resources (custom resources) or nothing, and
  * `offset` is ignored, as in LAC. `procrowlimit` and `procinlinelimit` are about stored procedures, which Tessera
  * does not serve, and `chunksize` tunes how LAC splits sub-resource queries, which Tessera batches its own way:
- * their values are checked and they change nothing (README, "Query parameters").
+ * their values are checked and they change nothing (README, "Query parameters"). These are the ones besides
+ * paging and `auth`; the OpenAPI document lists them on every GET too.
  */
-const LAC_GET = [
-  'pagesize',
-  'offset',
+export const LAC_GET_PARAMETERS = [
   'logging',
   'debug',
   'downloadName',
@@ -31,22 +30,22 @@ const LAC_GET = [
   'procrowlimit',
   'procinlinelimit',
   'chunksize',
-  'auth',
 ];
+const LAC_GET = ['pagesize', 'offset', ...LAC_GET_PARAMETERS, 'auth'];
 /**
  * LAC's parameters of every write. `auth` is LAC's too, but a key in the URL is taken on GETs only (api-contract §2:
  * 401 / 4014 before this check). `pagesize` on writes: LAC's Node SDK sends its default `pagesize` (set with
  * setPageSize) on every GET, POST and PUT; a write result is never paged, so it is honoured trivially.
  */
-const LAC_WRITE = ['logging', 'debug', 'txsummary', 'rulesummary', 'deferred', 'inline', 'inlinelimit'];
+export const LAC_WRITE_PARAMETERS = ['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit'];
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
   list: new Set([...LAC_GET, 'filter', 'sysfilter', 'order', 'sysorder', 'nometa', 'userfilter', 'userorder']),
   count: new Set(['filter', 'sysfilter', 'auth', 'logging', 'debug']),
   get: new Set([...LAC_GET, 'nometa']),
   value: new Set(['auth', 'logging', 'debug', 'downloadName']),
-  insert: new Set([...LAC_WRITE, 'pagesize']),
-  update: new Set([...LAC_WRITE, 'pagesize']),
-  delete: new Set(['checksum', ...LAC_WRITE, 'ignoredeleted']),
+  insert: new Set([...LAC_WRITE_PARAMETERS, 'pagesize']),
+  update: new Set([...LAC_WRITE_PARAMETERS, 'pagesize']),
+  delete: new Set(['checksum', ...LAC_WRITE_PARAMETERS, 'ignoredeleted']),
 };
 
 /** LAC's per-level parameters, `<name>.<Path>` with Path a sub-resource below the one addressed. */

@@ -2,7 +2,8 @@ import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { codeSpan, jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
-import { asPatch, LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from './resource-paths.js';
+import { LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from '../query-parameters.js';
+import { asPatch } from './resource-paths.js';
 import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
 /**

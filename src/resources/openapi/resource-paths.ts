@@ -1,6 +1,7 @@
 import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
+import { LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from '../query-parameters.js';
 
 /** What of the API's settings changes the resource operations. */
 export interface ResourceOperationOptions {
@@ -17,21 +18,6 @@ const QUOTING =
   'a column may be written double-quoted ("name"). On a custom resource, a level\'s attribute names and the column names it shows both work (attributes win).';
 const SORT_MODIFIERS =
   'asc, desc, asc_uc / desc_uc (by upper case), asc_lc / desc_lc (by lower case), null_first / null_last (ascending, nulls first or last)';
-
-/** LAC's parameters of every GET besides filters, orders and paging (their components are in `queryParameters`). */
-export const LAC_GET_PARAMETERS = [
-  'logging',
-  'debug',
-  'downloadName',
-  'deferred',
-  'inline',
-  'inlinelimit',
-  'procrowlimit',
-  'procinlinelimit',
-  'chunksize',
-];
-/** LAC's parameters of every write. */
-export const LAC_WRITE_PARAMETERS = ['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit'];
 
 /** LAC's per-request parameters, as components. */
 function lacParameters(): Record<string, JsonObject> {
