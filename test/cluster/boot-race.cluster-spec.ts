@@ -6,6 +6,8 @@ import { clusterUnavailable, startGaleraCluster, type GaleraCluster } from './ga
 
 const unavailable = clusterUnavailable();
 if (unavailable) process.stdout.write(`\nGalera boot race test skipped: ${unavailable}\n`);
+// Skipped only where a Galera cluster cannot be started here (no galera-4, haproxy or root; `unavailable` says which,
+// and the run prints it): .ci/run installs the packages and runs it.
 const describeCluster = unavailable ? describe.skip : describe;
 
 /**

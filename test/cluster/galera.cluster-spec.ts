@@ -15,6 +15,8 @@ const WORKERS_PER_INSTANCE = 4;
 
 const unavailable = clusterUnavailable();
 if (unavailable) process.stdout.write(`\nGalera cluster test skipped: ${unavailable}\n`);
+// Skipped only where a Galera cluster cannot be started here (no galera-4, haproxy or root; `unavailable` says which,
+// and the run prints it): .ci/run installs the packages and runs it.
 const describeCluster = unavailable ? describe.skip : describe;
 
 /** demoRuleViolations reads through `query` only: a plain connection does. */
