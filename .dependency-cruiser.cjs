@@ -105,7 +105,7 @@ module.exports = {
         'surface that calls them. Move the shared piece (a type, a parser, a value helper) down into src/data/, or have ' +
         'resources pass it in.',
       severity: 'error',
-      from: { path: '^src/(logic|security|documents)/', pathNot: SPEC },
+      from: { path: '^src/(logic|security|documents|extensions)/', pathNot: SPEC },
       to: { path: '^src/resources/' },
     },
     {
@@ -115,7 +115,7 @@ module.exports = {
         'else may depend on controllers, request parsing or the serializer; move the piece you need down into ' +
         'src/documents/ (reading and writing resources), src/data/ (rows) or src/common/ (shared plumbing).',
       severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security|documents)/', '^src/[^/]+\\.ts$'] },
+      from: { path: PRODUCTION, pathNot: ['^src/resources/', '^src/(logic|security|documents|extensions)/', '^src/[^/]+\\.ts$'] },
       to: { path: '^src/resources/' },
     },
     {
@@ -125,8 +125,19 @@ module.exports = {
         "data) are what it calls, so they never import it. The one exception is the custom resources' definition " +
         'types, which a project (src/demo/, src/project/) writes its resources.ts with, as it does its roles.',
       severity: 'error',
-      from: { path: PRODUCTION, pathNot: ['^src/(documents|resources)/', '^src/[^/]+\\.ts$'] },
+      from: { path: PRODUCTION, pathNot: ['^src/(documents|extensions|resources)/', '^src/[^/]+\\.ts$'] },
       to: { path: '^src/documents/', pathNot: '^src/documents/levels/custom-resource-definition\\.ts$' },
+    },
+    {
+      name: 'only-the-http-surface-imports-extensions',
+      comment:
+        "src/extensions/ runs the project's own code (functions, function and SQL resources, request and response " +
+        'events) over the documents layer, for src/resources/ (HTTP). Features below it never import it. A project ' +
+        '(src/demo/, src/project/) imports only what it writes its extensions with: the definition types ' +
+        '(`*-definition.ts`) and `Refusal`.',
+      severity: 'error',
+      from: { path: PRODUCTION, pathNot: ['^src/(extensions|resources)/', '^src/[^/]+\\.ts$'] },
+      to: { path: '^src/extensions/', pathNot: ['-definition\\.ts$', '^src/extensions/refusal\\.ts$'] },
     },
     {
       name: 'no-feature-imports-auth',

@@ -86,6 +86,8 @@ export interface AppConfig {
     pageSizeMax: number;
     /** CHECKSUM_SECRET: the key of row checksums; undefined means the one kept in the database. Never logged. */
     checksumSecret?: string;
+    /** EXTENSION_TIMEOUT_MS: longest a project extension may run unless it declares its own limit (then 503 / 5033). */
+    extensionTimeoutMs: number;
   };
   auth: {
     tokenLifetimeSeconds: number;
@@ -223,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       pageSizeDefault: schema.PAGE_SIZE_DEFAULT,
       pageSizeMax: Math.max(schema.PAGE_SIZE_MAX, schema.PAGE_SIZE_DEFAULT),
       checksumSecret: schema.CHECKSUM_SECRET,
+      extensionTimeoutMs: schema.EXTENSION_TIMEOUT_MS,
     },
     auth: {
       tokenLifetimeSeconds: schema.TOKEN_LIFETIME_SECONDS,

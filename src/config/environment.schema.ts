@@ -271,6 +271,10 @@ export class EnvironmentSchema {
   @IntegerIn(100, 120_000, { unit: 'milliseconds' })
   AUTH_PROVIDER_TIMEOUT_MS: number = 5000;
 
+  /** Longest a project extension (function, function resource, request or response event) may run; then 503 / 5033. */
+  @IntegerIn(10, 120_000, { unit: 'milliseconds' })
+  EXTENSION_TIMEOUT_MS: number = 5000;
+
   @IsOptional()
   @TextOf(1, 100)
   TESSERA_ADMIN_USER?: string;

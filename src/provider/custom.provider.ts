@@ -13,7 +13,7 @@ import type {
 } from './auth-provider.js';
 import type { JsProvider, ProviderContext } from './js-provider.js';
 import { isMalformed, readAnswer, readLoginInfo, readPasswordChange } from './provider-answer.js';
-import { messageOf, settleWithin, type Settled } from './provider-call.js';
+import { messageOf, settleWithin, type Settled } from '../common/settle-within.js';
 import { credentialsOf, providerLogger, scrub, sortSecrets } from './provider-logger.js';
 import { redactSecrets, type SecretSettings } from './provider-secrets.js';
 

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { CustomAuthProvider } from './custom.provider.js';
 import { instantiate, shapeProblems, unwrapModule, type JsProvider } from './js-provider.js';
-import { messageOf, settleWithin } from './provider-call.js';
+import { messageOf, settleWithin } from '../common/settle-within.js';
 import { ProviderConfigError } from './provider-config.error.js';
 import { displayPath, findProviderModule, readProviderSettings } from './provider-files.js';
 import { scrub } from './provider-logger.js';

@@ -1,9 +1,9 @@
-/** How a call into provider code ended. */
+/** How a call into code the project or a provider wrote ended (see `settleWithin`). */
 export type Settled<T> = { status: 'ok'; value: T } | { status: 'error'; error: unknown } | { status: 'timeout' };
 
 /**
- * Runs provider code and waits at most `timeoutMs` for it. A synchronous throw, a rejection
- * and a promise that never settles all come back as values, so no provider can crash a
+ * Runs code Tessera did not write (a provider, a project extension) and waits at most `timeoutMs` for it. A synchronous throw, a rejection
+ * and a promise that never settles all come back as values, so no such code can crash a
  * request or hold it open. (Code that blocks the event loop cannot be interrupted from here.)
  */
 export async function settleWithin<T>(timeoutMs: number, work: () => T | PromiseLike<T>): Promise<Settled<Awaited<T>>> {
@@ -25,7 +25,7 @@ export async function settleWithin<T>(timeoutMs: number, work: () => T | Promise
   }
 }
 
-/** The message of whatever a provider threw, without trusting it to be an Error of this realm. */
+/** The message of whatever such code threw, without trusting it to be an Error of this realm. */
 export function messageOf(error: unknown): string {
   if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') {
     const { name, message } = error as { name?: unknown; message: string };
