@@ -4,6 +4,7 @@ import { PROJECT_RULES } from './logic/logic.module.js';
 import type { ProjectDefinition } from './project-definition.js';
 import { PROJECT_RESOURCES, PROJECT_TABLE_QUERIES } from './documents/levels/custom-resources.module.js';
 import { PROJECT_ROLES } from './security/security.module.js';
+import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './security/named-endpoints.js';
 import { SEED_USERS } from './users/seed-user.js';
 
 /**
@@ -12,6 +13,14 @@ import { SEED_USERS } from './users/seed-user.js';
  * resources and tables' named queries (CustomResourcesModule) and seed users (UsersModule). The engine never imports the
  * project or its definition's type; CoreModule makes these tokens available everywhere.
  */
+/**
+ * The project's resources that are not tables (function resources, SQL resources, procedures), which
+ * roles grant by name: each kind of extension lists its own here.
+ */
+function namedEndpointsOf(_project: ProjectDefinition): NamedEndpoint[] {
+  return [];
+}
+
 @Module({})
 export class ProjectModule {
   static forRoot(project: ProjectDefinition): DynamicModule {
@@ -19,6 +28,7 @@ export class ProjectModule {
       { provide: PROJECT_ENTITIES, useValue: project.entities },
       { provide: PROJECT_RULES, useValue: project.rules ?? [] },
       { provide: PROJECT_ROLES, useValue: project.roles },
+      { provide: PROJECT_NAMED_ENDPOINTS, useValue: namedEndpointsOf(project) },
       { provide: PROJECT_RESOURCES, useValue: project.resources ?? [] },
       { provide: PROJECT_TABLE_QUERIES, useValue: project.tableQueries ?? {} },
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },

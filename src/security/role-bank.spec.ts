@@ -314,3 +314,26 @@ describe('RoleBank: what a valid bank compiles', () => {
     expect(bank.get('a')).toBeUndefined();
   });
 });
+
+describe('RoleBank: named endpoints (function, SQL resources, procedures)', () => {
+  const named = [
+    { name: 'TopCustomers', kind: 'SQL resource', explicitGrantOnly: false },
+    { name: 'order_totals', kind: 'procedure', explicitGrantOnly: true },
+  ];
+  const roleWith = (resources: RoleDefinition['resources'], defaultAccess: RoleDefinition['defaultAccess'] = 'NONE') => ({
+    globals: [],
+    roles: [{ name: 'r', defaultAccess, resources }],
+  });
+
+  it('grants one by name, case-insensitively, with access alone', () => {
+    const bank = new RoleBank(registry, roleWith({ topcustomers: { access: ['READ'] } }), 'sqlite', named);
+    expect([...bank.get('r')!.namedGrants.get('topcustomers')!]).toEqual(['READ']);
+  });
+
+  it("refuses a table's options on one, and an unknown name, in one list", () => {
+    const definition = roleWith({ TopCustomers: { access: ['READ'], rowFilter: 'x = 1' }, Nowhere: { access: ['READ'] } });
+    expect(() => new RoleBank(registry, definition, 'sqlite', named)).toThrow(
+      /TopCustomers is a SQL resource: it takes access alone, not rowFilter[\s\S]*resource "Nowhere": no such resource/,
+    );
+  });
+});

@@ -6,7 +6,15 @@ import { compileFilter } from '../data/query/sql-compiler.js';
 import { positionalParams } from '../data/query/compile-context.js';
 import type { Resource, ResourceRegistry } from '../data/resource-registry.js';
 import type { Dialect } from '../database/dialect.js';
-import { OPERATIONS, USER_IDENTIFIER_GLOBAL, type Operation, type RoleDefinition, type RolesDefinition } from './role-definition.js';
+import type { NamedEndpoint } from './named-endpoints.js';
+import {
+  OPERATIONS,
+  USER_IDENTIFIER_GLOBAL,
+  type Operation,
+  type ResourcePermission,
+  type RoleDefinition,
+  type RolesDefinition,
+} from './role-definition.js';
 
 /** What one role grants on one resource. */
 export interface Grant {
@@ -25,6 +33,8 @@ export interface CompiledRole {
   defaultOperations: ReadonlySet<Operation>;
   /** The default access on a view, which is read-only: READ when the default has it, else nothing. */
   defaultViewOperations: ReadonlySet<Operation>;
+  /** By named endpoint (`NamedEndpoint`), lower-cased: the operations the role names it with. */
+  namedGrants: ReadonlyMap<string, ReadonlySet<Operation>>;
 }
 
 export class RoleBankError extends Error {
@@ -65,16 +75,23 @@ function globalsOf(node: FilterNode, into: Set<string>): void {
 export class RoleBank {
   private readonly roles = new Map<string, CompiledRole>();
 
-  constructor(registry: ResourceRegistry, definition: RolesDefinition, dialect: Dialect) {
+  constructor(registry: ResourceRegistry, definition: RolesDefinition, dialect: Dialect, named: readonly NamedEndpoint[] = []) {
     const problems: string[] = [];
     const knownGlobals = new Set([...definition.globals, USER_IDENTIFIER_GLOBAL]);
+    const namedByLower = new Map(named.map((endpoint) => [endpoint.name.toLowerCase(), endpoint]));
     for (const role of definition.roles) {
       if (this.roles.has(role.name)) problems.push(`role "${role.name}" is defined twice`);
       if (!Object.hasOwn(DEFAULTS, role.defaultAccess)) problems.push(`role "${role.name}": defaultAccess must be ALL, READ or NONE`);
       const grants = new Map<string, Grant>();
+      const namedGrants = new Map<string, ReadonlySet<Operation>>();
       for (const [resourceName, permission] of Object.entries(role.resources ?? {})) {
         const where = `role "${role.name}", resource "${resourceName}"`;
         const resource = registry.find(resourceName);
+        const endpoint = resource ? undefined : namedByLower.get(resourceName.toLowerCase());
+        if (endpoint) {
+          this.grantNamed(endpoint, permission, where, namedGrants, problems);
+          continue;
+        }
         if (!resource) {
           problems.push(`${where}: no such resource`);
           continue;
@@ -122,9 +139,35 @@ export class RoleBank {
         grants,
         defaultOperations,
         defaultViewOperations: readOnly(defaultOperations),
+        namedGrants,
       });
     }
     if (problems.length > 0) throw new RoleBankError(problems);
+  }
+
+  /** A grant of a named endpoint: `access` alone (it has no table columns or rows). */
+  private grantNamed(
+    endpoint: NamedEndpoint,
+    permission: ResourcePermission,
+    where: string,
+    into: Map<string, ReadonlySet<Operation>>,
+    problems: string[],
+  ): void {
+    const key = endpoint.name.toLowerCase();
+    if (into.has(key)) {
+      problems.push(`${where}: ${endpoint.name} is named twice in this role (names match case-insensitively)`);
+      return;
+    }
+    if (!Array.isArray(permission.access)) {
+      problems.push(`${where}: access must be a list, e.g. ['READ']`);
+      return;
+    }
+    const badLevels = permission.access.filter((l) => !['READ', 'INSERT', 'UPDATE', 'DELETE', 'ALL'].includes(l));
+    if (badLevels.length > 0) problems.push(`${where}: unknown access level(s) ${badLevels.join(', ')}`);
+    const tableOnly = (['readColumns', 'writeColumns', 'rowFilter'] as const).filter((k) => permission[k] !== undefined);
+    if (tableOnly.length > 0)
+      problems.push(`${where}: ${endpoint.name} is a ${endpoint.kind}: it takes access alone, not ${tableOnly.join(', ')}`);
+    into.set(key, operationsOf(permission.access));
   }
 
   private checkFilter(

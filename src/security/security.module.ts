@@ -3,6 +3,7 @@ import { DataModule } from '../data/data.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
 import { Database } from '../database/database.js';
 import { KnownRoles } from './known-roles.js';
+import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './named-endpoints.js';
 import { RoleBank } from './role-bank.js';
 import type { RolesDefinition } from './role-definition.js';
 import { RolesController } from './roles.controller.js';
@@ -23,9 +24,9 @@ export const PROJECT_ROLES = Symbol('PROJECT_ROLES');
   providers: [
     {
       provide: RoleBank,
-      useFactory: (registry: ResourceRegistry, database: Database, roles: RolesDefinition) =>
-        new RoleBank(registry, roles, database.dialect),
-      inject: [ResourceRegistry, Database, PROJECT_ROLES],
+      useFactory: (registry: ResourceRegistry, database: Database, roles: RolesDefinition, named: NamedEndpoint[] | undefined) =>
+        new RoleBank(registry, roles, database.dialect, named ?? []),
+      inject: [ResourceRegistry, Database, PROJECT_ROLES, { token: PROJECT_NAMED_ENDPOINTS, optional: true }],
     },
     { provide: KnownRoles, useFactory: (roles: RolesDefinition) => new KnownRoles(roles), inject: [PROJECT_ROLES] },
     SecurityService,
