@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ExpressAdapter as ExpressAdapterType, NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { Metrics } from '../observability/metrics.js';
 import { METRICS_PATH, PrometheusMetrics } from '../observability/prometheus-metrics.js';
@@ -28,7 +28,7 @@ export async function expressEdge(parts: EdgeParts): Promise<HttpEdge> {
   const [{ ExpressAdapter }, { default: express }] = await Promise.all([import('@nestjs/platform-express'), import('express')]);
   const { http, logger, securityHeaders } = parts;
   return {
-    adapter: new ExpressAdapter(),
+    adapter: new (jsonReplying(ExpressAdapter))(),
     prepare(nestApp: INestApplication): void {
       const app = nestApp as NestExpressApplication;
       app.disable('x-powered-by');
@@ -43,23 +43,73 @@ export async function expressEdge(parts: EdgeParts): Promise<HttpEdge> {
       const metrics = app.get(Metrics);
       if (metrics instanceof PrometheusMetrics) app.use(expressRequestMetrics(metrics));
       const bodyRules = bodyRulesOf(http);
+      // The bytes, checked and decoded below as on Fastify: express.text() would drop a byte-order mark itself (iconv-lite),
+      // so a body with two would be read differently by the two adapters, and would put U+FFFD for bytes that are not UTF-8.
+      const readBytes = express.raw({ type: expressReadsAsJson, limit: http.bodyLimitBytes });
+      // One middleware, not three: Express's router dispatches each one it passes (a match, a params object, closures),
+      // which every request paid for, a GET without a body included.
       app.use((req: Request, res: Response, next: NextFunction) => {
         trackRequest(logger, req, res);
         securityHeaders.applyTo(res);
-        next(nulInUrl(req.url) ?? bodyRefusal(req, bodyRules));
-      });
-      // The bytes, checked and decoded below as on Fastify: express.text() would drop a byte-order mark itself (iconv-lite),
-      // so a body with two would be read differently by the two adapters, and would put U+FFFD for bytes that are not UTF-8.
-      app.use(express.raw({ type: expressReadsAsJson, limit: http.bodyLimitBytes }));
-      app.use((req: Request, _res: Response, next: NextFunction) => {
-        try {
-          req.body = Buffer.isBuffer(req.body) ? parseJsonBytes(req.body) : undefined;
-          next();
-        } catch (error) {
-          next(error);
+        const refused = nulInUrl(req.url) ?? bodyRefusal(req, bodyRules);
+        if (refused) {
+          next(refused);
+          return;
         }
+        req.body = undefined;
+        if (req.headers['content-type'] === undefined && !BODY_METHODS.has(req.method)) {
+          next();
+          return;
+        }
+        readBytes(req, res, (error?: unknown) => {
+          if (error) {
+            next(error);
+            return;
+          }
+          try {
+            req.body = Buffer.isBuffer(req.body) ? parseJsonBytes(req.body) : undefined;
+            next();
+          } catch (parseError) {
+            next(parseError);
+          }
+        });
       });
     },
+  };
+}
+
+/** A JSON value Express would answer with `res.json()`: an object or an array, not bytes, a stream or an Error. */
+function isPlainJson(body: unknown): body is object {
+  return typeof body === 'object' && body !== null && !(body instanceof Error) && !ArrayBuffer.isView(body) && !('getStream' in body);
+}
+
+/**
+ * Nest's Express adapter, answering JSON itself: the same bytes and headers as `res.json()` (`Content-Type:
+ * application/json; charset=utf-8`, `Content-Length`), written with one `res.end(text)`. Express's `res.json` →
+ * `res.send` copies a body of 1,000 bytes or more into a Buffer, and looks up the app's JSON and ETag settings and
+ * the response's headers on every answer; this path does none of that. Anything else (text, files, HEAD, an answer with another Content-Type, 204 and 304) is
+ * Express's, as before.
+ */
+function jsonReplying(Base: typeof ExpressAdapterType) {
+  return class JsonReplyingExpressAdapter extends Base {
+    override reply(response: Response, body: unknown, statusCode?: number): unknown {
+      const status = statusCode ?? response.statusCode;
+      if (
+        !isPlainJson(body) ||
+        status === 204 ||
+        status === 304 ||
+        response.req.method === 'HEAD' ||
+        response.getHeader('content-type') !== undefined
+      ) {
+        return super.reply(response, body, statusCode);
+      }
+      const text = JSON.stringify(body);
+      response.statusCode = status;
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      response.setHeader('Content-Length', Buffer.byteLength(text));
+      response.end(text);
+      return response;
+    }
   };
 }
 
