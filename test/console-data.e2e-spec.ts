@@ -110,7 +110,7 @@ const targets = testTargets().filter((t) => t.database === 'sqlite');
       expect(await field.locator('.hint').textContent()).toContain('derived by a rule');
     }
     await editor().getByLabel('qty_ordered').fill('2');
-    const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith('/lineitem/1'));
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/lineitem/1'));
     await editor().getByRole('button', { name: 'Save' }).click();
     const sent = JSON.parse((await put).postData() ?? '{}') as Json;
     expect(Object.keys(sent).sort()).toEqual(['@metadata', 'qty_ordered']);
@@ -196,6 +196,41 @@ const targets = testTargets().filter((t) => t.database === 'sqlite');
     // A child: its row opens.
     await lineitems.locator('li a').first().click();
     await page.getByRole('heading', { name: `Edit lineitem ${items[0]!.lineitem_id}` }).waitFor();
+  });
+
+  step('shows the rule log of a save, folded: each firing in order, the balance with its old and new value', async () => {
+    // A line item of an unpaid order moves its customer's balance (the sum counts unpaid orders only).
+    const unpaid = new Map(
+      (await all(full, `/purchaseorder?filter=${encodeURIComponent('paid = false')}`)).map((o) => [o.order_number, o]),
+    );
+    const item = (await all(full, '/lineitem')).find((i) => unpaid.has(i.order_number))!;
+    const order = unpaid.get(item.order_number)!;
+    const customerPath = `/customer/${encodeURIComponent(order.customer_name)}`;
+    await full.put(customerPath, { '@metadata': { checksum: 'override' }, credit_limit: 1000000 }).expect(200);
+    const [before] = (await full.get(customerPath).expect(200)).body as Json[];
+    await openRow(`lineitem/${item.lineitem_id}`);
+    await editor()
+      .getByLabel('qty_ordered')
+      .fill(String(Number(item.qty_ordered) + 1));
+    const put = page.waitForRequest((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith(`/lineitem/${item.lineitem_id}`));
+    await editor().getByRole('button', { name: 'Save' }).click();
+    expect(new URL((await put).url()).searchParams.get('rulelog')).toBe('true');
+    const panel = page.getByLabel('Rule log');
+    await panel.waitFor();
+    // Folded until opened.
+    expect(await panel.locator('li').first().isVisible()).toBe(false);
+    await panel.locator('summary').click();
+    const [after] = (await full.get(customerPath).expect(200)).body as Json[];
+    expect(Number(after!.balance)).toBeGreaterThan(Number(before!.balance));
+    const balance = panel.locator('li[data-rule="sum customer.balance"]');
+    expect(await balance.textContent()).toBe(
+      `sum customer.balance on main:customer ${order.customer_name} balance: ${before!.balance} → ${after!.balance}`,
+    );
+    const names = await panel.locator('li strong').allTextContents();
+    expect(names.indexOf('formula lineitem.amount')).toBeLessThan(names.indexOf('sum purchaseorder.amount_total'));
+    expect(names.indexOf('sum purchaseorder.amount_total')).toBeLessThan(names.indexOf('sum customer.balance'));
+    expect(await panel.locator('li[data-rule="constraint customer #2"]').first().textContent()).toMatch(/ passed$/);
+    expect(await panel.locator('summary').textContent()).toBe(`Rule log: ${names.length} rules fired`);
   });
 
   step('shows the total of a list, filtered or not, counted by the API', async () => {

@@ -200,6 +200,30 @@ describeEachTarget('transaction summaries in the written resource’s terms', (t
     expect(orderRules.rules).toContainEqual(expect.objectContaining({ type: 'sum', attribute: 'Total' }));
   });
 
+  it('rulelog names firings in the same terms: attributes and keys by alias, none on a column the level leaves out', async () => {
+    const res = await demo
+      .post('/Accounts.Orders?rulelog=true', { customer_name: 'Terms Co', Lineitems: [{ product_number: 1, Qty: 2 }] })
+      .expect(201);
+    type Firing = Fired & { '@metadata'?: Meta; key?: Record<string, unknown>; old?: unknown; new?: unknown };
+    const firings = res.body.rulelog as Firing[];
+    const at = (resource: string) => firings.filter((f) => f['@metadata']?.resource === resource);
+    expect(at('Accounts.Orders.Lineitems').find((f) => f.type === 'formula')).toMatchObject({
+      attribute: 'Amount',
+      key: { Id: expect.any(Number) },
+      old: null,
+      new: 20,
+    });
+    // product_price, which the copy sets, is not an attribute of the level.
+    expect(at('Accounts.Orders.Lineitems').some((f) => f.type === 'copy')).toBe(false);
+    expect(at('Accounts.Orders').find((f) => f.type === 'sum')).toMatchObject({
+      attribute: 'Total',
+      key: { Number: expect.any(Number) },
+      old: 0,
+      new: 20,
+    });
+    expect(at('main:customer').find((f) => f.type === 'sum')).toMatchObject({ attribute: 'balance', key: { name: 'Terms Co' } });
+  });
+
   it('a role that hides columns: neither the level’s rows nor the rules’ rows show them, in either summary', async () => {
     const res = await clerk
       .post('/Customers.Orders?rulesummary=true', { customer_name: 'Terms Co', Lineitems: [{ product_number: 1, qty_ordered: 1 }] })

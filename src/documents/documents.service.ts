@@ -105,9 +105,9 @@ export class DocumentsService {
     return found;
   }
 
-  /** A rule log when the request asks for a rule summary (`rulesummary=true`), else undefined: nothing is recorded. */
-  ruleLogFor(rulesummary: boolean): RuleLog | undefined {
-    return rulesummary ? this.engine.ruleLog() : undefined;
+  /** A rule log when one is wanted (`rulesummary=true`, `rulelog=true`, a debug log), else undefined: nothing is recorded. */
+  ruleLogFor(wanted: boolean): RuleLog | undefined {
+    return wanted ? this.engine.ruleLog() : undefined;
   }
 
   /**

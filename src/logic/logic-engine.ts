@@ -77,8 +77,10 @@ export class LogicEngine {
   private async beforeCommit(tx: WriteTransaction, ruleLog: RuleLog | undefined): Promise<void> {
     const touched = tx.summary.list();
     for (const entry of touched) {
-      if (entry.verb !== 'DELETE')
-        checkConstraints(entry.resource, this.bank.for(entry.resource).commitConstraints, entry.row, this.counterOf);
+      if (entry.verb === 'DELETE') continue;
+      const constraints = this.bank.for(entry.resource).commitConstraints;
+      checkConstraints(entry.resource, constraints, entry.row, this.counterOf);
+      if (ruleLog) for (const rule of constraints) ruleLog.record(entry.resource, keyOf(entry.resource, entry.row), rule);
     }
     await runCommitRows(
       tx,
@@ -90,13 +92,14 @@ export class LogicEngine {
     const event = { touched: touched.map((e) => ({ resource: e.resource.name, verb: e.verb, row: toRuleRow(e.resource, e.row) })) };
     for (const rule of this.bank.commitRules) {
       this.bank.counterOf(rule).ran();
+      ruleLog?.recordTransaction(rule);
       await rule.run(event);
     }
   }
 
   private readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
-  /** A rule log for one request's write (`rulesummary=true`), naming rules as the project's rule bank does. */
+  /** A rule log for one request's write (`rulesummary=true`, `rulelog=true`, a debug log), naming rules as the project's rule bank does. */
   ruleLog(): RuleLog {
     return new RuleLog((rule) => this.bank.describe(rule));
   }

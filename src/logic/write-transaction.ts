@@ -23,7 +23,7 @@ import type { EntityClass, Rule, RuleRow, Verb } from './rule-dsl.js';
 import type { RuleCounter } from '../observability/metrics.js';
 import type { RowPolicy } from './row-policy.js';
 import { fromRuleRow } from './rule-values.js';
-import type { RuleLog } from './rule-log.js';
+import type { DerivedChange, RuleLog } from './rule-log.js';
 import { TransactionSummary } from './transaction-summary.js';
 
 /** How a client's update treats what it sent besides the columns it changes. */
@@ -73,10 +73,10 @@ export class WriteTransaction implements RuleContext {
     /** Where the rules that run are recorded, when the request asked for a rule summary. */
     private readonly ruleLog?: RuleLog,
   ) {
-    if (ruleLog) this.ruleFired = (row, rule) => ruleLog.note(row, rule);
+    if (ruleLog) this.ruleFired = (row, rule, change) => ruleLog.note(row, rule, change);
   }
 
-  readonly ruleFired?: (row: CanonicalRow, rule: Rule) => void;
+  readonly ruleFired?: (row: CanonicalRow, rule: Rule, change?: DerivedChange) => void;
 
   readonly counterOf = (rule: Rule): RuleCounter => this.bank.counterOf(rule);
 
@@ -96,7 +96,7 @@ export class WriteTransaction implements RuleContext {
     const own = !(depth === 0 && this.ancestorsLockedFor.has(resource));
     const lockFirst = this.store.dialect !== 'postgres' || rules.parentChecks.length > 0;
     if (own && lockFirst) await this.lockAncestorsOf(resource, () => [{ values: row }]);
-    await checkParents(resource, rules.parentChecks, row, null, this.lockedParent, this.counterOf);
+    await checkParents(resource, rules.parentChecks, row, null, this.lockedParent, this.counterOf, this.ruleFired);
     const stored = await this.store.insert(resource, row);
     if (own && !lockFirst) await this.lockAncestorsOf(resource, () => [{ values: stored }]);
     this.summary.record(resource, 'INSERT', stored);
@@ -356,7 +356,15 @@ export class WriteTransaction implements RuleContext {
     if (depth === 0) await this.policy.mayWrite(this.store, resource, row, 'UPDATE');
     await this.insertManagedParents(resource, rules, row, before, depth);
     const key = keyOf(resource, before);
-    await checkParents(resource, rules.parentChecks, row, before, this.lockedParent, this.counterOf);
+    await checkParents(
+      resource,
+      rules.parentChecks,
+      row,
+      before,
+      this.lockedParent,
+      this.counterOf,
+      this.ruleLog && ((_row, rule) => this.ruleLog!.record(resource, key, rule)),
+    );
     await this.store.update(resource, key, changed);
     this.locked.set(rowIdentity(resource, key), row);
     this.summary.record(resource, 'UPDATE', row);
@@ -407,7 +415,13 @@ export class WriteTransaction implements RuleContext {
       const parentRow = this.locked.get(id) ?? (await this.lockRow(adjustment.parent, parentKey, 'update'));
       if (!parentRow) continue; // a dangling key; the database's foreign key decides
       const changes = await adjustment.apply(parentRow, this);
-      if (this.ruleLog) for (const aggregate of adjustment.aggregates) this.ruleLog.record(adjustment.parent, parentKey, aggregate.rule);
+      if (this.ruleLog) {
+        for (const aggregate of adjustment.aggregates) {
+          const name = aggregate.attr.name;
+          const change = { old: parentRow[name] ?? null, new: changes[name] ?? null };
+          this.ruleLog.record(adjustment.parent, parentKey, aggregate.rule, change);
+        }
+      }
       await this.change(adjustment.parent, parentRow, changes, depth + 1);
     }
   }

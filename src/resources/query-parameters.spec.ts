@@ -4,7 +4,7 @@ import { acceptQueryParameters } from './query-parameters.js';
 describe('acceptQueryParameters', () => {
   it('accepts what LAC clients send to each endpoint', () => {
     const list = { filter: 'a', sysfilter: 'b', order: 'c', sysorder: 'd', pagesize: '5', offset: '0', auth: 'k' };
-    const plain = { ignoreDeleted: false, detail: false, downloadName: undefined };
+    const plain = { rulelog: false, ignoreDeleted: false, detail: false, downloadName: undefined };
     expect(acceptQueryParameters({ ...list, nometa: 'true', inlinelimit: '2000' }, 'list')).toEqual({
       nometa: true,
       txsummary: true,
@@ -24,11 +24,14 @@ describe('acceptQueryParameters', () => {
       ...plain,
     });
     expect(acceptQueryParameters({ txsummary: 'true' }, 'update').txsummary).toBe(true);
+    expect(acceptQueryParameters({ rulelog: 'true' }, 'update').rulelog).toBe(true);
+    expect(acceptQueryParameters({ rulelog: 'false', checksum: 'override' }, 'delete').rulelog).toBe(false);
     expect(acceptQueryParameters({ checksum: 'override', txsummary: 'false' }, 'delete').txsummary).toBe(false);
     expect(acceptQueryParameters({}, 'list')).toEqual({
       nometa: false,
       txsummary: true,
       rulesummary: false,
+      rulelog: false,
       ignoreDeleted: false,
       detail: false,
     });
@@ -44,6 +47,7 @@ describe('acceptQueryParameters', () => {
     [{ ignoredeleted: 'true' }, 'update', 'ignoredeleted'],
     [{ downloadName: 'x' }, 'insert', 'downloadName'],
     [{ chunksize: '1' }, 'delete', 'chunksize'],
+    [{ rulelog: 'true' }, 'list', 'rulelog'],
     [{ Logging: 'debug' }, 'list', 'Logging'],
     [{ 'filter.Orders': "name='x'" }, 'list', 'filter.Orders'],
     [{ AUTH: 'k' }, 'list', 'AUTH'],
@@ -135,6 +139,7 @@ describe('acceptQueryParameters', () => {
     [{ nometa: ['true', 'true'] }, 'list', 'nometa" may be given once'],
     [{ txsummary: '' }, 'insert', 'txsummary" must be true or false'],
     [{ rulesummary: '1' }, 'delete', 'rulesummary" must be true or false'],
+    [{ rulelog: 'yes' }, 'insert', 'rulelog" must be true or false'],
     [{ inlinelimit: '-2' }, 'list', 'inlinelimit" must be -1 (no limit) or a whole number from 0 to 1000000000'],
     [{ inlinelimit: '1000000001' }, 'get', 'inlinelimit" must be -1 (no limit) or a whole number'],
     [{ inlinelimit: '1e3' }, 'get', 'inlinelimit" must be -1 (no limit) or a whole number'],

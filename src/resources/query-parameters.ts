@@ -38,14 +38,19 @@ const LAC_GET = ['pagesize', 'offset', ...LAC_GET_PARAMETERS, 'auth'];
  * setPageSize) on every GET, POST and PUT; a write result is never paged, so it is honoured trivially.
  */
 export const LAC_WRITE_PARAMETERS = ['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit'];
+/**
+ * Every write's parameters: LAC's, and Tessera's `rulelog` (the rules that fired, in order, with the values they
+ * derived; LAC showed its rule log in its design tool, under the auth token that wrote, and had no parameter for it).
+ */
+export const WRITE_PARAMETERS = [...LAC_WRITE_PARAMETERS, 'rulelog'];
 const ACCEPTED: Record<ResourceEndpoint, ReadonlySet<string>> = {
   list: new Set([...LAC_GET, 'filter', 'sysfilter', 'order', 'sysorder', 'nometa', 'userfilter', 'userorder']),
   count: new Set(['filter', 'sysfilter', 'auth', 'logging', 'debug']),
   get: new Set([...LAC_GET, 'nometa']),
   value: new Set(['auth', 'logging', 'debug', 'downloadName']),
-  insert: new Set([...LAC_WRITE_PARAMETERS, 'pagesize']),
-  update: new Set([...LAC_WRITE_PARAMETERS, 'pagesize']),
-  delete: new Set(['checksum', ...LAC_WRITE_PARAMETERS, 'ignoredeleted']),
+  insert: new Set([...WRITE_PARAMETERS, 'pagesize']),
+  update: new Set([...WRITE_PARAMETERS, 'pagesize']),
+  delete: new Set(['checksum', ...WRITE_PARAMETERS, 'ignoredeleted']),
 };
 
 /** LAC's per-level parameters, `<name>.<Path>` with Path a sub-resource below the one addressed. */
@@ -69,6 +74,8 @@ export interface ResponseOptions {
   txsummary: boolean;
   /** `rulesummary=true`: a write answers the rules that fired, per row. */
   rulesummary: boolean;
+  /** `rulelog=true`: a write answers every firing in order, with old and new values (roles with meta access only). */
+  rulelog: boolean;
   /** `ignoredeleted=true` (or bare `ignoredeleted`): deleting a row that is not there answers 200 with an empty txsummary. */
   ignoreDeleted: boolean;
   /** `logging=debug` (or finer, finest) or `debug=true`: this request's detail is logged (request-detail.ts). */
@@ -81,6 +88,7 @@ const DEFAULTS: ResponseOptions = Object.freeze({
   nometa: false,
   txsummary: true,
   rulesummary: false,
+  rulelog: false,
   ignoreDeleted: false,
   detail: false,
 });
@@ -127,6 +135,7 @@ export function acceptQueryParameters(
     nometa: flag(query.nometa, 'nometa', false),
     txsummary: flag(query.txsummary, 'txsummary', true),
     rulesummary: flag(query.rulesummary, 'rulesummary', false),
+    rulelog: flag(query.rulelog, 'rulelog', false),
     // LAC's Swagger allows it empty: `?ignoredeleted` asks for it.
     ignoreDeleted: query.ignoredeleted === '' || flag(query.ignoredeleted, 'ignoredeleted', false),
     detail: loggingRaisesDetail(query.logging) || debug,

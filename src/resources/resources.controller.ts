@@ -18,7 +18,9 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiSettings } from '../config/api-settings.js';
 import { rawRequestOf } from '../common/request-slot.js';
-import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/request-context.js';
+import { apiBaseUrl, nextBatchLink, requestIdOf, requestUrlWithoutAuth } from '../http/request-context.js';
+import { principalOf } from '../common/principal.js';
+import { SecurityService } from '../security/security.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { CallerAccess, CallerGrantsOf, type CallerGrants } from '../security/caller-access.decorator.js';
@@ -38,6 +40,7 @@ import { RowChecksum } from '../data/checksum.js';
 import { DocumentsService } from '../documents/documents.service.js';
 import type { RuleLog } from '../logic/rule-log.js';
 import { ruleSummary } from './rule-summary.js';
+import { ruleLogAnswer, type ShownFiring } from './rule-log-answer.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { CustomResourceRegistry, type ResourceLevel } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourceReads, type CustomReadRequest } from './custom/custom-resource-reads.js';
@@ -56,6 +59,8 @@ interface WriteResult {
   txsummary?: Array<Record<string, unknown>>;
   /** With `rulesummary=true`. */
   rulesummary?: Array<Record<string, unknown>>;
+  /** With `rulelog=true`. */
+  rulelog?: ShownFiring[];
 }
 
 type Query = Record<string, unknown>;
@@ -116,6 +121,7 @@ export class ResourcesController {
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly security: SecurityService,
   ) {}
 
   @Get(':resource')
@@ -372,10 +378,12 @@ export class ResourcesController {
   }
 
   /**
-   * Runs a write (with a rule log when `rulesummary=true`) and answers its result. Rules run with
-   * the system's rights; the service has already left out the rows the caller could not GET and
-   * says which columns a GET would show of the others, and in whose terms each row is shown (the
-   * written resource's, or `<prefix>:<table>`: see `SummaryTerms`).
+   * Runs a write and answers its result. Rules run with the system's rights; the service has
+   * already left out the rows the caller could not GET and says which columns a GET would show of
+   * the others, and in whose terms each row is shown (the written resource's, or
+   * `<prefix>:<table>`: see `SummaryTerms`). The rules that fire are recorded only when the
+   * request asks for them (`rulesummary`, `rulelog`) or the service logs at debug, which then
+   * gets one line per firing, shown as `rulelog` would show it to this caller.
    */
   private async write(
     req: unknown,
@@ -388,16 +396,39 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     // `inlinelimit`, `deferred`, `inline` shape the txsummary's text values as a GET's; without them values are whole.
     const inline: InlinePolicy | undefined = asksInlining(query) ? inlinePolicyOf(query) : undefined;
+    if (options.rulelog) this.refuseRuleLog(req);
     const written = this.levelOf(req)?.path ?? access?.resource.name ?? 'the API root';
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'write', written, query);
-    const ruleLog = this.resources.ruleLogFor(options.rulesummary);
+    const logFirings = this.logger.isLevelEnabled('debug');
+    const ruleLog = this.resources.ruleLogFor(options.rulesummary || options.rulelog || logFirings);
     const entries = await observed(detail, () => run(ruleLog));
     detail?.wrote(entries);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
     if (options.txsummary) result.txsummary = entries.map((e) => serializer.summaryEntry(e, inline));
-    if (ruleLog) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
+    if (ruleLog && options.rulesummary) result.rulesummary = ruleSummary(entries, ruleLog, serializer);
+    if (ruleLog && (options.rulelog || logFirings)) {
+      const firings = ruleLogAnswer(entries, ruleLog, serializer);
+      if (options.rulelog) result.rulelog = firings;
+      if (logFirings) {
+        const log = this.logger.child({ requestId: requestIdOf(req) });
+        for (const firing of firings) log.debug({ firing }, 'rule fired');
+      }
+    }
     return result;
+  }
+
+  /**
+   * `rulelog` names the project's rules and which ran: for roles that may read the API's design
+   * (`metaAccess`, which opens `@rules`). Anyone else hears 403 / 4030 before anything is written.
+   */
+  private refuseRuleLog(req: unknown): void {
+    const principal = principalOf(req);
+    if (principal && this.security.mayUseMeta(principal)) return;
+    throw new ApiError(
+      ErrorCode.FORBIDDEN,
+      'Your roles do not permit the rule log: rulelog=true takes a role with meta access (metaAccess), as @rules does.',
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiFailure, DataApi, type JsonObject } from '../api.js';
+import { ApiFailure, DataApi, type Json, type JsonObject } from '../api.js';
 import {
   ConfirmButton,
   CopyButton,
@@ -43,7 +43,24 @@ const DATA_TOKEN_HOURS = 8;
 interface Summary {
   written: string | undefined;
   rows: Row[];
+  /** The write's `rulelog`: absent when the data API did not answer one. */
+  firings?: Firing[];
 }
+
+/** One rule that fired in a write, as `rulelog=true` answers it (only rows and columns the data token may read). */
+interface Firing {
+  type: string;
+  name: string;
+  attribute?: string;
+  '@metadata'?: { href?: string; resource?: string; verb?: string };
+  key?: JsonObject;
+  old?: Json;
+  new?: Json;
+  outcome?: string;
+}
+
+/** The rule log's refusal (403 / 4030) when the data token's roles lack meta access: the write is sent again without asking for it. */
+const RULE_LOG_REFUSED = /rule log/i;
 
 /**
  * Where the page is, from its address: `/admin/data/<resource>[/<key>][?sysfilter=...]`, the key as the API's URLs
@@ -235,13 +252,25 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
     const checksum = row?.['@metadata']?.checksum ?? '';
     const href = row?.['@metadata']?.href;
     const path = row ? rowPath(resource, row, base) : segment(resource.name);
+    /** The write, asking for its rule log; sent again without it when the token's roles may not have one (nothing was written then). */
+    const send = async (ruleLog: boolean): Promise<{ txsummary?: Row[]; rulelog?: Firing[] }> => {
+      const query = ruleLog ? 'rulelog=true' : '';
+      const at = (extra: string) => `${path}?${[extra, query].filter(Boolean).join('&')}`;
+      try {
+        if (method === 'DELETE') return await data.send('DELETE', at(`checksum=${encodeURIComponent(checksum)}`));
+        if (method === 'PUT') return await data.send('PUT', at(''), { '@metadata': { checksum }, ...body });
+        return await data.send('POST', at(''), body);
+      } catch (failure) {
+        if (ruleLog && failure instanceof ApiFailure && failure.status === 403 && RULE_LOG_REFUSED.test(failure.message))
+          return send(false);
+        throw failure;
+      }
+    };
     await submit(
       async () => {
-        let answer: { txsummary?: Row[] };
+        let answer: { txsummary?: Row[]; rulelog?: Firing[] };
         try {
-          if (method === 'DELETE') answer = await data.send('DELETE', `${path}?checksum=${encodeURIComponent(checksum)}`);
-          else if (method === 'PUT') answer = await data.send('PUT', path, { '@metadata': { checksum }, ...body });
-          else answer = await data.send('POST', path, body);
+          answer = await send(true);
         } catch (failure) {
           if (!(failure instanceof ApiFailure && failure.status === 409 && failure.errorCode === 4090)) throw failure;
           setMessage({
@@ -253,7 +282,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         }
         const written =
           method === 'POST' ? answer.txsummary?.find((r) => r['@metadata']?.resource === resource.name)?.['@metadata']?.href : href;
-        setSummary({ written, rows: answer.txsummary ?? [] });
+        setSummary({ written, rows: answer.txsummary ?? [], firings: answer.rulelog });
         setMessage({ kind: 'ok', text: method === 'DELETE' ? 'Deleted.' : method === 'PUT' ? 'Saved.' : 'Inserted.' });
         setOpen(undefined);
         if (row) go(here());
@@ -372,6 +401,7 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
               );
             })}
           </ul>
+          {summary.firings && <RuleLogPanel firings={summary.firings} />}
         </div>
       )}
       {token && (
@@ -473,5 +503,45 @@ export function DataPage({ api, onUnauthorized }: PageProps) {
         </>
       )}
     </section>
+  );
+}
+
+/** A firing's row as people read it: its resource and key (`main:customer Alpha and Sons`). */
+function firingRow(firing: Firing): string {
+  const key = Object.values(firing.key ?? {})
+    .map((value) => textOf(value))
+    .join(', ');
+  return [firing['@metadata']?.resource, key].filter(Boolean).join(' ') || 'the whole transaction';
+}
+
+/** A value as the log shows it: `null` for NULL, else its text. */
+const shownValue = (value: Json | undefined) => (value === null || value === undefined ? 'null' : textOf(value));
+
+/**
+ * The write's rule log, folded: every rule that fired, in the order it ran, on the rows the data token may read; what a
+ * derivation did to its attribute (old → new), or whether a check passed and an event ran.
+ */
+function RuleLogPanel({ firings }: { firings: Firing[] }) {
+  return (
+    <details class="rulelog" aria-label="Rule log">
+      <summary>
+        Rule log: {firings.length} {firings.length === 1 ? 'rule' : 'rules'} fired
+      </summary>
+      <ol>
+        {firings.map((firing, index) => (
+          <li key={index} data-rule={firing.name}>
+            <strong>{firing.name}</strong> on {firingRow(firing)}
+            {firing.outcome === undefined ? (
+              <span class="change">
+                {' '}
+                {firing.attribute}: <code>{shownValue(firing.old)}</code> → <code>{shownValue(firing.new)}</code>
+              </span>
+            ) : (
+              <span class="outcome"> {firing.outcome}</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

@@ -16,7 +16,9 @@ export async function applyCopies(
     const reparented = before === null || copy.relation.columns.some((pair) => (row[pair.child] ?? null) !== (before[pair.child] ?? null));
     if (!reparented) continue;
     const parent = await tx.parentOf(copy.relation, row);
-    row[copy.attr.name] = parent ? fromRuleValue(copy.attr, parent[copy.from.name] ?? null) : null;
-    tx.ruleFired?.(row, copy.rule);
+    const was = row[copy.attr.name] ?? null;
+    const value = parent ? fromRuleValue(copy.attr, parent[copy.from.name] ?? null) : null;
+    row[copy.attr.name] = value;
+    tx.ruleFired?.(row, copy.rule, { old: was, new: value });
   }
 }

@@ -31,8 +31,10 @@ export async function applyFormulas(
       }
       view[use.relation.name] = parents.get(use.relation.name);
     }
-    row[formula.attr.name] = fromRuleValue(formula.attr, formula.rule.compute(view, old));
-    tx.ruleFired?.(row, formula.rule);
+    const was = row[formula.attr.name] ?? null;
+    const value = fromRuleValue(formula.attr, formula.rule.compute(view, old));
+    row[formula.attr.name] = value;
+    tx.ruleFired?.(row, formula.rule, { old: was, new: value });
   }
 }
 

@@ -18,6 +18,8 @@ export async function checkParents(
   before: CanonicalRow | null,
   lockedParent: (relation: ParentRelation, row: CanonicalRow) => Promise<CanonicalRow | undefined>,
   counterOf: (rule: Rule) => RuleCounter,
+  /** Notes a check that passed (the rule summary and log), when the request asked for one. */
+  passed?: (row: CanonicalRow, rule: Rule) => void,
 ): Promise<void> {
   for (const check of checks) {
     const pairs = check.relation.columns;
@@ -25,7 +27,10 @@ export async function checkParents(
     if (before !== null && pairs.every((pair) => (row[pair.child] ?? null) === (before[pair.child] ?? null))) continue;
     const counter = counterOf(check.rule);
     counter.ran();
-    if (await lockedParent(check.relation, row)) continue;
+    if (await lockedParent(check.relation, row)) {
+      passed?.(row, check.rule);
+      continue;
+    }
     counter.failed();
     throw new ConstraintFailure(resource, row, check.rule.message, before);
   }

@@ -4,6 +4,7 @@ import type { CanonicalRow } from '../../data/value-codec.js';
 import type { RuleCounter } from '../../observability/metrics.js';
 import type { EntityClass, Rule, RuleRow } from '../rule-dsl.js';
 import type { UntypedRuleQuery } from '../rule-actions.js';
+import type { DerivedChange } from '../rule-log.js';
 
 /** What a rule may ask of the write transaction it runs in (the transaction implements it; rules never see the rest). */
 export interface RuleContext {
@@ -11,8 +12,11 @@ export interface RuleContext {
   readonly registry: ResourceRegistry;
   /** Where a rule's executions are counted. */
   counterOf(rule: Rule): RuleCounter;
-  /** Notes that a rule ran on the row (only when the request asked for a rule summary; absent otherwise). */
-  readonly ruleFired?: (row: CanonicalRow, rule: Rule) => void;
+  /**
+   * Notes that a rule ran on the row, with what a derivation did to its attribute (only when the
+   * request asked for a rule summary or log, or the server logs at debug; absent otherwise).
+   */
+  readonly ruleFired?: (row: CanonicalRow, rule: Rule, change?: DerivedChange) => void;
   /** The parent row a child points to through `relation`, as this transaction sees it. */
   parentOf(relation: ParentRelation, row: CanonicalRow): Promise<CanonicalRow | undefined>;
   /** The project resource of an entity class. */

@@ -2,7 +2,7 @@ import type { Resource } from '../../data/resource-registry.js';
 import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { codeSpan, jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
-import { LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from '../query-parameters.js';
+import { LAC_GET_PARAMETERS, WRITE_PARAMETERS } from '../query-parameters.js';
 import { asPatch } from './resource-paths.js';
 import { columnSchema, componentNamesOf, keyParameter } from './resource-schemas.js';
 
@@ -118,7 +118,7 @@ export function customResourceDocs(source: CustomDocsSource, taken: Iterable<str
   const rootQuery = source.allowFreeFormFilters
     ? ['filter', 'sysfilter', 'order', 'sysorder', 'pagesize', 'offset', 'nometa', ...LAC_GET_PARAMETERS]
     : ['sysfilter', 'sysorder', 'pagesize', 'offset', 'nometa', ...LAC_GET_PARAMETERS];
-  const writeQuery = shared(LAC_WRITE_PARAMETERS);
+  const writeQuery = shared(WRITE_PARAMETERS);
   for (const level of levels) schemas[names.get(level)!] = levelSchema(level, names, source.derived(level.table));
 
   for (const level of levels) {

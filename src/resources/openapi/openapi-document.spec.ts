@@ -102,6 +102,7 @@ describe('the OpenAPI document', () => {
       'deferred',
       'inline',
       'inlinelimit',
+      'rulelog',
       'ignoredeleted',
     ]);
     const { operationId, summary, ...patch } = doc.paths['/order/{key}'].patch;
@@ -164,10 +165,10 @@ describe('the OpenAPI document', () => {
     expect(names(doc.paths['/order/{key}'].get)).toEqual(['If-None-Match', 'nometa', 'pagesize', 'offset', ...LAC_GET]);
     for (const write of [doc.paths['/order'].post, doc.paths['/order'].put, doc.paths['/order/{key}'].put]) {
       expect(names(write)).toEqual(
-        expect.arrayContaining(['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit']),
+        expect.arrayContaining(['txsummary', 'rulesummary', 'logging', 'debug', 'deferred', 'inline', 'inlinelimit', 'rulelog']),
       );
     }
-    for (const name of [...LAC_GET, 'rulesummary', 'ignoredeleted']) {
+    for (const name of [...LAC_GET, 'rulesummary', 'rulelog', 'ignoredeleted']) {
       expect(doc.components.parameters[name]).toMatchObject({ name, in: 'query', description: expect.any(String) });
     }
     expect(doc.components.parameters.inlinelimit.schema).toMatchObject({ minimum: -1 });

@@ -1,7 +1,7 @@
 import { isKeyless, type Resource } from '../../data/resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
-import { LAC_GET_PARAMETERS, LAC_WRITE_PARAMETERS } from '../query-parameters.js';
+import { LAC_GET_PARAMETERS, WRITE_PARAMETERS } from '../query-parameters.js';
 
 /** What of the API's settings changes the resource operations. */
 export interface ResourceOperationOptions {
@@ -45,6 +45,14 @@ function lacParameters(): Record<string, JsonObject> {
       enum: ['true', 'false'],
       default: 'false',
     }),
+    rulelog: query(
+      'rulelog',
+      'true: the answer adds "rulelog", every rule that fired, in the order it ran, on the rows of the txsummary: type, name, the attribute it derives, ' +
+        'the row (@metadata as in the txsummary, and its key), and old and new values of the attribute (formulas, copies, sums, counts, min, max) or an outcome ' +
+        '(passed: constraints and parent checks; ran: events and allocations). Rows, and columns of them, the caller may not read are left out. ' +
+        'Only for roles with meta access (metaAccess); others get 403 / 4030.',
+      { type: 'string', enum: ['true', 'false'], default: 'false' },
+    ),
     logging: query(
       'logging',
       "LAC's per-request log level: error, warning, info, debug, finer or finest, or area=level pairs separated by commas (sql=finest,*=info). " +
@@ -211,7 +219,7 @@ export function resourcePaths(resource: Resource, schemaName: string, options: R
   });
   const path = `/${encodeURIComponent(resource.name)}`;
   const txsummary = ref('parameters', 'txsummary');
-  const writeParameters = LAC_WRITE_PARAMETERS.filter((name) => name !== 'txsummary').map((name) => ref('parameters', name));
+  const writeParameters = WRITE_PARAMETERS.filter((name) => name !== 'txsummary').map((name) => ref('parameters', name));
   const updateMany: JsonObject = {
     tags,
     operationId: `update_${schemaName}_list`,

@@ -226,8 +226,45 @@ export function sharedResourceSchemas(resourceNames: readonly string[]): Record<
     WriteResult: {
       type: 'object',
       required: ['statusCode'],
-      description: 'txsummary is left out when the request says txsummary=false.',
-      properties: { statusCode: { enum: [200, 201] }, txsummary: { type: 'array', items: ref('schemas', 'TxSummaryEntry') } },
+      description:
+        'txsummary is left out when the request says txsummary=false; rulesummary and rulelog are there when the request asks for them.',
+      properties: {
+        statusCode: { enum: [200, 201] },
+        txsummary: { type: 'array', items: ref('schemas', 'TxSummaryEntry') },
+        rulesummary: {
+          type: 'array',
+          description:
+            'Per row of the txsummary on which rules ran: its @metadata (href, resource, verb) and rules: [{type, attribute?, name}].',
+          items: { type: 'object' },
+        },
+        rulelog: { type: 'array', items: ref('schemas', 'RuleFiring') },
+      },
+    },
+    RuleFiring: {
+      type: 'object',
+      description:
+        'One rule that fired in the write, in the order it ran (rulelog=true), on a row of the txsummary the caller may read; a commit rule has no row.',
+      required: ['type', 'name'],
+      properties: {
+        type: {
+          type: 'string',
+          description: 'The rule kind: formula, copy, sum, count, min, max, constraint, parentCheck, early, after, allocate, commitRow, …',
+        },
+        name: { type: 'string', description: 'As @rules names it: "sum customer.balance", "constraint customer #2".' },
+        attribute: { type: 'string', description: 'The attribute the rule derives, as the txsummary names it.' },
+        '@metadata': {
+          type: 'object',
+          properties: {
+            href: { type: 'string', format: 'uri' },
+            resource: { type: 'string' },
+            verb: { enum: ['INSERT', 'UPDATE', 'DELETE'] },
+          },
+        },
+        key: { type: 'object', description: "The row's primary key." },
+        old: { description: 'A derivation: the value before the rule ran.' },
+        new: { description: 'A derivation: the value the rule set.' },
+        outcome: { enum: ['passed', 'ran'], description: 'passed: a constraint or parent check; ran: an event or allocation.' },
+      },
     },
   };
 }
