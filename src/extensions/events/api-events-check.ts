@@ -91,7 +91,7 @@ function checkKind(
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)) {
       problems.push(`${where}: timeoutMs is a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
     }
-    const resources = checkResources(event, versions ?? names.versions, names, where, problems);
+    const resources = checkResources(event, versions?.length ? versions : names.versions, names, where, problems);
     const adds = kind === 'response' ? checkAdds(event.adds, names, where, problems) : [];
     if (kind === 'request' && 'adds' in event) problems.push(`${where}: adds is for response events (the fields they add)`);
     out.push({
