@@ -59,6 +59,9 @@ describeEachTarget('API versions', (target) => {
     expect(wrong.body.errorCode).toBe(ErrorCode.UNKNOWN_COLUMN);
     const [fromV1] = (await v1.get('/Customers/Versioned%20Co').expect(200)).body as Row[];
     await v1.put('/Customers/Versioned%20Co', { '@metadata': fromV1!['@metadata'], creditLimit: 400 }).expect(400);
+    // The README's example: a checksum of "override", in v2's terms.
+    await v2.put('/Customers/Versioned%20Co', { '@metadata': { checksum: 'override' }, creditLimit: 500 }).expect(200);
+    expect(((await v2.get('/Customers/Versioned%20Co').expect(200)).body as Row[])[0]!.creditLimit).toBe(500);
   });
 
   it("documents each version's own shape in its @docs", async () => {
