@@ -3,6 +3,7 @@ import type { Rule } from './logic/rule-dsl.js';
 import type { CustomResourceDefinition, TableQueriesDefinition } from './documents/levels/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
 import type { SeedUser } from './users/seed-user.js';
+import type { ApiEventsDefinition } from './extensions/events/api-event-definition.js';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -14,7 +15,10 @@ export interface ProjectDefinition {
   account: string;
   /** API project name, the second segment (`/rest/<account>/<project>/...`). */
   name: string;
-  /** API versions served; the third segment. At least one. */
+  /**
+   * API versions served; the third segment. At least one. Every version serves the same resources unless a custom
+   * resource names the versions it is in (`CustomResourceDefinition.versions`), or an event (`events`) does.
+   */
   versions: string[];
   options: {
     /** Allow `auth=<key>` in the query string of GET requests (api-contract §2). Default false. */
@@ -52,6 +56,12 @@ export interface ProjectDefinition {
    * checked at boot.
    */
   tableQueries?: Record<string, TableQueriesDefinition>;
+  /**
+   * Request and response events: the project's code run before a resource request is carried out (to refuse it
+   * or adjust its body) and on its answer before it is sent (to reshape it); `src/extensions/events/api-event-definition.ts`,
+   * checked at boot.
+   */
+  events?: ApiEventsDefinition;
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

@@ -2,10 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PROJECT_ENTITIES } from './data/data.module.js';
 import { PROJECT_RULES } from './logic/logic.module.js';
 import type { ProjectDefinition } from './project-definition.js';
-import { PROJECT_RESOURCES, PROJECT_TABLE_QUERIES } from './documents/levels/custom-resources.module.js';
+import { PROJECT_RESOURCES, PROJECT_TABLE_QUERIES, PROJECT_VERSIONS } from './documents/levels/custom-resources.module.js';
 import { PROJECT_ROLES } from './security/security.module.js';
 import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './security/named-endpoints.js';
 import { SEED_USERS } from './users/seed-user.js';
+import { PROJECT_EVENTS } from './extensions/events/api-events.module.js';
 
 /**
  * Hands the team's project to the modules that need it, each part under the token its module
@@ -31,6 +32,8 @@ export class ProjectModule {
       { provide: PROJECT_NAMED_ENDPOINTS, useValue: namedEndpointsOf(project) },
       { provide: PROJECT_RESOURCES, useValue: project.resources ?? [] },
       { provide: PROJECT_TABLE_QUERIES, useValue: project.tableQueries ?? {} },
+      { provide: PROJECT_VERSIONS, useValue: project.versions },
+      { provide: PROJECT_EVENTS, useValue: project.events ?? {} },
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },
     ];
     return { module: ProjectModule, providers: parts, exports: parts.map((part) => part.provide) };

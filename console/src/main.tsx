@@ -7,6 +7,7 @@ import { AdminsPage } from './pages/admins.js';
 import { AuditPage } from './pages/audit.js';
 import { DataPage } from './pages/data.js';
 import { DocsPage } from './pages/docs.js';
+import { ExtensionsPage } from './pages/extensions.js';
 import { ProviderPage } from './pages/provider.js';
 import { RolesPage } from './pages/roles.js';
 import { TokensPage } from './pages/tokens.js';
@@ -38,6 +39,7 @@ const PAGES = [
   { path: 'tokens', title: 'Auth tokens', Page: TokensPage },
   { path: 'roles', title: 'Roles', Page: RolesPage },
   { path: 'data', title: 'Data', Page: DataPage },
+  { path: 'extensions', title: 'Extensions', Page: ExtensionsPage },
   { path: 'audit', title: 'Audit', Page: AuditPage },
   { path: 'provider', title: 'Provider', Page: ProviderPage },
   { path: 'admins', title: 'Admin accounts', Page: AdminsPage, adminOnly: true },

@@ -13,6 +13,7 @@ import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-in
 import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
+import { demoEvents } from './events.js';
 import { demoRules } from './rules.js';
 import { seedDemo } from './seed/demo-seed.js';
 
@@ -23,7 +24,8 @@ import { seedDemo } from './seed/demo-seed.js';
 export const demoProject: ProjectDefinition = {
   account: 'default',
   name: 'demo',
-  versions: ['v1'],
+  // v2 renames an attribute of `Customers` and shows customers' balance_status (resources.ts, events.ts); v1 keeps its shape.
+  versions: ['v1', 'v2'],
   options: {
     permitAuthInUrl: false,
     allowFreeFormFilters: true,
@@ -35,6 +37,7 @@ export const demoProject: ProjectDefinition = {
   rules: demoRules,
   resources: demoResources,
   tableQueries: demoTableQueries,
+  events: demoEvents,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

@@ -1,36 +1,44 @@
 import type { CustomResourceDefinition, TableQueriesDefinition } from '../documents/levels/custom-resource-definition.js';
 
 /**
+ * Customers with their orders, as API version v1 shows them; v2's `Customers` is the same document with
+ * `credit_limit` shown as `creditLimit` (README, "API versions"). The other resources are shared by both versions.
+ */
+const customersV1: CustomResourceDefinition = {
+  name: 'Customers',
+  versions: ['v1'],
+  entity: 'customer',
+  description: 'Customers with their orders, each with its line items and their products.',
+  children: [
+    {
+      name: 'Orders',
+      entity: 'purchaseorder',
+      children: [
+        {
+          name: 'Lineitems',
+          entity: 'lineitem',
+          parents: [{ name: 'Product', entity: 'product', attributes: ['product_number', 'name', 'price'] }],
+        },
+      ],
+    },
+  ],
+  userFilters: {
+    balanceAtLeast: 'balance >= :min',
+    named: 'name = :name',
+  },
+  userOrders: {
+    richestFirst: 'balance desc',
+  },
+};
+
+/**
  * The demo's custom resources (README, "Custom resources"): documents over the tables. Each
  * level is read with the grants of its own table, so a Sales rep reading `Customers` sees only
  * his orders.
  */
 export const demoResources: CustomResourceDefinition[] = [
-  {
-    name: 'Customers',
-    entity: 'customer',
-    description: 'Customers with their orders, each with its line items and their products.',
-    children: [
-      {
-        name: 'Orders',
-        entity: 'purchaseorder',
-        children: [
-          {
-            name: 'Lineitems',
-            entity: 'lineitem',
-            parents: [{ name: 'Product', entity: 'product', attributes: ['product_number', 'name', 'price'] }],
-          },
-        ],
-      },
-    ],
-    userFilters: {
-      balanceAtLeast: 'balance >= :min',
-      named: 'name = :name',
-    },
-    userOrders: {
-      richestFirst: 'balance desc',
-    },
-  },
+  customersV1,
+  { ...customersV1, versions: ['v2'], attributes: ['name', 'balance', { name: 'creditLimit', column: 'credit_limit' }] },
   {
     name: 'OrderEntry',
     entity: 'purchaseorder',

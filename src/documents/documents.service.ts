@@ -128,8 +128,8 @@ export class DocumentsService {
    * POST: a table resource's objects, or (`level` given) a custom resource's documents; an object
    * naming another resource (see `MixedLevels`) is written through that one's level.
    */
-  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel): Promise<SummaryEntry[]> {
-    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { ruleLog });
+  async insert(access: ResourceAccess, body: unknown, ruleLog?: RuleLog, level?: ResourceLevel, version?: string): Promise<SummaryEntry[]> {
+    return this.write(access, writeLevelOf(access, level), bodyItems(body), 'INSERT', { ruleLog, version });
   }
 
   /**
@@ -144,8 +144,9 @@ export class DocumentsService {
     byDefault: 'INSERT' | 'UPDATE',
     ifMatch?: string,
     ruleLog?: RuleLog,
+    version?: string,
   ): Promise<SummaryEntry[]> {
-    return this.write(grants, undefined, bodyItems(body), byDefault, { ifMatch, ruleLog });
+    return this.write(grants, undefined, bodyItems(body), byDefault, { ifMatch, ruleLog, version });
   }
 
   /**
@@ -159,12 +160,13 @@ export class DocumentsService {
     ifMatch?: string,
     ruleLog?: RuleLog,
     level?: ResourceLevel,
+    version?: string,
   ): Promise<SummaryEntry[]> {
     const items = bodyItems(body);
     if (keySegment !== undefined && items.length !== 1) {
       throw new ApiError(ErrorCode.BAD_REQUEST, 'A PUT on one object takes one JSON object.');
     }
-    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', { keySegment, ifMatch, ruleLog });
+    return this.write(access, writeLevelOf(access, level), items, 'UPDATE', { keySegment, ifMatch, ruleLog, version });
   }
 
   /**
@@ -183,7 +185,11 @@ export class DocumentsService {
     options: WriteOptions,
   ): Promise<SummaryEntry[]> {
     if (level) refuseOnView(level.resource);
-    const objects = new DocumentPlanner(byDefault).plan(level, items, new MixedLevels(this.registry, this.customResources, grants));
+    const objects = new DocumentPlanner(byDefault).plan(
+      level,
+      items,
+      new MixedLevels(this.registry, this.customResources, grants, options.version),
+    );
     // The caller's access, bound to the request's resource (the first object's at the root): the writer and the
     // row policy ask it for every other resource (`to`).
     const resource = level?.resource ?? objects[0]?.level.resource;

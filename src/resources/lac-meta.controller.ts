@@ -51,7 +51,7 @@ export class LacMetaController {
         attributes: table.columns.map((c) => ({ name: c.name, column_name: c.name })),
       };
     }
-    const level = this.custom.size > 0 ? this.custom.find(ident) : undefined;
+    const level = this.custom.size > 0 ? this.custom.find(ident, version) : undefined;
     if (level && level.kind === 'root') {
       const resource = level.resource;
       return {

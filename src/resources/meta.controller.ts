@@ -65,7 +65,7 @@ export class MetaController {
     const base = this.base(req);
     return this.page(req, query, [
       ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
-      ...this.custom.resources.map((r) => describeCustomResource(base, this.registry, r, version)),
+      ...this.custom.resourcesOf(version).map((r) => describeCustomResource(base, this.registry, r, version)),
     ]);
   }
 
@@ -92,10 +92,11 @@ export class MetaController {
   @RequiresAccess('READ')
   async count(
     @Param('resource') name: string,
+    @Param('version') version: string,
     @CallerAccess() access: ResourceAccess,
     @Query() query: Record<string, unknown>,
   ): Promise<{ count: number; more: boolean }> {
-    if (this.custom.size > 0 && this.custom.find(name)) {
+    if (this.custom.size > 0 && this.custom.find(name, version)) {
       throw new ApiError(ErrorCode.BAD_REQUEST, `@count counts the rows of a table resource; ${name.slice(0, 100)} is a custom resource.`);
     }
     acceptQueryParameters(query, 'count');

@@ -52,6 +52,8 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js';
 import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
+import { ApiEvents, type EventSite } from '../extensions/events/api-events.js';
+import { eventSiteOf } from './event-site.js';
 
 interface WriteResult {
   statusCode: number;
@@ -122,6 +124,7 @@ export class ResourcesController {
     private readonly customReads: CustomResourceReads,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly security: SecurityService,
+    private readonly events: ApiEvents,
   ) {}
 
   @Get(':resource')
@@ -138,6 +141,7 @@ export class ResourcesController {
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'list', level?.path ?? access.resource.name, query);
     // CSV's header is found before the read: a level CSV cannot hold is refused then.
     const columns = negotiated.format !== 'csv' ? [] : level ? levelColumns(level, access) : tableColumns(access.resource, access);
+    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
     const out = await observed(detail, () =>
       level
         ? this.customReads.list(level, access, this.customReadRequest(req, query, options))
@@ -145,8 +149,9 @@ export class ResourcesController {
     );
     const more = out.length > 0 && isNextBatch(out.at(-1));
     detail?.read(more ? out.length - 1 : out.length, more);
+    const shown = this.events.declared ? await this.events.response(this.eventSite(req, access, query), out) : out;
     this.download(res, options);
-    return this.answer(res, negotiated, out, level?.path ?? access.resource.urlName, columns);
+    return this.answer(res, negotiated, shown, level?.path ?? access.resource.urlName, columns);
   }
 
   private async tableList(req: unknown, access: ResourceAccess, query: Query, { nometa }: ResponseOptions): Promise<unknown[]> {
@@ -179,14 +184,16 @@ export class ResourcesController {
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'get', level?.path ?? access.resource.name, query);
+    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
     if (level) {
       const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
       // LAC ignores `offset` on a single object; it is not the root level's offset here either.
       const { offset: _ignored, ...rest } = query;
       const out = await observed(detail, () => this.customReads.get(level, access, pk, this.customReadRequest(req, rest, options)));
       detail?.read(out.length, false);
+      const shown = this.events.declared ? await this.events.response(this.eventSite(req, access, query), out) : out;
       this.download(res, options);
-      return this.answer(res, negotiated, out, level.path, columns);
+      return this.answer(res, negotiated, shown, level.path, columns);
     }
     const resource = access.resource;
     const { nometa } = options;
@@ -201,7 +208,8 @@ export class ResourcesController {
     const object = links
       ? serializer.object(resource, found.row, found.readable, inline, links)
       : serializer.bare(resource, found.row, found.readable);
-    if (negotiated.format !== 'json') return this.answer(res, negotiated, [object], resource.urlName, columns);
+    if (negotiated.format !== 'json')
+      return this.answer(res, negotiated, await this.shownObject(req, access, query, object), resource.urlName, columns);
     // The ETag is the object's checksum: hash the row once, not once for each. JSON only: the
     // checksum names the row, and an If-Match or checksum taken from it must mean the same row.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
@@ -214,7 +222,12 @@ export class ResourcesController {
       this.adapterHost.httpAdapter.status(res, 304);
       return undefined;
     }
-    return [object];
+    return this.shownObject(req, access, query, object);
+  }
+
+  /** A GET's one object, as the project's response events reshape it. */
+  private async shownObject(req: unknown, access: ResourceAccess, query: Query, object: Record<string, unknown>): Promise<unknown[]> {
+    return this.events.declared ? this.events.response(this.eventSite(req, access, query), [object]) : [object];
   }
 
   /**
@@ -237,6 +250,8 @@ export class ResourcesController {
     const level = this.levelOf(req);
     const column = level ? level.attributeByName.get(attribute)?.column : access.resource.columnsByName.get(attribute);
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'value', level?.path ?? access.resource.name, query);
+    // Request events judge the request; the answer is a value as text, not JSON: response events do not reshape it.
+    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
     const value = await observed(detail, () =>
       level ? this.customReads.value(level, access, segment, attribute) : this.resources.value(access, segment, attribute),
     );
@@ -261,8 +276,8 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
-      this.resources.insert(access, body, log, this.levelOf(req)),
+    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
+      this.resources.insert(access, sent, log, this.levelOf(req), versionOf(req)),
     );
   }
 
@@ -279,8 +294,8 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<WriteResult> {
-    return this.write(req, 201, undefined, query, acceptQueryParameters(query, 'insert'), (log) =>
-      this.resources.writeAtRoot(grants, body, 'INSERT', undefined, log),
+    return this.write(req, 201, undefined, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
+      this.resources.writeAtRoot(grants, sent, 'INSERT', undefined, log, versionOf(req)),
     );
   }
 
@@ -294,8 +309,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, undefined, query, acceptQueryParameters(query, 'update'), (log) =>
-      this.resources.writeAtRoot(grants, body, 'UPDATE', unquote(ifMatch), log),
+    return this.write(req, 200, undefined, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
+      this.resources.writeAtRoot(grants, sent, 'UPDATE', unquote(ifMatch), log, versionOf(req)),
     );
   }
 
@@ -308,8 +323,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
-      this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
+      this.resources.update(access, sent, undefined, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
     );
   }
 
@@ -336,8 +351,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
   ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
-      this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
+    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
+      this.resources.update(access, sent, pk, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
     );
   }
 
@@ -366,7 +381,7 @@ export class ResourcesController {
   ): Promise<WriteResult> {
     const options = acceptQueryParameters(query, 'delete');
     const given = typeof query.checksum === 'string' ? query.checksum : unquote(ifMatch);
-    return this.write(req, 200, access, query, options, async (log) => {
+    return this.write(req, 200, access, query, options, undefined, async (_none, log) => {
       try {
         return await this.resources.delete(access, pk, given, log, this.levelOf(req));
       } catch (error) {
@@ -383,7 +398,9 @@ export class ResourcesController {
    * the others, and in whose terms each row is shown (the written resource's, or
    * `<prefix>:<table>`: see `SummaryTerms`). The rules that fire are recorded only when the
    * request asks for them (`rulesummary`, `rulelog`) or the service logs at debug, which then
-   * gets one line per firing, shown as `rulelog` would show it to this caller.
+   * gets one line per firing, shown as `rulelog` would show it to this caller. The project's request
+   * events see the body first (and may give another: `run` gets the one to write), its response events
+   * the answer last.
    */
   private async write(
     req: unknown,
@@ -392,7 +409,9 @@ export class ResourcesController {
     access: ResourceAccess | undefined,
     query: Query,
     options: ResponseOptions,
-    run: (ruleLog: RuleLog | undefined) => Promise<SummaryEntry[]>,
+    /** The request's body; undefined for a DELETE. */
+    body: unknown,
+    run: (body: unknown, ruleLog: RuleLog | undefined) => Promise<SummaryEntry[]>,
   ): Promise<WriteResult> {
     // `inlinelimit`, `deferred`, `inline` shape the txsummary's text values as a GET's; without them values are whole.
     const inline: InlinePolicy | undefined = asksInlining(query) ? inlinePolicyOf(query) : undefined;
@@ -401,7 +420,9 @@ export class ResourcesController {
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'write', written, query);
     const logFirings = this.logger.isLevelEnabled('debug');
     const ruleLog = this.resources.ruleLogFor(options.rulesummary || options.rulelog || logFirings);
-    const entries = await observed(detail, () => run(ruleLog));
+    const site = this.events.declared ? this.eventSite(req, access, query) : undefined;
+    const sent = site ? await this.events.request(site, body) : body;
+    const entries = await observed(detail, () => run(sent, ruleLog));
     detail?.wrote(entries);
     const serializer = this.serializer(req);
     const result: WriteResult = { statusCode };
@@ -415,7 +436,13 @@ export class ResourcesController {
         for (const firing of firings) log.debug({ firing }, 'rule fired');
       }
     }
-    return result;
+    return site ? this.events.response(site, result) : result;
+  }
+
+  /** Where the request is, for the project's request and response events (asked only when the project declares some). */
+  private eventSite(req: unknown, access: ResourceAccess | undefined, query: Query): EventSite {
+    const table = access?.resource.name;
+    return eventSiteOf(req, this.levelOf(req)?.path ?? table, table, query);
   }
 
   /**
@@ -438,8 +465,8 @@ export class ResourcesController {
    */
   private levelOf(req: unknown): ResourceLevel | undefined {
     if (this.customResources.size === 0) return undefined;
-    const name = (req as { params?: Record<string, string | undefined> }).params?.resource;
-    return name === undefined ? undefined : this.customResources.find(name);
+    const params = (req as { params?: Record<string, string | undefined> }).params;
+    return params?.resource === undefined ? undefined : this.customResources.find(params.resource, params.version);
   }
 
   /**
@@ -492,6 +519,11 @@ export class ResourcesController {
   private nextBatch(req: unknown, offset: number): string {
     return nextBatchLink(requestUrlWithoutAuth(req, this.config.http), offset);
   }
+}
+
+/** The URL's API version (`/rest/<account>/<project>/<version>/...`). */
+function versionOf(req: unknown): string | undefined {
+  return (req as { params?: Record<string, string | undefined> }).params?.version;
 }
 
 /** Runs `work`, logging its failure (by code) to the request's detail when there is one. */

@@ -11,6 +11,7 @@ import { SecurityModule } from '../security/security.module.js';
 import { DocumentsModule } from '../documents/documents.module.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
 import { LacMetaController } from './lac-meta.controller.js';
+import { ExtensionsMetaController } from './extensions-meta.controller.js';
 import { MetaController } from './meta.controller.js';
 import { ObjectLinkPlanner } from './meta/object-link-planner.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
@@ -18,26 +19,35 @@ import { ResourcesController } from './resources.controller.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
 import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
+import { ApiEventsModule } from '../extensions/events/api-events.module.js';
+import { ApiEvents } from '../extensions/events/api-events.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
- * modules. MetaController and LacMetaController come first so `@tables`, `@docs` and `@resources/<ident>` are not taken
+ * modules. MetaController, LacMetaController and ExtensionsMetaController come first so `@tables`, `@docs`, `@resources/<ident>` and `@events` are not taken
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule],
-  controllers: [MetaController, LacMetaController, ResourcesController],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule],
+  controllers: [MetaController, LacMetaController, ExtensionsMetaController, ResourcesController],
   providers: [
     {
       provide: OpenApiDocs,
-      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig, custom: CustomResourceRegistry) =>
+      useFactory: (
+        registry: ResourceRegistry,
+        rules: RuleBank,
+        settings: ApiSettings,
+        config: AppConfig,
+        custom: CustomResourceRegistry,
+        events: ApiEvents,
+      ) =>
         new OpenApiDocs(
           {
             project: settings.project,
             account: settings.account,
             tesseraVersion: TESSERA_VERSION,
             resources: registry.resources,
-            customResources: custom.resources,
+            customResources: custom.resourcesOf(undefined),
             tableQueries: custom.tableQueries,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
@@ -48,8 +58,9 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
             docsPublic: config.api.docsPublic,
           },
           settings.versions,
+          (version) => ({ customResources: custom.resourcesOf(version), addedFields: events.addedFieldsIn(version) }),
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, ApiEvents],
     },
     ObjectLinkPlanner,
     CustomResourceReads,

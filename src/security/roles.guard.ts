@@ -72,7 +72,7 @@ export class RolesGuard implements CanActivate {
     }
     // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.
     const name = request.params?.resource ?? '';
-    const resource = this.registry.find(name) ?? this.paths?.tableOf(name) ?? this.registry.get(name);
+    const resource = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version) ?? this.registry.get(name);
     const access = this.security.access(principal, resource);
     if (!access.can(required)) {
       // A view is read-only for everyone: a caller who may read it is told so (what @docs says too); one who may not gets the usual 403.

@@ -57,6 +57,17 @@ export interface CustomResourceDefinition extends ResourceLevelDefinition {
   /** Named orders for `userorder=<name>`: `attribute [asc|desc], ...` over the root level's attribute names. */
   userOrders?: Record<string, string>;
   description?: string;
+  /**
+   * The API versions (`ProjectDefinition.versions`) that serve this resource; every version when absent. A name may
+   * be defined again for other versions: `v1` keeps an old shape while `v2` has a new one, and each version's
+   * `@docs` and `@resources` show its own.
+   *
+   * ```ts
+   * { name: 'Customers', versions: ['v1'], entity: 'customer', attributes: ['name', 'credit_limit'] },
+   * { name: 'Customers', versions: ['v2'], entity: 'customer', attributes: ['name', { name: 'creditLimit', column: 'credit_limit' }] },
+   * ```
+   */
+  versions?: string[];
 }
 
 /**

@@ -119,13 +119,19 @@ export function subPathFrom(level: ResourceLevel, root: ResourceLevel): string {
 }
 
 export class CustomResourceRegistry extends ResourcePaths {
+  /** Every custom resource, of every API version, in definition order. */
   readonly resources: readonly CustomResource[];
   /**
    * The table resources with named filters or orders (`tableQueries`): each its `tableLevel`'s
    * resource, whose `userFilters` and `userOrders` the table's GET reads, as a custom resource's.
    */
   readonly tableQueries: readonly CustomResource[];
-  private readonly byLowerPath = new Map<string, ResourceLevel>();
+  /** The levels every version serves (resources without `versions`), by lower-case path. */
+  private readonly shared = new Map<string, ResourceLevel>();
+  /** Per declared version, when some resource is a version's own: that version's levels (the shared ones included). */
+  private readonly byVersion = new Map<string, Map<string, ResourceLevel>>();
+  private readonly resourcesByVersion = new Map<string, readonly CustomResource[]>();
+  private readonly sharedResources: readonly CustomResource[];
 
   constructor(
     definitions: readonly CustomResourceDefinition[],
@@ -134,22 +140,22 @@ export class CustomResourceRegistry extends ResourcePaths {
     tableQueries: Readonly<Record<string, TableQueriesDefinition>> = {},
     /** A table's one level (`tableLevel`, passed in: it knows this module's types). */
     tableLevel?: (table: Resource) => ResourceLevel,
+    /** The API versions the project declares (`ProjectDefinition.versions`): what a resource's `versions` may name. */
+    versions: readonly string[] = [],
   ) {
     super();
     const problems: string[] = [];
     const builder = new LevelBuilder(tables, dialect, problems);
     const resources: CustomResource[] = [];
-    const names = new Set<string>();
+    const versionsOf = new VersionTags(versions, problems);
     for (const definition of definitions) {
       const where = `resource "${definition.name}"`;
       if (typeof definition.name !== 'string' || !SEGMENT.test(definition.name)) {
         problems.push(`${where}: a name is letters, digits, _ and - (no '.'), starting with a letter or _`);
         continue;
       }
-      const lower = definition.name.toLowerCase();
-      if (names.has(lower)) problems.push(`${where} is defined twice (names match case-insensitively)`);
+      versionsOf.claim(definition.name, definition.versions, where);
       if (tables.taken(definition.name)) problems.push(`${where}: a table resource has that name (names match case-insensitively)`);
-      names.add(lower);
       const resource = { name: definition.name, description: definition.description, definition } as CustomResource;
       const root = builder.level(definition, { name: definition.name, path: definition.name, subPath: '', kind: 'root', resource }, where);
       if (!root) continue;
@@ -166,11 +172,31 @@ export class CustomResourceRegistry extends ResourcePaths {
       tableLevel === undefined
         ? []
         : this.buildTableQueries(tableQueries, tables, tableLevel, new LevelBuilder(tables, dialect, problems), problems);
-    const index = (level: ResourceLevel): void => {
-      this.byLowerPath.set(level.path.toLowerCase(), level);
-      level.subLevels.forEach(index);
+    const index = (into: Map<string, ResourceLevel>, level: ResourceLevel): void => {
+      into.set(level.path.toLowerCase(), level);
+      level.subLevels.forEach((sub) => index(into, sub));
     };
-    resources.forEach((r) => index(r.root));
+    const shared = resources.filter((r) => r.definition.versions === undefined);
+    shared.forEach((r) => index(this.shared, r.root));
+    // Only when some resource is a version's own does a version get a map of its own; else every version reads `shared`.
+    if (shared.length < resources.length) {
+      for (const version of versions) {
+        const own = resources.filter((r) => r.definition.versions === undefined || r.definition.versions.includes(version));
+        const levels = new Map<string, ResourceLevel>();
+        own.forEach((r) => index(levels, r.root));
+        this.byVersion.set(version, levels);
+        this.resourcesByVersion.set(version, own);
+      }
+    }
+    this.sharedResources = shared;
+  }
+
+  /**
+   * The custom resources API version `version` serves: those without `versions` and those naming it. A version the
+   * environment serves that the project does not declare (API_VERSIONS) serves the shared ones only.
+   */
+  resourcesOf(version: string | undefined): readonly CustomResource[] {
+    return (version === undefined ? undefined : this.resourcesByVersion.get(version)) ?? this.sharedResources;
   }
 
   /**
@@ -223,14 +249,57 @@ export class CustomResourceRegistry extends ResourcePaths {
     return this.resources.length;
   }
 
-  /** The level a URL name denotes ('Customers', 'customers.orders.lineitems'), case-insensitively; undefined when none. */
-  find(path: string): ResourceLevel | undefined {
-    return this.byLowerPath.get(path.toLowerCase());
+  /**
+   * The level a URL name denotes ('Customers', 'customers.orders.lineitems') in API version `version` (the URL's
+   * third segment), case-insensitively; undefined when none. Without a version: the levels every version shares.
+   */
+  find(path: string, version: string | undefined): ResourceLevel | undefined {
+    const levels = (this.byVersion.size === 0 || version === undefined ? undefined : this.byVersion.get(version)) ?? this.shared;
+    return levels.get(path.toLowerCase());
   }
 
   /** For RolesGuard: the table whose grants decide access to a level. */
-  tableOf(path: string): Resource | undefined {
-    return this.find(path)?.table;
+  tableOf(path: string, version: string | undefined): Resource | undefined {
+    return this.find(path, version)?.table;
+  }
+}
+
+/**
+ * The API versions custom resources name (`versions`): each must be one the project declares, and one name may be
+ * defined more than once only for versions that do not overlap (`Customers` for v1, another `Customers` for v2).
+ */
+class VersionTags {
+  /** Per lower-case name, the versions already taken (undefined: every version). */
+  private readonly taken = new Map<string, Set<string> | 'all'>();
+
+  constructor(
+    private readonly declared: readonly string[],
+    private readonly problems: string[],
+  ) {}
+
+  claim(name: string, versions: unknown, where: string): void {
+    const lower = name.toLowerCase();
+    const previous = this.taken.get(lower);
+    if (versions === undefined) {
+      if (previous !== undefined) this.problems.push(`${where} is defined twice (names match case-insensitively)`);
+      this.taken.set(lower, 'all');
+      return;
+    }
+    if (!Array.isArray(versions) || versions.length === 0 || versions.some((v) => typeof v !== 'string')) {
+      this.problems.push(`${where}: versions is a non-empty list of the project's API versions (${this.declared.join(', ')})`);
+      return;
+    }
+    const unknown = versions.filter((v: string) => !this.declared.includes(v));
+    if (unknown.length > 0) {
+      this.problems.push(
+        `${where}: unknown API version(s) ${unknown.join(', ')} (the project declares ${this.declared.join(', ') || 'none'})`,
+      );
+    }
+    const twice = previous === 'all' ? versions : versions.filter((v: string) => previous?.has(v));
+    if (twice.length > 0) this.problems.push(`${where} is defined twice for ${twice.join(', ')} (names match case-insensitively)`);
+    const set = previous instanceof Set ? previous : new Set<string>();
+    versions.forEach((v: string) => set.add(v));
+    if (previous !== 'all') this.taken.set(lower, set);
   }
 }
 

@@ -12,6 +12,8 @@ import { tableLevel } from './table-level.js';
 export const PROJECT_RESOURCES = Symbol('PROJECT_RESOURCES');
 /** Injection token of the project's tables' named filters and orders (`ProjectDefinition.tableQueries`). */
 export const PROJECT_TABLE_QUERIES = Symbol('PROJECT_TABLE_QUERIES');
+/** Injection token of the API versions the project declares (`ProjectDefinition.versions`), which custom resources may name. */
+export const PROJECT_VERSIONS = Symbol('PROJECT_VERSIONS');
 
 /**
  * The project's custom resources and its tables' named filters and orders, checked at boot (a bad definition stops the start with every
@@ -29,8 +31,15 @@ export const PROJECT_TABLE_QUERIES = Symbol('PROJECT_TABLE_QUERIES');
         database: Database,
         resources: CustomResourceDefinition[],
         tableQueries: Record<string, TableQueriesDefinition> | undefined,
-      ) => new CustomResourceRegistry(resources, registry, database.dialect, tableQueries ?? {}, tableLevel),
-      inject: [ResourceRegistry, Database, PROJECT_RESOURCES, { token: PROJECT_TABLE_QUERIES, optional: true }],
+        versions: string[] | undefined,
+      ) => new CustomResourceRegistry(resources, registry, database.dialect, tableQueries ?? {}, tableLevel, versions ?? []),
+      inject: [
+        ResourceRegistry,
+        Database,
+        PROJECT_RESOURCES,
+        { token: PROJECT_TABLE_QUERIES, optional: true },
+        { token: PROJECT_VERSIONS, optional: true },
+      ],
     },
     { provide: ResourcePaths, useExisting: CustomResourceRegistry },
     NamedQueryIndexes,

@@ -19,6 +19,8 @@ export interface WriteOptions {
   ifMatch?: string;
   /** Where the rules that run are recorded (`rulesummary=true`). */
   ruleLog?: RuleLog;
+  /** The URL's API version: the custom resources an object's `@metadata.entity` or href may name are that version's. */
+  version?: string;
 }
 
 /**

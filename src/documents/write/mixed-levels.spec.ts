@@ -27,7 +27,7 @@ const grants: CallerGrants = {
   to: (resource) =>
     ({ grants: resource === secret ? [] : [{ role: 'r', operations: new Set(['READ']) }], can: () => true }) as unknown as ResourceAccess,
 };
-const mixed = new MixedLevels(tables, custom, grants);
+const mixed = new MixedLevels(tables, custom, grants, undefined);
 const BASE = 'http://h/rest/default/demo/v1';
 
 describe('MixedLevels', () => {

@@ -25,6 +25,8 @@ export class MixedLevels {
     private readonly tables: ResourceRegistry,
     private readonly custom: CustomResourceRegistry,
     private readonly grants: CallerGrants,
+    /** The request's API version: whose custom resources a name may denote (see `CustomResourceRegistry.find`). */
+    private readonly version: string | undefined,
   ) {}
 
   levelOf(item: Record<string, unknown>, current: WriteLevel | undefined): WriteLevel | undefined {
@@ -62,7 +64,7 @@ export class MixedLevels {
    */
   private found(name: string): { resource: Resource; access: ResourceAccess; custom?: ResourceLevel } | undefined {
     const table = this.tables.find(name);
-    const custom = table ? undefined : this.custom.find(name);
+    const custom = table ? undefined : this.custom.find(name, this.version);
     const resource = table ?? custom?.table;
     if (!resource) return undefined;
     const access = this.grants.to(resource);

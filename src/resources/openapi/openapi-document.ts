@@ -28,6 +28,21 @@ export interface OpenApiSource {
   pageSizeMax: number;
   /** `@docs` needs no token. */
   docsPublic: boolean;
+  /**
+   * The fields the project's response events add to a resource's GET answers in this version (`adds`), by the
+   * resource's lower-case name (a table's, a custom resource level's path).
+   */
+  addedFields?: (resource: string) => ReadonlyArray<{ field: string; event: string }>;
+}
+
+/** A resource's schema with the fields response events add to its objects. */
+function withAddedFields(schema: JsonObject, added: ReadonlyArray<{ field: string; event: string }>): JsonObject {
+  if (added.length === 0) return schema;
+  const properties = { ...(schema.properties as Record<string, unknown>) };
+  for (const { field, event } of added) {
+    properties[field] = { description: `Added to GET answers by the response event ${codeSpan(event)}; left out of writes.` };
+  }
+  return { ...schema, properties };
 }
 
 const HEADER_SCHEME = 'CALiveAPICreator';
@@ -87,7 +102,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
   for (const resource of source.resources) {
     const name = names.get(resource)!;
     const derived = source.derived(resource);
-    schemas[name] = resourceSchema(resource, derived);
+    schemas[name] = withAddedFields(resourceSchema(resource, derived), source.addedFields?.(resource.name.toLowerCase()) ?? []);
     if (!resource.view) schemas[`${name}.new`] = insertSchema(resource, derived, name);
     if (!isKeyless(resource)) parameters[`key.${name}`] = keyParameter(resource);
     paths = { ...paths, ...(resource.view ? viewPaths(resource, name, options) : resourcePaths(resource, name, options)) };
@@ -102,6 +117,11 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     { resources: source.customResources ?? [], derived: source.derived, allowFreeFormFilters: source.allowFreeFormFilters },
     Object.keys(schemas),
   );
+  if (source.addedFields) {
+    for (const [name, schema] of Object.entries(custom.schemas)) {
+      if (typeof schema.title === 'string') custom.schemas[name] = withAddedFields(schema, source.addedFields(schema.title.toLowerCase()));
+    }
+  }
 
   return {
     openapi: '3.1.0',
@@ -139,8 +159,9 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
 export class OpenApiDocs {
   private readonly byVersion: ReadonlyMap<string, OpenApiDocument>;
 
-  constructor(source: OpenApiSource, versions: readonly string[]) {
-    this.byVersion = new Map(versions.map((version) => [version, buildOpenApiDocument(source, version)]));
+  /** `ofVersion`: what differs by version (its custom resources, the fields its response events add). */
+  constructor(source: OpenApiSource, versions: readonly string[], ofVersion?: (version: string) => Partial<OpenApiSource>) {
+    this.byVersion = new Map(versions.map((version) => [version, buildOpenApiDocument({ ...source, ...ofVersion?.(version) }, version)]));
   }
 
   /** The document of `version` with `serverUrl` (the API base the client used) as its server; undefined for a version not served. */

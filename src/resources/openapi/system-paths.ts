@@ -141,6 +141,48 @@ export function systemSchemas(): Record<string, JsonObject> {
         bestName: str,
       },
     },
+    ApiEvent: {
+      type: 'object',
+      description:
+        'A request or response event of the project\'s (README, "Request and response events"): its filters and time limit, never its code.',
+      required: ['name', 'kind', 'resources', 'methods', 'versions', 'timeoutMs', 'adds'],
+      properties: {
+        name: str,
+        kind: { enum: ['request', 'response'] },
+        resources: { oneOf: [{ type: 'array', items: str }, { type: 'null' }], description: 'The resources it runs on; null: every one.' },
+        methods: {
+          oneOf: [{ type: 'array', items: { enum: ['GET', 'POST', 'PUT', 'DELETE'] } }, { type: 'null' }],
+          description: 'null: every method.',
+        },
+        versions: { oneOf: [{ type: 'array', items: str }, { type: 'null' }], description: 'null: every version.' },
+        timeoutMs: { type: 'integer', minimum: 1 },
+        adds: {
+          type: 'array',
+          items: str,
+          description: "The fields a response event adds to its resources' objects (left out of writes).",
+        },
+      },
+    },
+    ApiVersion: {
+      type: 'object',
+      description: 'An API version served, with its OpenAPI document and the custom resources it serves.',
+      required: ['@metadata', 'name', 'docs', 'customResources'],
+      properties: {
+        '@metadata': { type: 'object', properties: { href: { ...str, description: "The version's API base." } } },
+        name: str,
+        docs: { ...str, description: "The version's @docs." },
+        customResources: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: str,
+              versions: { oneOf: [{ type: 'array', items: str }, { type: 'null' }], description: 'null: in every version.' },
+            },
+          },
+        },
+      },
+    },
     Perf: {
       type: 'object',
       required: ['since', 'uptimeSeconds', 'resources'],
@@ -322,7 +364,7 @@ function emptyList(path: string, operationId: string, summary: string): Record<s
 
 /**
  * `@authentication`, `@login_info`, `@auth_provider_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`,
- * `@resources/<ident>`, `@data_sources`, `@apioptions`, `@rules`, `@perf`, `@tables`, `@schema`, `@count`, `@views`,
+ * `@resources/<ident>`, `@data_sources`, `@apioptions`, `@rules`, `@events`, `@versions`, `@perf`, `@tables`, `@schema`, `@count`, `@views`,
  * `@procedures`, `@functions`, `@docs`.
  */
 export function systemPaths(options: SystemPathOptions): Record<string, JsonObject> {
@@ -473,6 +515,37 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         parameters: META_LIST_PARAMETERS,
         responses: {
           ...ok("Every rule, in the project's order.", { type: 'array', items: ref('schemas', 'Rule') }),
+          ...errorRefs(400, 401, 403, 404),
+        },
+      },
+    },
+    '/@events': {
+      get: {
+        tags: system,
+        operationId: 'listEvents',
+        summary: 'The request and response events: name, kind, filters and time limit of each',
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok("Every event, request events first, each kind in the project's order.", {
+            type: 'array',
+            items: ref('schemas', 'ApiEvent'),
+          }),
+          ...errorRefs(400, 401, 403, 404),
+        },
+      },
+    },
+    '/@versions': {
+      get: {
+        tags: system,
+        operationId: 'listVersions',
+        summary: 'The API versions served, each with its @docs and custom resources',
+        description: META_NOTE,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok('Every version served.', { type: 'array', items: ref('schemas', 'ApiVersion') }),
           ...errorRefs(400, 401, 403, 404),
         },
       },

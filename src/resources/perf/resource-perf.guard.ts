@@ -26,7 +26,7 @@ export class ResourcePerfGuard implements CanActivate {
     const request = http.getRequest<{ params?: Record<string, string> }>();
     const name = request.params?.resource ?? '';
     const table = this.registry.find(name);
-    const level = table ? undefined : this.custom.find(name);
+    const level = table ? undefined : this.custom.find(name, request.params?.version);
     const resource = table?.name ?? level?.resource.name;
     if (resource !== undefined) {
       const response = http.getResponse<{ raw?: ServerResponse } | ServerResponse>();
