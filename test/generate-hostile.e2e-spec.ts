@@ -70,6 +70,7 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
       'export class EvilGlobalThisAsAnyPWNED1 {',
     ]);
     expect(project.entities.map((e) => e.name).sort()).toEqual([
+      'Computed',
       'EvilGlobalThisAsAnyPWNED1',
       'NeedsConstructor',
       'ProjectDefinition2',
@@ -86,7 +87,6 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
   it('leaves out what TypeORM or JavaScript cannot take, naming each, and generates the rest', () => {
     expect(result.skipped).toEqual([
       'table a.b: its name holds a dot, which TypeORM reads as a schema separator',
-      'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
       "table it's: its name holds a single quote, which TypeORM cannot read",
       ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
         (name) =>
@@ -96,6 +96,7 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
       `column ${VIEW}.lit: an expression SQLite gives no type, which Tessera cannot serve (left out of the view's entity; CAST it in the view, e.g. CAST(... AS TEXT), to serve it)`,
     ]);
     expect(result.views).toEqual([VIEW]);
+    expect(result.computed).toEqual(['computed.twice']);
   });
 
   it('writes files the strict compiler accepts', () => {
@@ -148,6 +149,13 @@ describe('generate from a hostile SQLite schema [sqlite]', () => {
       expect(Object.keys(read!)).not.toEqual(expect.arrayContaining(['toString']));
       // The view over it, read-only, its odd names and a definition holding code in a string served as they are.
       expect((await api.get(`/${encodeURIComponent(VIEW)}`).expect(200)).body).toEqual([{ "a'b": 'q', 'c"d': 'dq', 'v */ w': 'n' }]);
+    });
+
+    it('serves the table with a computed column, the column read-only', async () => {
+      expect(((await api.post('/computed', { id: 4 }).expect(201)).body as { txsummary: unknown[] }).txsummary).toEqual([
+        expect.objectContaining({ id: 4, twice: 8 }),
+      ]);
+      await api.post('/computed', { id: 5, twice: 10 }).expect(400);
     });
 
     it('its relation named after a column constructor_id takes another name', async () => {
@@ -210,16 +218,17 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
       await source.drop();
     });
 
-    it('generates the tables and the view, not the table with a computed column, and says so; runs no SQL a name holds', async () => {
+    it('generates the tables (the one with a computed column too) and the view, and says what it leaves out; runs no SQL a name holds', async () => {
       expect((await readSchema(parseDatabaseUrl(source.url))).tables.map((table) => table.name)).not.toContain('pwned');
       expect(result.files.filter((f) => f.startsWith('entities/'))).toEqual([
         'entities/child-view.view.ts',
         'entities/child.entity.ts',
+        'entities/computed.entity.ts',
         'entities/parent.entity.ts',
       ]);
       expect(result.views).toEqual(['child_view']);
+      expect(result.computed).toEqual(['computed.twice']);
       expect(result.skipped).toEqual([
-        'table computed: it has a generated (computed) column, which TypeORM cannot read from a database it did not create',
         "table it's: its name holds a single quote, which TypeORM cannot read",
         ...(dialect === 'postgres'
           ? [
@@ -250,6 +259,8 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
         expect(read).toMatchObject({ ...child, big: '9007199254740993' });
         if (dialect === 'mysql') expect(read).toMatchObject({ flag: true, small: 7, u: 4000000000, m: 'happy' });
         if (dialect === 'postgres') expect(read).toMatchObject({ tags: ['a', 'b'] });
+        await api.post('/computed', { id: 4 }).expect(201);
+        expect((await api.get('/computed').expect(200)).body).toEqual([expect.objectContaining({ id: 4, twice: 8 })]);
         // The view over it: the same row, read-only, its odd column name included.
         expect((await api.get('/child_view').expect(200)).body).toEqual([expect.objectContaining({ ...child, big: '9007199254740993' })]);
       } finally {
@@ -257,10 +268,11 @@ for (const target of testTargets().filter((t) => t.adapter === 'express' && t.da
       }
     });
 
-    it('its baseline migration gives an empty database the same tables: enum, array, unsigned and ON UPDATE columns included', async () => {
+    it('its baseline migration gives an empty database the same tables: enum, array, unsigned, ON UPDATE and computed columns included', async () => {
       await onEmptyDatabase(target, project, async (_app, made) => {
         const before = await readSchema(parseDatabaseUrl(source.url));
-        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((table) => ['Parent', 'child'].includes(table.name));
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] =>
+          s.tables.filter((table) => ['Parent', 'child', 'computed'].includes(table.name));
         expect(ours(made)).toEqual(ours(before));
         // The view too, from the database's own definition: the same columns.
         expect(made.views.map((view) => [view.name, view.columns.map((c) => c.name)])).toEqual(

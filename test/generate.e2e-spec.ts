@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/database-url.js';
@@ -6,8 +6,9 @@ import { PROJECT_ROOT } from '../src/config/project-root.js';
 import { readSchema, schemaDiff, type SchemaSnapshot } from '../src/database/schema/schema-reader.js';
 import { GenerateError, generateProject, type GenerateResult } from '../src/generator/generate-project.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
-import { apiAs, oneRow, type Api } from './support/api.js';
+import { apiAs, apiWithRoles, oneRow, type Api } from './support/api.js';
 import { createUser } from './support/auth.js';
+import { generateFromSql, onEmptyDatabase, suiteServing, type GeneratedProject } from './support/generated-project.js';
 import { SHOP_TABLES, createShopSchema, runSql } from './support/shop-schema.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/test-databases.js';
 import { startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
@@ -199,6 +200,173 @@ for (const target of testTargets().filter((t) => t.adapter === 'express')) {
 
     it('writes entities TypeORM finds identical to the database: its schema diff is empty (binary columns included)', async () => {
       expect(await schemaDiff(parseDatabaseUrl(source.url), project.entities)).toEqual([]);
+    });
+  });
+}
+
+/**
+ * Generated (computed) columns, per server: stored and virtual ones (PostgreSQL has only stored),
+ * of integers and text, one with an index, one unsigned (MariaDB), one with a quote in a string
+ * of its expression; on SQLite one without a type, which is left out; on PostgreSQL a table
+ * whose key the database computes, which is left out. gauge and shelf refer to each other, so
+ * the baseline creates one of them before the other's key exists. Row 1 is written before the
+ * generator runs.
+ */
+const COMPUTED_SQL: Record<'sqlite' | 'mysql' | 'postgres', string[]> = {
+  sqlite: [
+    `CREATE TABLE "gauge" ("id" INTEGER NOT NULL PRIMARY KEY, "a" INTEGER NOT NULL, "b" INTEGER NOT NULL DEFAULT 0, "label" TEXT,
+      "total" INTEGER GENERATED ALWAYS AS ("a" + "b") STORED, "twice" INTEGER AS ("a" * 2) VIRTUAL,
+      "shout" TEXT AS (upper("label") || '!' || 'it''s') VIRTUAL, "bare" AS ("a"), "shelf_id" INTEGER,
+      CONSTRAINT "fk_gauge_shelf" FOREIGN KEY ("shelf_id") REFERENCES "shelf" ("id"))`,
+    'CREATE INDEX "ix_gauge_total" ON "gauge" ("total")',
+    `CREATE TABLE "shelf" ("id" INTEGER NOT NULL PRIMARY KEY, "n" INTEGER, "n2" INTEGER AS ("n" * 2) STORED, "gauge_id" INTEGER,
+      CONSTRAINT "fk_shelf_gauge" FOREIGN KEY ("gauge_id") REFERENCES "gauge" ("id"))`,
+  ],
+  mysql: [
+    `CREATE TABLE gauge (id INT NOT NULL PRIMARY KEY, a INT NOT NULL, b INT NOT NULL DEFAULT 0, label VARCHAR(20),
+      total INT AS (a + b) PERSISTENT, twice INT GENERATED ALWAYS AS (a * 2) VIRTUAL,
+      shout VARCHAR(40) AS (concat(upper(label), '!', 'it''s')) VIRTUAL, next INT UNSIGNED AS (a + 1) STORED, shelf_id INT NULL,
+      INDEX ix_gauge_total (total))`,
+    `CREATE TABLE shelf (id INT NOT NULL PRIMARY KEY, n INT NULL, n2 INT AS (n * 2) STORED, gauge_id INT NULL,
+      CONSTRAINT fk_shelf_gauge FOREIGN KEY (gauge_id) REFERENCES gauge (id))`,
+    'ALTER TABLE gauge ADD CONSTRAINT fk_gauge_shelf FOREIGN KEY (shelf_id) REFERENCES shelf (id)',
+  ],
+  postgres: [
+    `CREATE TABLE gauge (id INT NOT NULL PRIMARY KEY, a INT NOT NULL, b INT NOT NULL DEFAULT 0, label VARCHAR(20),
+      total INT GENERATED ALWAYS AS (a + b) STORED, twice INT GENERATED ALWAYS AS (a * 2) STORED,
+      shout TEXT GENERATED ALWAYS AS (upper(label) || '!' || 'it''s') STORED, shelf_id INT NULL)`,
+    'CREATE INDEX ix_gauge_total ON gauge (total)',
+    `CREATE TABLE shelf (id INT NOT NULL PRIMARY KEY, n INT NULL, n2 INT GENERATED ALWAYS AS (n * 2) STORED, gauge_id INT NULL,
+      CONSTRAINT fk_shelf_gauge FOREIGN KEY (gauge_id) REFERENCES gauge (id))`,
+    'ALTER TABLE gauge ADD CONSTRAINT fk_gauge_shelf FOREIGN KEY (shelf_id) REFERENCES shelf (id)',
+    'CREATE TABLE keyed (a INT NOT NULL, k INT GENERATED ALWAYS AS (a * 2) STORED PRIMARY KEY)',
+  ],
+};
+
+/** What the generated columns hold for a, b and label. */
+const computedOf = (kind: string, a: number, b: number, label: string) => ({
+  total: a + b,
+  twice: a * 2,
+  shout: `${label.toUpperCase()}!it's`,
+  ...(kind === 'mysql' ? { next: a + 1 } : {}),
+});
+
+for (const target of testTargets().filter((t) => t.adapter === 'express')) {
+  const kind = target.database;
+  describe(`generate a table with generated (computed) columns: served read-only [${kind}]`, () => {
+    let generated: GeneratedProject;
+    let before: SchemaSnapshot;
+    beforeAll(async () => {
+      generated = await generateFromSql(
+        kind,
+        [...COMPUTED_SQL[kind], "INSERT INTO gauge (id, a, b, label) VALUES (1, 1, 10, 'one')"],
+        `computed-${kind}`,
+        'gauges',
+      );
+      before = await readSchema(parseDatabaseUrl(generated.source.url));
+    });
+    afterAll(async () => {
+      await generated.source.drop();
+    });
+
+    it('generates the table, its computed columns declared insert: false, update: false, and says which it serves read-only', () => {
+      expect(generated.result.files.filter((f) => f.startsWith('entities/'))).toEqual([
+        'entities/gauge.entity.ts',
+        'entities/shelf.entity.ts',
+      ]);
+      expect(generated.result.computed).toEqual([
+        'gauge.total',
+        'gauge.twice',
+        'gauge.shout',
+        ...(kind === 'mysql' ? ['gauge.next'] : []),
+        'shelf.n2',
+      ]);
+      expect(generated.result.skipped).toEqual(
+        kind === 'sqlite'
+          ? ['column gauge.bare: type (none), which Tessera cannot serve (the column stays in the database, which computes it)']
+          : kind === 'postgres'
+            ? ['table keyed: its key column k is computed by the database (a generated column), which Tessera cannot serve as a key']
+            : [],
+      );
+      const entity = readFileSync(join(GENERATED, `computed-${kind}`, 'entities', 'gauge.entity.ts'), 'utf8');
+      expect(entity.match(/insert: false, update: false/g)).toHaveLength(
+        generated.result.computed.filter((c) => c.startsWith('gauge.')).length,
+      );
+      // The expression is the database's business: it is in the baseline migration, as a string, not in the entity.
+      expect(entity).not.toMatch(/upper|concat/);
+      const gauge = before.tables.find((t) => t.name === 'gauge')!;
+      expect(gauge.columns.find((c) => c.name === 'total')).toMatchObject({
+        generatedType: 'STORED',
+        asExpression: expect.stringMatching(/a.*\+.*b/) as string,
+      });
+    });
+
+    it('the command line names the computed columns it serves read-only, and what it leaves out', () => {
+      const out = join(GENERATED, `computed-cli-${kind}`);
+      const cli = join(PROJECT_ROOT, 'dist/src/generator/cli.js');
+      const run = spawnSync(process.execPath, [cli, '--from', generated.source.url, '--name', 'gauges', '--force', '--out', out], {
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(
+        `Computed columns served read-only (the database computes them: GET returns them, a write cannot set them): ${generated.result.computed.join(', ')}\n`,
+      );
+      const { skipped } = generated.result;
+      expect(run.stderr).toBe(
+        skipped.length === 0
+          ? ''
+          : `Left out (Tessera cannot serve them; the rest was generated):\n${skipped.map((s) => `  - ${s}\n`).join('')}`,
+      );
+      rmSync(out, { recursive: true, force: true });
+    });
+
+    describe('served on the database it was generated from', () => {
+      let api: Api;
+      suiteServing(
+        target,
+        () => generated,
+        (_t, client) => {
+          api = client;
+        },
+      );
+
+      it("changes nothing in its schema: no table of TypeORM's own either", async () => {
+        expect(await readSchema(parseDatabaseUrl(generated.source.url))).toEqual(before);
+      });
+
+      it('GET returns the values the database computed', async () => {
+        expect(await oneRow(api, '/gauge/1')).toMatchObject({ id: 1, a: 1, b: 10, label: 'one', ...computedOf(kind, 1, 10, 'one') });
+      });
+
+      it("POST and PUT never send them, and answer the database's values; a value sent for one is refused, a round trip is not", async () => {
+        const posted = ((await api.post('/gauge', { id: 2, a: 2, b: 20, label: 'two' }).expect(201)).body as Summary).txsummary;
+        expect(posted[0]).toMatchObject({ id: 2, ...computedOf(kind, 2, 20, 'two') });
+        const refused = await api.post('/gauge', { id: 3, a: 3, total: 99 }).expect(400);
+        expect(refused.body).toMatchObject({ errorCode: 4003 });
+        expect((refused.body as { errorMessage: string }).errorMessage).toContain('"total"');
+
+        const row = await oneRow<Summary['txsummary'][number]>(api, '/gauge/2');
+        // A round trip: everything the GET returned, the computed values unchanged, one column changed.
+        const put = ((await api.put('/gauge/2', { ...row, a: 5 }).expect(200)).body as Summary).txsummary;
+        expect(put[0]).toMatchObject({ id: 2, a: 5, ...computedOf(kind, 5, 20, 'two') });
+        const read = await oneRow<Summary['txsummary'][number]>(api, '/gauge/2');
+        expect(read).toMatchObject(computedOf(kind, 5, 20, 'two'));
+        expect(read['@metadata'].checksum).toBe(put[0]!['@metadata'].checksum);
+        const changed = await api.put('/gauge/2', { '@metadata': read['@metadata'], total: 1 }).expect(400);
+        expect(changed.body).toMatchObject({ errorCode: 4003 });
+        await api.put('/gauge/2', { '@metadata': read['@metadata'], label: 'deux' }).expect(200);
+        expect(await oneRow(api, '/gauge/2')).toMatchObject({ label: 'deux', ...computedOf(kind, 5, 20, 'deux') });
+      });
+    });
+
+    it('its baseline migration gives an empty database the same table, the columns computed there too', async () => {
+      await onEmptyDatabase(target, generated.project, async (app, made) => {
+        const ours = (s: SchemaSnapshot): SchemaSnapshot['tables'] => s.tables.filter((t) => ['gauge', 'shelf'].includes(t.name));
+        expect(ours(made)).toEqual(ours(before));
+        const api = await apiWithRoles(app, ['Full access']);
+        const posted = ((await api.post('/gauge', { id: 7, a: 7, b: 1, label: 'seven' }).expect(201)).body as Summary).txsummary;
+        expect(posted[0]).toMatchObject(computedOf(kind, 7, 1, 'seven'));
+      });
     });
   });
 }

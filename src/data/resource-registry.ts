@@ -31,7 +31,10 @@ export interface ResourceColumn {
   /** json: a PostgreSQL array, served as a JSON array of values of this kind. */
   items?: ArrayItemKind;
   nullable: boolean;
-  /** Filled by the database (auto-increment key). */
+  /**
+   * Filled by the database, never by a write: an auto-increment key, or a column the database
+   * computes (a generated column; see `isComputed`).
+   */
   generated: boolean;
   hasDefault: boolean;
   primary: boolean;
@@ -206,7 +209,7 @@ function buildResource(metadata: EntityMetadata, tableOf: Map<Function | string,
       !view &&
       (rewritten ||
         columns.some((c) => c.kind === 'json') ||
-        metadata.columns.some((c) => c.onUpdate !== undefined || c.generatedType !== undefined) ||
+        metadata.columns.some((c) => c.onUpdate !== undefined || isComputed(c)) ||
         // MySQL pads a binary(n) value with zero bytes to its length: the stored bytes are not the ones written.
         metadata.columns.some((c) => String(c.type).toLowerCase() === 'binary')),
     view,
@@ -226,6 +229,16 @@ function uniqueKeysOf(metadata: EntityMetadata): string[][] {
     seen.add(id);
     return true;
   });
+}
+
+/**
+ * A column the database computes: a generated column, declared with its `generatedType`, or as
+ * the generator declares one, `insert: false, update: false` (TypeORM may neither insert nor
+ * update it: the database fills it). Reads return it; writes cannot set it, and its table's rows
+ * are read back after a write.
+ */
+function isComputed(column: ColumnMetadata): boolean {
+  return column.generatedType !== undefined || (!column.isInsert && !column.isUpdate);
 }
 
 function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: boolean, sqlite: boolean): ResourceColumn {
@@ -248,7 +261,7 @@ function toResourceColumn(c: ColumnMetadata, uniqueColumns: Set<string>, rowid: 
     valueSet: kind === 'string' && c.type === 'set' ? true : undefined,
     items: kind === 'json' && c.isArray ? arrayItemKindOfTypeName(String(c.type)) : undefined,
     nullable: c.isNullable,
-    generated: c.isGenerated,
+    generated: c.isGenerated || isComputed(c),
     // Creation and update dates and versions are filled by TypeORM or the database too.
     hasDefault: c.default !== undefined || c.isCreateDate || c.isUpdateDate || c.isVersion || rowid,
     primary: c.isPrimary,

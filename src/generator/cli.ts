@@ -101,6 +101,11 @@ async function main(): Promise<void> {
       `Views served read-only (GET only; without a key, so their rows have no href: README, "Views"): ${result.views.join(', ')}\n`,
     );
   }
+  if (result.computed.length > 0) {
+    process.stdout.write(
+      `Computed columns served read-only (the database computes them: GET returns them, a write cannot set them): ${result.computed.join(', ')}\n`,
+    );
+  }
   if (result.skipped.length > 0) {
     process.stderr.write(
       `Left out (Tessera cannot serve them; the rest was generated):\n${result.skipped.map((s) => `  - ${s}`).join('\n')}\n`,

@@ -52,6 +52,7 @@ function columnOptions(column: ServedColumn, withGeneration: boolean): string {
   if (column.onUpdate !== undefined) options.push(`onUpdate: ${quote(column.onUpdate)}`);
   if (column.nullable && !column.primary) options.push('nullable: true');
   if (column.default !== undefined && !(withGeneration && column.generated)) options.push(`default: () => ${quote(column.default)}`);
+  if (column.generatedType) options.push('insert: false', 'update: false');
   return `{ ${options.join(', ')} }`;
 }
 
@@ -115,7 +116,12 @@ export function entitySource(table: ServedTable, tables: ServedTable[], names: E
   for (const column of table.columns) {
     const decorator = columnDecorator(column);
     typeormImports.add(decorator.slice(1, decorator.indexOf('(')));
-    body.push([`  ${decorator}`, `  ${propertyKey(column.name)}!: ${propertyType(column)};`]);
+    body.push([
+      // The expression is left to the database and the baseline migration: no text of the database's reaches a comment.
+      ...(column.generatedType ? ['  // Computed by the database (a generated column): rows read it, writes cannot set it.'] : []),
+      `  ${decorator}`,
+      `  ${propertyKey(column.name)}!: ${propertyType(column)};`,
+    ]);
   }
   for (const fk of table.relations) {
     typeormImports.add('ManyToOne').add('JoinColumn');

@@ -36,6 +36,8 @@ export interface GenerateResult {
   skipped: string[];
   /** The views served, read-only (database only), in the order the baseline migration creates them. */
   views: string[];
+  /** The generated (computed) columns served read-only (database only), as `table.column`. */
+  computed: string[];
 }
 
 /** A relative import path from one folder to another, always starting with `.` and using `/`. */
@@ -94,7 +96,7 @@ function databaseFiles(
   request: GenerateRequest,
   schema: SchemaSnapshot,
   srcDir: string,
-): { files: Map<string, string>; skipped: string[]; views: string[] } {
+): { files: Map<string, string>; skipped: string[]; views: string[]; computed: string[] } {
   const served = servedSchema(schema);
   const names = entityNames(served.tables, served.views);
   const files = new Map<string, string>();
@@ -107,7 +109,10 @@ function databaseFiles(
   }
   const hasSchema = served.tables.length > 0 || served.views.length > 0;
   if (hasSchema)
-    files.set(`migrations/${BASELINE_FILE}.ts`, baselineMigrationSource(request.name!, served.tables, served.views, schema.kind));
+    files.set(
+      `migrations/${BASELINE_FILE}.ts`,
+      baselineMigrationSource(request.name!, served.tables, served.views, schema.kind, importPath(join(request.out, 'migrations'), srcDir)),
+    );
   const entity = (name: string): { className: string; file: string } => ({
     className: names.className.get(name)!,
     file: names.fileName.get(name)!,
@@ -122,7 +127,7 @@ function databaseFiles(
       origin: `Generated from a ${schema.kind} database.`,
     }),
   );
-  return { files, skipped: served.skipped, views: served.views.map((v) => v.source.name) };
+  return { files, skipped: served.skipped, views: served.views.map((v) => v.source.name), computed: served.computed };
 }
 
 /** Formats the written files with the repository's Prettier, when it is installed (a development checkout). */
@@ -142,6 +147,7 @@ export function generateProject(request: GenerateRequest): GenerateResult {
   let files = new Map<string, string>();
   let skipped: string[] = [];
   let views: string[] = [];
+  let computed: string[] = [];
   const srcFromProject = importPath(request.out, srcDir);
   switch (request.source.kind) {
     case 'demo':
@@ -154,7 +160,7 @@ export function generateProject(request: GenerateRequest): GenerateResult {
       );
       break;
     case 'database':
-      ({ files, skipped, views } = databaseFiles(request, request.source.schema, srcDir));
+      ({ files, skipped, views, computed } = databaseFiles(request, request.source.schema, srcDir));
       break;
   }
   if (request.source.kind !== 'demo') {
@@ -170,5 +176,5 @@ export function generateProject(request: GenerateRequest): GenerateResult {
     written.push(path);
   }
   format(request.root, written);
-  return { files: [...files.keys()].sort(), skipped, views };
+  return { files: [...files.keys()].sort(), skipped, views, computed };
 }

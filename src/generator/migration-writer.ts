@@ -30,6 +30,8 @@ function columnOptions(kind: SchemaSnapshot['kind'], column: SchemaColumn): stri
   if (column.generated) options.push('isGenerated: true', `generationStrategy: ${quote(column.generated)}`);
   if (column.nullable) options.push('isNullable: true');
   if (column.default !== undefined) options.push(`default: ${quote(column.default)}`);
+  if (column.generatedType)
+    options.push(`generatedType: ${quote(column.generatedType)}`, `asExpression: ${quote(column.asExpression ?? '')}`);
   return `{ ${options.join(', ')} }`;
 }
 
@@ -57,9 +59,13 @@ function foreignKeyOptions(fk: SchemaForeignKey): string {
 
 /**
  * The order to create the tables in: each after the tables its foreign keys lead to, by name
- * among equals. Keys of a cycle (a → b → a) are added after every table exists (`later`).
+ * among equals. Keys of a cycle (a → b → a) are added after every table exists (`later`), except
+ * those of a table `inline` keeps whole (see `baselineMigrationSource`).
  */
-function creationOrder(tables: ServedTable[]): { order: ServedTable[]; later: Map<ServedTable, SchemaForeignKey[]> } {
+function creationOrder(
+  tables: ServedTable[],
+  inline: (table: ServedTable) => boolean,
+): { order: ServedTable[]; later: Map<ServedTable, SchemaForeignKey[]> } {
   const names = new Set(tables.map((t) => t.source.name));
   const order: ServedTable[] = [];
   const created = new Set<string>();
@@ -75,12 +81,13 @@ function creationOrder(tables: ServedTable[]): { order: ServedTable[]; later: Ma
       // A cycle: create the first pending table now and add its keys to pending tables afterwards.
       index = 0;
       const table = pending[0]!;
-      later.set(
-        table,
-        table.source.foreignKeys.filter(
-          (fk) => names.has(fk.referencedTable) && fk.referencedTable !== table.source.name && !created.has(fk.referencedTable),
-        ),
-      );
+      if (!inline(table))
+        later.set(
+          table,
+          table.source.foreignKeys.filter(
+            (fk) => names.has(fk.referencedTable) && fk.referencedTable !== table.source.name && !created.has(fk.referencedTable),
+          ),
+        );
     }
     const [table] = pending.splice(index, 1);
     order.push(table!);
@@ -109,19 +116,33 @@ function sqlName(kind: SchemaSnapshot['kind'], name: string): string {
  * them), then the served views from that database's own definitions, each after what it reads.
  * On that database it finds every table and view there and does nothing, so TypeORM records it
  * as applied without changing a thing; on an empty one it creates them all; anything in between
- * is refused, naming what exists.
+ * is refused, naming what exists. Tables with generated (computed) columns are created through
+ * Tessera's `createTableWithGeneratedColumns`, and read (to drop them or a key of theirs) through
+ * `withoutTypeormMetadata`, imported from `srcFromMigrations` (the path from the migrations
+ * folder to `src/`): TypeORM would note their expressions in a table of its own, and look them up
+ * there, which the database lacks.
  */
 export function baselineMigrationSource(
   projectName: string,
   tables: ServedTable[],
   views: ServedView[] = [],
   kind: SchemaSnapshot['kind'] = 'sqlite',
+  srcFromMigrations = '../..',
 ): string {
   const names = new Set(tables.map((t) => t.source.name));
-  const { order, later } = creationOrder(tables);
+  const computed = (table: ServedTable): boolean => table.source.columns.some((c) => c.generatedType);
+  // SQLite takes a key to a table it has not created yet, and adds one later only by rebuilding the
+  // table, which TypeORM would do without the expressions of its generated columns: such a table is created with every key.
+  const { order, later } = creationOrder(tables, (table) => kind === 'sqlite' && computed(table));
   const all = views.length > 0 ? '[...TABLES, ...VIEWS.map((view) => view.name)]' : 'TABLES';
+  const anyComputed = tables.some(computed);
   const lines = [
     `import { Table, ${later.size > 0 ? 'TableForeignKey, ' : ''}type MigrationInterface, type QueryRunner } from 'typeorm';`,
+    ...(anyComputed
+      ? [
+          `import { createTableWithGeneratedColumns, withoutTypeormMetadata } from '${srcFromMigrations}/database/schema/generated-columns.js';`,
+        ]
+      : []),
     '',
     `/** The tables of ${projectName}, in the order they are created (each after those it refers to). */`,
     `const TABLES: string[] = [${order.map((t) => quote(t.source.name)).join(', ')}];`,
@@ -173,11 +194,21 @@ export function baselineMigrationSource(
     if (table.source.uniques.length > 0) parts.push(`uniques: [${table.source.uniques.map((u) => indexOptions(u, false)).join(', ')}]`);
     if (table.source.indices.length > 0) parts.push(`indices: [${table.source.indices.map((i) => indexOptions(i, true)).join(', ')}]`);
     if (foreignKeys.length > 0) parts.push(`foreignKeys: [${foreignKeys.map(foreignKeyOptions).join(', ')}]`);
-    lines.push(`    await queryRunner.createTable(new Table({ ${parts.join(', ')} }));`);
+    const created = `new Table({ ${parts.join(', ')} })`;
+    lines.push(
+      computed(table)
+        ? `    await createTableWithGeneratedColumns(queryRunner, ${created});`
+        : `    await queryRunner.createTable(${created});`,
+    );
   }
+  // TypeORM reads a table before it adds or drops a key: one with generated columns, without its typeorm_metadata table.
+  const readingIt = (table: ServedTable, call: string): string =>
+    computed(table) ? `await withoutTypeormMetadata(queryRunner, () => ${call});` : `await ${call};`;
   for (const [table, foreignKeys] of later) {
     for (const fk of foreignKeys) {
-      lines.push(`    await queryRunner.createForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);
+      lines.push(
+        `    ${readingIt(table, `queryRunner.createForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}))`)}`,
+      );
     }
   }
   if (views.length > 0) lines.push('    for (const view of VIEWS) await queryRunner.query(view.create);');
@@ -185,9 +216,18 @@ export function baselineMigrationSource(
   if (views.length > 0) lines.push('    for (const view of [...VIEWS].reverse()) await queryRunner.query(view.drop);');
   for (const [table, foreignKeys] of later) {
     for (const fk of foreignKeys) {
-      lines.push(`    await queryRunner.dropForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}));`);
+      lines.push(
+        `    ${readingIt(table, `queryRunner.dropForeignKey(${quote(table.source.name)}, new TableForeignKey(${foreignKeyOptions(fk)}))`)}`,
+      );
     }
   }
-  lines.push('    for (const table of [...TABLES].reverse()) await queryRunner.dropTable(table);', '  }', '}', '');
+  lines.push(
+    anyComputed
+      ? '    for (const table of [...TABLES].reverse()) await withoutTypeormMetadata(queryRunner, () => queryRunner.dropTable(table));'
+      : '    for (const table of [...TABLES].reverse()) await queryRunner.dropTable(table);',
+    '  }',
+    '}',
+    '',
+  );
   return lines.join('\n');
 }

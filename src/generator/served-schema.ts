@@ -31,6 +31,8 @@ export interface ServedSchema {
   views: ServedView[];
   /** What was left out and why, one line each, e.g. `table event_log: it has no primary key`. */
   skipped: string[];
+  /** The generated (computed) columns served read-only, as `table.column`, in table order. */
+  computed: string[];
 }
 
 /** The type as SQL spells it: `integer[]` for an array, a PostgreSQL enum by its own name. */
@@ -50,6 +52,7 @@ function columnProblem(column: SchemaColumn): string {
 
 /** What leaving a column out means for its table: inserts cannot set it. */
 function leftOutNote(column: SchemaColumn): string {
+  if (column.generatedType) return 'the column stays in the database, which computes it';
   return !column.nullable && column.default === undefined && !column.generated
     ? 'the column stays in the database; it is NOT NULL without a default, so an insert through the API succeeds only where the database fills it, e.g. by a trigger'
     : 'the column stays in the database';
@@ -58,6 +61,10 @@ function leftOutNote(column: SchemaColumn): string {
 /** Why a table cannot be served at all, if it cannot: no key, or a key column Tessera cannot serve. */
 function tableProblem(kind: SchemaSnapshot['kind'], table: SchemaTable): string | undefined {
   if (table.primaryKey.length === 0) return 'it has no primary key';
+  // A key the database computes: no insert could give it, and an update of what it is computed from would move the row.
+  const computedKey = table.columns.find((column) => column.primary && column.generatedType);
+  if (computedKey)
+    return `its key column ${computedKey.name} is computed by the database (a generated column), which Tessera cannot serve as a key`;
   const keyKind = (column: SchemaColumn): string | undefined => servedType(kind, column)?.kind;
   // Bytes are served as values, not as keys: a key is a URL segment, and filters compare it.
   const key = table.columns.find((column) => column.primary && (keyKind(column) === undefined || keyKind(column) === 'binary'));
@@ -71,7 +78,8 @@ function tableProblem(kind: SchemaSnapshot['kind'], table: SchemaTable): string 
  * Splits a database schema into what Tessera serves and what it leaves out: tables without a
  * primary key (or whose key Tessera cannot serve: bytes are served, but not as keys), and columns
  * of types Tessera cannot serve (geometry, tsvector...). A table is never left out for any other column: that column
- * is, and the generator says so. Foreign keys to a table left out are left out too.
+ * is, and the generator says so. Generated (computed) columns are served read-only (`computed`).
+ * Foreign keys to a table left out are left out too.
  */
 export function servedSchema(schema: SchemaSnapshot): ServedSchema {
   const skipped: string[] = [...schema.unread];
@@ -103,7 +111,8 @@ export function servedSchema(schema: SchemaSnapshot): ServedSchema {
     return { source: table, columns, relations, loopClosers: new Set<SchemaForeignKey>() };
   });
   markLoopClosers(tables);
-  return { tables, views: servedViews(schema, tables, skipped), skipped };
+  const computed = tables.flatMap((table) => table.columns.filter((c) => c.generatedType).map((c) => `${table.source.name}.${c.name}`));
+  return { tables, views: servedViews(schema, tables, skipped), skipped, computed };
 }
 
 /** Why a view's column cannot be served, and that it is left out: as a table's, or (SQLite) an expression, which has no type to serve it by. */

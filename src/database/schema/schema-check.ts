@@ -2,6 +2,7 @@ import type { DataSource, Table } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import { NameLookup } from '../name-lookup.js';
+import { withoutTypeormMetadata } from './generated-columns.js';
 
 /**
  * What a column's type means, whatever the dialect calls it: the entity's type (as the driver
@@ -188,7 +189,8 @@ export async function liveTables(
   const runner = dataSource.createQueryRunner();
   let tables: Table[];
   try {
-    tables = await runner.getTables(metadatas.map((m) => m.tablePath));
+    // A table with a generated (computed) column reads without TypeORM's typeorm_metadata table, which Tessera never creates.
+    tables = await withoutTypeormMetadata(runner, () => runner.getTables(metadatas.map((m) => m.tablePath)));
   } finally {
     await runner.release();
   }

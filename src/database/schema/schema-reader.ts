@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { DataSource, type DataSourceOptions, type QueryRunner, type Table } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 import { asTheServerIs } from '../connection/server-flavour.js';
+import { withoutTypeormMetadata } from './generated-columns.js';
+import { generatedExpressions } from './generated-expressions.js';
 import { viewDefinitions, type ViewDefinition } from './view-definitions.js';
 
 /** One column as TypeORM reads it back from the database (the same facts its schema diff compares). */
@@ -17,6 +19,13 @@ export interface SchemaColumn {
   default?: string;
   primary: boolean;
   generated?: 'increment' | 'identity' | 'uuid' | 'rowid';
+  /**
+   * A generated (computed) column, which the database computes from `asExpression` when the row
+   * is written (`STORED`; MariaDB's `PERSISTENT`) or read (`VIRTUAL`); no write may set it.
+   */
+  generatedType?: 'VIRTUAL' | 'STORED';
+  /** The expression of a generated column, as the database states it (SQL text, run only by a baseline migration). */
+  asExpression?: string;
   /** A single-column unique constraint on this column. */
   unique: boolean;
   /** MySQL/MariaDB: an UNSIGNED number. */
@@ -134,6 +143,7 @@ function plainTable(table: Table): SchemaTable {
       ...(c.default !== undefined && c.default !== null ? { default: String(c.default) } : {}),
       primary: c.isPrimary,
       ...(c.isGenerated && c.generationStrategy ? { generated: c.generationStrategy } : {}),
+      ...(c.generatedType ? { generatedType: c.generatedType, asExpression: c.asExpression ?? '' } : {}),
       unique: c.isUnique || uniqueColumns.has(c.name),
       ...(c.unsigned ? { unsigned: true as const } : {}),
       ...(c.isArray ? { array: true as const } : {}),
@@ -282,6 +292,76 @@ async function sqliteViewColumns(queryRunner: QueryRunner, views: string[], unre
   return columns;
 }
 
+/** MySQL/MariaDB's generated columns, and whether each is nullable. */
+const MYSQL_GENERATED =
+  "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, IS_NULLABLE AS nullable FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''";
+
+const POSTGRES_GENERATED = `SELECT table_name AS "tableName", column_name AS "columnName", generation_expression AS expression
+  FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'`;
+
+/** A table's CREATE TABLE as the database states it: SQLite's as it keeps it, MySQL/MariaDB's SHOW CREATE TABLE. */
+async function createTableStatement(queryRunner: QueryRunner, kind: 'sqlite' | 'mysql' | 'mariadb', name: string): Promise<string> {
+  if (kind === 'sqlite') {
+    const [row] = (await queryRunner.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [name])) as Array<{
+      sql: string;
+    }>;
+    return row?.sql ?? '';
+  }
+  const [row] = (await queryRunner.query(`SHOW CREATE TABLE \`${name.replaceAll('`', '``')}\``)) as Array<Record<string, string>>;
+  return row?.['Create Table'] ?? '';
+}
+
+/**
+ * Fills in the expressions of the tables' generated (computed) columns, which TypeORM reads only
+ * from its own typeorm_metadata table (see `withoutTypeormMetadata`), from the database itself:
+ * SQLite's CREATE TABLE as it keeps it, MySQL/MariaDB's SHOW CREATE TABLE, PostgreSQL's catalog;
+ * on MySQL/MariaDB whether each is nullable too (TypeORM's MariaDB reader leaves every one NOT
+ * NULL). A table one of whose expressions cannot be found is taken out of `tables` and named in
+ * `unread`: its baseline could not create it.
+ */
+async function readGeneratedColumns(
+  queryRunner: QueryRunner,
+  kind: DatabaseTarget['kind'],
+  tables: Table[],
+  unread: string[],
+): Promise<void> {
+  const computed = tables.filter((table) => table.columns.some((column) => column.generatedType));
+  if (computed.length === 0) return;
+  const expressions = new Map<string, Map<string, string>>();
+  if (kind === 'postgres') {
+    const rows = (await queryRunner.query(POSTGRES_GENERATED)) as Array<{
+      tableName: string;
+      columnName: string;
+      expression: string | null;
+    }>;
+    for (const { tableName, columnName, expression } of rows) {
+      if (expression !== null)
+        expressions.set(tableName, (expressions.get(tableName) ?? new Map<string, string>()).set(columnName, expression));
+    }
+  } else {
+    if (kind !== 'sqlite') {
+      const rows = (await queryRunner.query(MYSQL_GENERATED)) as Array<{ tableName: string; columnName: string; nullable: string }>;
+      for (const { tableName, columnName, nullable } of rows) {
+        const column = computed.find((t) => t.name === tableName)?.findColumnByName(columnName);
+        if (column) column.isNullable = nullable === 'YES';
+      }
+    }
+    for (const table of computed) {
+      const statement = await createTableStatement(queryRunner, kind, table.name);
+      expressions.set(table.name, generatedExpressions(statement, kind !== 'sqlite'));
+    }
+  }
+  for (const table of computed) {
+    const missing = table.columns.find((column) => column.generatedType && expressions.get(table.name)?.get(column.name) === undefined);
+    if (missing) {
+      unread.push(`table ${table.name}: the expression of its generated column ${missing.name} cannot be read`);
+      tables.splice(tables.indexOf(table), 1);
+      continue;
+    }
+    for (const column of table.columns) if (column.generatedType) column.asExpression = expressions.get(table.name)!.get(column.name)!;
+  }
+}
+
 /** The database can be reached, but its schema cannot be read safely. */
 export class UnreadableSchemaError extends Error {
   constructor(message: string) {
@@ -296,16 +376,11 @@ interface TableProblems {
   why: (detail: string) => string;
 }
 
-const GENERATED = (): string => 'it has a generated (computed) column, which TypeORM cannot read from a database it did not create';
 /** TypeORM writes the names of tables, columns, indexes and constraints between quotes without doubling the quote in them. */
 const UNESCAPED_IN_DDL = "which TypeORM would write unescaped into the baseline migration's SQL";
 
 function mysqlProblems(): TableProblems[] {
   return [
-    {
-      sql: "SELECT DISTINCT TABLE_NAME AS name, '' AS detail FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND GENERATION_EXPRESSION <> ''",
-      why: GENERATED,
-    },
     {
       sql: "SELECT TABLE_NAME AS name, COLUMN_NAME AS detail FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND INSTR(COLUMN_NAME, '`') > 0 ORDER BY TABLE_NAME, ORDINAL_POSITION",
       why: (column) => `its column ${column} has a name holding a backtick, ${UNESCAPED_IN_DDL}`,
@@ -325,8 +400,7 @@ function mysqlProblems(): TableProblems[] {
 }
 
 /**
- * Per database kind, what TypeORM cannot read or write back. Generated (computed) columns it reads
- * from its typeorm_metadata table, which a database it did not make lacks. PostgreSQL: its reader
+ * Per database kind, what TypeORM cannot read or write back. PostgreSQL: its reader
  * writes type names between double quotes and the names of columns of user-defined and array
  * types between single quotes, unescaped (the first fails, the second runs what the name holds);
  * its DDL, the baseline migration's, writes names between double quotes. MySQL/MariaDB: its DDL
@@ -334,19 +408,10 @@ function mysqlProblems(): TableProblems[] {
  * the server takes for an escape.
  */
 const TABLE_PROBLEMS: Record<DatabaseTarget['kind'], TableProblems[]> = {
-  sqlite: [
-    {
-      sql: "SELECT DISTINCT m.name AS name, '' AS detail FROM sqlite_master m JOIN pragma_table_xinfo(m.name) x WHERE m.type = 'table' AND x.hidden IN (2, 3)",
-      why: GENERATED,
-    },
-  ],
+  sqlite: [],
   mysql: mysqlProblems(),
   mariadb: mysqlProblems(),
   postgres: [
-    {
-      sql: "SELECT DISTINCT table_name AS name, '' AS detail FROM information_schema.columns WHERE table_schema = current_schema() AND is_generated = 'ALWAYS'",
-      why: GENERATED,
-    },
     {
       // The type as SQL spells it: an array's element type with [], its schema when that is the name holding the quote.
       sql: `SELECT table_name AS name, column_name || ' has type '
@@ -439,8 +504,9 @@ function caseTwins(names: string[]): { names: Set<string>; lines: string[] } {
 
 /**
  * Reads the tables of an existing database with TypeORM's own introspection (no entities, no
- * migrations, nothing written), as plain data, sorted by table name. Tessera's own tables
- * (`tessera_*`) are left out.
+ * migrations, nothing written), as plain data, sorted by table name; the expressions of
+ * generated columns from the database's own catalog (see `readGeneratedColumns`). Tessera's own
+ * tables (`tessera_*`) are left out.
  */
 export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot> {
   const dataSource = await openForSchema(target);
@@ -477,11 +543,15 @@ export async function readSchema(target: DatabaseTarget): Promise<SchemaSnapshot
           else into.push(name);
         }
       }
-      const tables = names.length === 0 ? [] : await queryRunner.getTables(names);
       // TypeORM reads a view's columns as a table's on MySQL/MariaDB and PostgreSQL (information_schema), not on SQLite.
       // One view at a time: on PostgreSQL it asks for the type of user-defined columns in parallel, which pg frowns on.
       const viewsAsTables = target.kind !== 'sqlite';
-      if (viewsAsTables) for (const name of viewNames) tables.push(...(await queryRunner.getTables([name])));
+      const tables = await withoutTypeormMetadata(queryRunner, async () => {
+        const read = names.length === 0 ? [] : await queryRunner.getTables(names);
+        if (viewsAsTables) for (const name of viewNames) read.push(...(await queryRunner.getTables([name])));
+        return read;
+      });
+      await readGeneratedColumns(queryRunner, target.kind, tables, unread);
       if (target.kind === 'sqlite') await findSqliteAutoincrement(queryRunner, tables);
       else await sortColumnsAsDeclared(queryRunner, target.kind, tables);
       if (target.kind === 'mysql' || target.kind === 'mariadb') {
