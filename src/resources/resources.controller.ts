@@ -21,7 +21,8 @@ import { rawRequestOf } from '../common/request-slot.js';
 import { apiBaseUrl, nextBatchLink, requestUrlWithoutAuth } from '../http/request-context.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CallerAccess, CallerGrantsOf, type CallerGrants } from '../security/caller-access.decorator.js';
+import { CallerAccess, CallerGrantsOf, calledEndpointOf, type CallerGrants } from '../security/caller-access.decorator.js';
+import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
@@ -116,6 +117,7 @@ export class ResourcesController {
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly sqlEndpoints: SqlEndpointAnswers,
   ) {}
 
   @Get(':resource')
@@ -126,6 +128,9 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<unknown> {
+    // The project's SQL resources and procedures (RolesGuard found the name to be one): one property read for tables.
+    const endpoint = calledEndpointOf(req);
+    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query);
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
@@ -254,7 +259,9 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
     @Query() query: Query,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
+    const endpoint = calledEndpointOf(req);
+    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query, body ?? {});
     return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
       this.resources.insert(access, body, log, this.levelOf(req)),
     );

@@ -18,6 +18,9 @@ import { ResourcesController } from './resources.controller.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
 import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
+import { SqlEndpointsModule } from '../extensions/sql-endpoints.module.js';
+import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
+import { SqlEndpoints } from '../extensions/sql-endpoints.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -25,12 +28,19 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, SqlEndpointsModule],
   controllers: [MetaController, LacMetaController, ResourcesController],
   providers: [
     {
       provide: OpenApiDocs,
-      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig, custom: CustomResourceRegistry) =>
+      useFactory: (
+        registry: ResourceRegistry,
+        rules: RuleBank,
+        settings: ApiSettings,
+        config: AppConfig,
+        custom: CustomResourceRegistry,
+        sql: SqlEndpoints,
+      ) =>
         new OpenApiDocs(
           {
             project: settings.project,
@@ -46,15 +56,30 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
             pageSizeDefault: settings.pageSizeDefault,
             pageSizeMax: settings.pageSizeMax,
             docsPublic: config.api.docsPublic,
+            sqlEndpoints: [
+              ...sql.sqlResources.resources.map((r) => ({
+                name: r.name,
+                kind: 'SQL resource' as const,
+                description: r.description,
+                parameters: Object.entries(r.parameters).map(([name, definition]) => ({ name, definition })),
+              })),
+              ...sql.procedures.map((p) => ({
+                name: p.name,
+                kind: 'procedure' as const,
+                description: p.description,
+                parameters: p.arguments,
+              })),
+            ],
           },
           settings.versions,
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, SqlEndpoints],
     },
     ObjectLinkPlanner,
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
     ResourcePerfGuard,
+    SqlEndpointAnswers,
   ],
 })
 export class ResourcesModule {}

@@ -7,6 +7,7 @@ import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
 import { MIXED_OBJECT, mixedObjectSchema, mixedWritePaths } from './mixed-paths.js';
+import { sqlEndpointDocs, type SqlEndpointDoc } from './sql-endpoint-docs.js';
 
 /** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
 export interface OpenApiSource {
@@ -28,6 +29,8 @@ export interface OpenApiSource {
   pageSizeMax: number;
   /** `@docs` needs no token. */
   docsPublic: boolean;
+  /** The project's SQL resources and the procedures served on this database. */
+  sqlEndpoints?: readonly SqlEndpointDoc[];
 }
 
 const HEADER_SCHEME = 'CALiveAPICreator';
@@ -103,6 +106,8 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     Object.keys(schemas),
   );
 
+  const sql = sqlEndpointDocs(source.sqlEndpoints ?? [], getSecurity);
+
   return {
     openapi: '3.1.0',
     info: {
@@ -124,8 +129,9 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
         description: r.view ? `The ${codeSpan(r.tableName)} view (read-only).` : `The ${codeSpan(r.tableName)} table.`,
       })),
       ...custom.tags,
+      ...sql.tags,
     ],
-    paths: { ...paths, ...custom.paths },
+    paths: { ...paths, ...custom.paths, ...sql.paths },
     components: {
       schemas: { ...schemas, ...custom.schemas },
       responses: errorResponses(),
