@@ -18,7 +18,7 @@ import { PROJECT_PROCEDURES, PROJECT_SQL_RESOURCES } from './extensions/sql-endp
  * The project's resources that are not tables (function resources, SQL resources, procedures), which
  * roles grant by name: each kind of extension lists its own here.
  */
-function namedEndpointsOf(project: ProjectDefinition): NamedEndpoint[] {
+export function namedEndpointsOf(project: ProjectDefinition): NamedEndpoint[] {
   return [
     ...(project.sqlResources ?? []).map((r) => ({
       name: r.name,
