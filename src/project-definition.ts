@@ -2,6 +2,8 @@ import type { EntityManager, MixedList } from 'typeorm';
 import type { Rule } from './logic/rule-dsl.js';
 import type { CustomResourceDefinition, TableQueriesDefinition } from './documents/levels/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
+import type { SqlResourceDefinition } from './extensions/sql-resources/sql-resource-definition.js';
+import type { ProcedureDefinition } from './extensions/procedures/procedure-definition.js';
 import type { SeedUser } from './users/seed-user.js';
 import type { ApiEventsDefinition } from './extensions/events/api-event-definition.js';
 
@@ -62,6 +64,16 @@ export interface ProjectDefinition {
    * checked at boot.
    */
   events?: ApiEventsDefinition;
+  /**
+   * Free SQL resources: a SELECT each, over the tables as the caller may read them, with bound parameters,
+   * served read-only and paged (`src/extensions/sql-resources/sql-resource-definition.ts`), checked at boot.
+   */
+  sqlResources?: SqlResourceDefinition[];
+  /**
+   * Stored procedures and functions of the database (MySQL/MariaDB, PostgreSQL) the API serves, called with
+   * bound arguments (`src/extensions/procedures/procedure-definition.ts`), checked at boot against the catalog.
+   */
+  procedures?: ProcedureDefinition[];
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

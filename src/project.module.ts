@@ -7,6 +7,7 @@ import { PROJECT_ROLES } from './security/security.module.js';
 import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './security/named-endpoints.js';
 import { SEED_USERS } from './users/seed-user.js';
 import { PROJECT_EVENTS } from './extensions/events/api-events.module.js';
+import { PROJECT_PROCEDURES, PROJECT_SQL_RESOURCES } from './extensions/sql-endpoints.module.js';
 
 /**
  * Hands the team's project to the modules that need it, each part under the token its module
@@ -18,8 +19,22 @@ import { PROJECT_EVENTS } from './extensions/events/api-events.module.js';
  * The project's resources that are not tables (function resources, SQL resources, procedures), which
  * roles grant by name: each kind of extension lists its own here.
  */
-function namedEndpointsOf(_project: ProjectDefinition): NamedEndpoint[] {
-  return [];
+export function namedEndpointsOf(project: ProjectDefinition): NamedEndpoint[] {
+  return [
+    ...(project.sqlResources ?? []).map((r) => ({
+      name: r.name,
+      kind: 'SQL resource',
+      explicitGrantOnly: false,
+      operations: ['READ'] as const,
+    })),
+    // Every declared procedure, served on this database or not: a role may name one the database at hand lacks.
+    ...(project.procedures ?? []).map((p) => ({
+      name: p.name,
+      kind: 'procedure',
+      explicitGrantOnly: true,
+      operations: ['READ', 'INSERT'] as const,
+    })),
+  ];
 }
 
 @Module({})
@@ -35,6 +50,8 @@ export class ProjectModule {
       { provide: PROJECT_VERSIONS, useValue: project.versions },
       { provide: PROJECT_EVENTS, useValue: project.events ?? {} },
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },
+      { provide: PROJECT_SQL_RESOURCES, useValue: project.sqlResources ?? [] },
+      { provide: PROJECT_PROCEDURES, useValue: project.procedures ?? [] },
     ];
     return { module: ProjectModule, providers: parts, exports: parts.map((part) => part.provide) };
   }

@@ -276,9 +276,13 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
   });
 
   describe('@views, @procedures, @functions', () => {
-    it('answer [] to a role with meta access, 403 / 4030 to one without, 401 without a token', async () => {
+    it('answer to a role with meta access, 403 / 4030 to one without, 401 without a token', async () => {
       for (const path of ['/@views', '/@procedures', '/@functions']) {
-        expect((await readonly.get(path).expect(200)).body).toEqual([]);
+        const listed = (await readonly.get(path).expect(200)).body as Array<{ name: string }>;
+        // The demo's one stored routine exists on MariaDB and PostgreSQL only (procedures.e2e-spec has the rest).
+        expect(listed.map((entry) => entry.name)).toEqual(
+          path === '/@procedures' && t.config.database.kind !== 'sqlite' ? ['order_totals'] : [],
+        );
         expect((await sam.get(path).expect(403)).body.errorCode).toBe(4030);
         expect((await t.http().get(`${t.base}${path}`).expect(401)).body.errorCode).toBe(4010);
       }

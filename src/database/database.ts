@@ -14,6 +14,8 @@ import { beginWriteSession, type WriteSession } from './write-session.js';
 import { underBootLock } from './locks/boot-lock.js';
 import { ChangeSignals } from './change-signals.js';
 import { indexLeads } from './schema/index-leads.js';
+import { runForResultSets, type ResultSet } from './raw-results.js';
+import { routinesNamed, type RoutineInfo } from './schema/routine-catalog.js';
 
 /** Rows of a SELECT, as the driver answers them. */
 export type Rows = Array<Record<string, unknown>>;
@@ -108,6 +110,27 @@ export class Database implements DatabaseScope {
         throw error;
       }
     });
+  }
+
+  /**
+   * A SELECT the project wrote (a SQL resource), in a read-only transaction of its own (on SQLite: a statement
+   * that writes nothing, refused otherwise), with its columns' kinds as the driver tells them (see `runForResultSets`).
+   */
+  readOnlyQuery(sql: string, values: unknown[]): Promise<ResultSet> {
+    return this.gate.read(async () => (await runForResultSets(this.dataSource, sql, values, true))[0]!);
+  }
+
+  /**
+   * A call of a stored procedure or function (MySQL/MariaDB and PostgreSQL), in a transaction of its own that
+   * commits when it succeeds: every result set it returns, with its columns' kinds.
+   */
+  callRoutine(sql: string, values: unknown[]): Promise<ResultSet[]> {
+    return this.gate.write(() => runForResultSets(this.dataSource, sql, values, false));
+  }
+
+  /** The stored procedures and functions of the current schema called `name`, from the catalog (see `routinesNamed`). */
+  routinesNamed(name: string): Promise<RoutineInfo[]> {
+    return this.read((session) => routinesNamed((sql, values) => session.query(sql, values), this.dialect, name));
   }
 
   /** Resolves when the database answers a trivial query (through the gate, like any read). */

@@ -11,6 +11,8 @@ import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
 import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
 import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
+import { OrderTotalsProcedure1763900004000 } from './migrations/1763900004000-order-totals-procedure.js';
+import { demoProcedures, demoSqlResources } from './sql.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoEvents } from './events.js';
@@ -31,13 +33,21 @@ export const demoProject: ProjectDefinition = {
     allowFreeFormFilters: true,
   },
   entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit, Payment, PaymentAllocation],
-  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000, IndexCustomerBalance1763900002000, Payments1763900003000],
+  migrations: [
+    CreateDemoTables1763900000000,
+    PortableDemoSchema1763900001000,
+    IndexCustomerBalance1763900002000,
+    Payments1763900003000,
+    OrderTotalsProcedure1763900004000,
+  ],
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,
   resources: demoResources,
   tableQueries: demoTableQueries,
   events: demoEvents,
+  sqlResources: demoSqlResources,
+  procedures: demoProcedures,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

@@ -7,7 +7,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
-import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
+import { describeCustomResource, describeSqlEndpoint, describeTableResource } from './meta/resource-description.js';
+import { SqlEndpoints } from '../extensions/sql-endpoints.js';
 import { acceptOneEntryQuery, pageOfMetaList } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
@@ -38,6 +39,7 @@ export class MetaController {
     private readonly rules: RuleBank,
     private readonly rows: DocumentsService,
     private readonly settings: ApiSettings,
+    private readonly sqlEndpoints: SqlEndpoints,
   ) {}
 
   /**
@@ -66,7 +68,26 @@ export class MetaController {
     return this.page(req, query, [
       ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
       ...this.custom.resourcesOf(version).map((r) => describeCustomResource(base, this.registry, r, version)),
+      ...this.sqlEndpoints.sqlResources.resources.map((r) =>
+        describeSqlEndpoint(base, this.registry, version, 'FreeSQL', {
+          name: r.name,
+          description: r.description,
+          parameters: Object.entries(r.parameters).map(([name, p]) => ({ name, type: p.type, required: p.required === true })),
+        }),
+      ),
+      ...this.procedureEntries(base, version),
     ]);
+  }
+
+  /** The procedures this API serves on this database, each with its arguments as the catalog types them. */
+  private procedureEntries(base: string, version: string): Array<Record<string, unknown>> {
+    return this.sqlEndpoints.procedures.map((p) =>
+      describeSqlEndpoint(base, this.registry, version, 'StoredProcedure', {
+        name: p.name,
+        description: p.description,
+        parameters: p.arguments.map((a) => ({ name: a.name, type: a.definition.type, required: a.definition.required === true })),
+      }),
+    );
   }
 
   @Get('@tables')
@@ -130,11 +151,11 @@ export class MetaController {
     return this.page(req, query, this.all(this.base(req), true));
   }
 
-  /** Tessera serves no stored procedures or functions: LAC's lists of them are empty. */
+  /** The stored procedures and functions the project serves on this database (none on SQLite). */
   @Get('@procedures')
   @RequiresAccess('META')
-  procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, []);
+  procedures(@Req() req: unknown, @Param('version') version: string, @Query() query: Record<string, unknown>): unknown[] {
+    return this.page(req, query, this.procedureEntries(this.base(req), version));
   }
 
   @Get('@functions')

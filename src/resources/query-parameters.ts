@@ -15,8 +15,8 @@ export type ResourceEndpoint = 'list' | 'count' | 'get' | 'value' | 'insert' | '
  * LAC's parameters of every GET (its generated Swagger lists them on each resource): `pagesize`, `offset`,
  * `logging`, `debug`, `downloadName`, `deferred`, `inline`, `inlinelimit`, `procrowlimit`, `procinlinelimit`,
  * `chunksize`, `auth`. On a single object `pagesize` pages its sub-resources (custom resources) or nothing, and
- * `offset` is ignored, as in LAC. `procrowlimit` and `procinlinelimit` are about stored procedures, which Tessera
- * does not serve, and `chunksize` tunes how LAC splits sub-resource queries, which Tessera batches its own way:
+ * `offset` is ignored, as in LAC. `procrowlimit` and `procinlinelimit` are about stored procedures (called with
+ * `arg.<name>` alone, not through these endpoints), and `chunksize` tunes how LAC splits sub-resource queries, which Tessera batches its own way:
  * their values are checked and they change nothing (README, "Query parameters"). These are the ones besides
  * paging and `auth`; the OpenAPI document lists them on every GET too.
  */
@@ -127,7 +127,7 @@ export function acceptQueryParameters(
   if (query.userfilter !== undefined) text(query.userfilter, 'userfilter');
   if (query.userorder !== undefined) text(query.userorder, 'userorder');
   if (endpoint !== 'list' && query.pagesize !== undefined) wholeNumber(query.pagesize, 'pagesize', 1);
-  // Checked only: Tessera serves no procedures, and batches sub-resource queries its own way.
+  // Checked only: these resources are no procedures, and Tessera batches sub-resource queries its own way.
   for (const name of ['procrowlimit', 'procinlinelimit'] as const) if (query[name] !== undefined) integer(query[name], name, -1);
   if (query.chunksize !== undefined) wholeNumber(query.chunksize, 'chunksize', 1);
   const debug = flag(query.debug, 'debug', false);

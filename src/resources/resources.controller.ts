@@ -23,7 +23,8 @@ import { principalOf } from '../common/principal.js';
 import { SecurityService } from '../security/security.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CallerAccess, CallerGrantsOf, type CallerGrants } from '../security/caller-access.decorator.js';
+import { CallerAccess, CallerGrantsOf, calledEndpointOf, type CallerGrants } from '../security/caller-access.decorator.js';
+import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
@@ -125,6 +126,7 @@ export class ResourcesController {
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly security: SecurityService,
     private readonly events: ApiEvents,
+    private readonly sqlEndpoints: SqlEndpointAnswers,
   ) {}
 
   @Get(':resource')
@@ -135,6 +137,9 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<unknown> {
+    // The project's SQL resources and procedures (RolesGuard found the name to be one): one property read for tables.
+    const endpoint = calledEndpointOf(req);
+    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query);
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
@@ -275,7 +280,9 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
     @Query() query: Query,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
+    const endpoint = calledEndpointOf(req);
+    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query, body ?? {});
     return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
       this.resources.insert(access, sent, log, this.levelOf(req), versionOf(req)),
     );

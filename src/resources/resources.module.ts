@@ -21,6 +21,9 @@ import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { ApiEventsModule } from '../extensions/events/api-events.module.js';
 import { ApiEvents } from '../extensions/events/api-events.js';
+import { SqlEndpointsModule } from '../extensions/sql-endpoints.module.js';
+import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
+import { SqlEndpoints } from '../extensions/sql-endpoints.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -28,7 +31,7 @@ import { ApiEvents } from '../extensions/events/api-events.js';
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule, SqlEndpointsModule],
   controllers: [MetaController, LacMetaController, ExtensionsMetaController, ResourcesController],
   providers: [
     {
@@ -40,6 +43,7 @@ import { ApiEvents } from '../extensions/events/api-events.js';
         config: AppConfig,
         custom: CustomResourceRegistry,
         events: ApiEvents,
+        sql: SqlEndpoints,
       ) =>
         new OpenApiDocs(
           {
@@ -56,16 +60,31 @@ import { ApiEvents } from '../extensions/events/api-events.js';
             pageSizeDefault: settings.pageSizeDefault,
             pageSizeMax: settings.pageSizeMax,
             docsPublic: config.api.docsPublic,
+            sqlEndpoints: [
+              ...sql.sqlResources.resources.map((r) => ({
+                name: r.name,
+                kind: 'SQL resource' as const,
+                description: r.description,
+                parameters: Object.entries(r.parameters).map(([name, definition]) => ({ name, definition })),
+              })),
+              ...sql.procedures.map((p) => ({
+                name: p.name,
+                kind: 'procedure' as const,
+                description: p.description,
+                parameters: p.arguments,
+              })),
+            ],
           },
           settings.versions,
           (version) => ({ customResources: custom.resourcesOf(version), addedFields: events.addedFieldsIn(version) }),
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, ApiEvents],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, ApiEvents, SqlEndpoints],
     },
     ObjectLinkPlanner,
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
     ResourcePerfGuard,
+    SqlEndpointAnswers,
   ],
 })
 export class ResourcesModule {}

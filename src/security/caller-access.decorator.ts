@@ -1,12 +1,24 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { rawRequestOf } from '../common/request-slot.js';
 import type { Resource } from '../data/resource-registry.js';
+import type { NamedEndpoint } from './named-endpoints.js';
 import type { ResourceAccess } from './resource-access.js';
 
 const ACCESS = Symbol('tesseraCallerAccess');
 const GRANTS = Symbol('tesseraCallerGrants');
+const ENDPOINT = Symbol('tesseraCalledEndpoint');
 
-type WithAccess = { [ACCESS]?: ResourceAccess; [GRANTS]?: CallerGrants };
+type WithAccess = { [ACCESS]?: ResourceAccess; [GRANTS]?: CallerGrants; [ENDPOINT]?: NamedEndpoint };
+
+/** Marks the request as a call of a named endpoint (a SQL resource, a procedure) RolesGuard admitted. */
+export function setCalledEndpoint(request: unknown, endpoint: NamedEndpoint): void {
+  (rawRequestOf(request) as WithAccess)[ENDPOINT] = endpoint;
+}
+
+/** The named endpoint the request calls, when RolesGuard found its `:resource` to be one; the handler hands it over first. */
+export function calledEndpointOf(request: unknown): NamedEndpoint | undefined {
+  return (rawRequestOf(request) as WithAccess)[ENDPOINT];
+}
 
 /** The caller's access to any resource of the project (a `ResourceAccess` is one: `to` gives its principal's access to another). */
 export interface CallerGrants {
@@ -24,7 +36,10 @@ export function setCallerAccess(request: unknown, access: ResourceAccess): void 
  * marked `@RequiresAccess` with an operation.
  */
 export const CallerAccess = createParamDecorator((_data: unknown, context: ExecutionContext): ResourceAccess => {
-  const access = (rawRequestOf(context.switchToHttp().getRequest()) as WithAccess)[ACCESS];
+  const request = rawRequestOf(context.switchToHttp().getRequest()) as WithAccess;
+  const access = request[ACCESS];
+  // A named endpoint's call has no table access: its handler answers it before using this.
+  if (!access && request[ENDPOINT]) return undefined as unknown as ResourceAccess;
   if (!access) throw new Error('@CallerAccess() on an endpoint RolesGuard did not judge (add @RequiresAccess)');
   return access;
 });

@@ -1,3 +1,5 @@
+import type { Operation } from './role-definition.js';
+
 /**
  * A resource of the project's that is not a table: a function resource, a SQL resource, a stored
  * procedure. Roles grant it by name in their `resources`, like a table, with `access` alone (it has
@@ -13,6 +15,8 @@ export interface NamedEndpoint {
    * stored procedure runs with the database user's rights, not the caller's).
    */
   explicitGrantOnly: boolean;
+  /** The operations it answers (GET is READ, POST INSERT, …); another is 405 with the methods it takes. Default READ alone. */
+  operations?: readonly Operation[];
 }
 
 /** Injection token of the project's named endpoints (ProjectModule provides the list). */

@@ -4,6 +4,7 @@ import { roleBankProblems } from '../../test/support/role-bank-problems.js';
 import { parseFilter } from '../data/query/filter-parser.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
 import { demoProject } from '../demo/project.js';
+import { namedEndpointsOf } from '../project.module.js';
 import { RoleBank, RoleBankError } from './role-bank.js';
 import type { AccessLevel, ResourcePermission, RoleDefinition, RolesDefinition } from './role-definition.js';
 
@@ -164,13 +165,15 @@ describe('RoleBank: what a valid bank compiles', () => {
   const ALL_OPERATIONS = new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']);
 
   it("compiles the demo project's roles", () => {
-    const bank = new RoleBank(registry, demoProject.roles, 'sqlite');
+    const bank = new RoleBank(registry, demoProject.roles, 'sqlite', namedEndpointsOf(demoProject));
     expect(bank.names()).toEqual(demoProject.roles.roles.map((r) => r.name));
   });
 
   it('accepts the same roles for every dialect', () => {
     for (const dialect of ['mysql', 'postgres'] as const) {
-      expect(new RoleBank(registry, demoProject.roles, dialect).names()).toEqual(demoProject.roles.roles.map((r) => r.name));
+      expect(new RoleBank(registry, demoProject.roles, dialect, namedEndpointsOf(demoProject)).names()).toEqual(
+        demoProject.roles.roles.map((r) => r.name),
+      );
     }
   });
 

@@ -10,7 +10,8 @@ import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
-import { setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
+import { setCalledEndpoint, setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
+import { admitNamedEndpoint, NamedEndpointLookup } from './named-endpoint-calls.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
@@ -51,6 +52,7 @@ export class RolesGuard implements CanActivate {
     private readonly registry: ResourceRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly paths?: ResourcePaths,
+    @Optional() private readonly endpoints?: NamedEndpointLookup,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -72,7 +74,15 @@ export class RolesGuard implements CanActivate {
     }
     // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.
     const name = request.params?.resource ?? '';
-    const resource = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version) ?? this.registry.get(name);
+    const found = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version);
+    // A name no table or custom resource has: the project's named endpoints (SQL resources, procedures), then 404.
+    const endpoint = found ? undefined : this.endpoints?.find(name);
+    if (endpoint) {
+      admitNamedEndpoint(this.security, principal, endpoint, required, request.params?.pk !== undefined);
+      setCalledEndpoint(request, endpoint);
+      return true;
+    }
+    const resource = found ?? this.registry.get(name);
     const access = this.security.access(principal, resource);
     if (!access.can(required)) {
       // A view is read-only for everyone: a caller who may read it is told so (what @docs says too); one who may not gets the usual 403.

@@ -66,3 +66,38 @@ function describeResource(baseUrl: string, registry: ResourceRegistry, apiVersio
     ...(entry.type === 'TableBased' && entry.table.view ? { readOnly: true } : {}),
   };
 }
+
+/** What a SQL resource's or procedure's `@resources` entry says of it. */
+export interface SqlEndpointEntry {
+  name: string;
+  description?: string;
+  parameters: ReadonlyArray<{ name: string; type: string; required: boolean }>;
+}
+
+/**
+ * One entry of `@resources` (and of `@procedures`) for a SQL resource (`FreeSQL`, read-only) or a stored procedure
+ * (`StoredProcedure`), LAC's names for them: no table, so `entity` and `table` are null and the key is empty; its
+ * parameters with their types.
+ */
+export function describeSqlEndpoint(
+  baseUrl: string,
+  registry: ResourceRegistry,
+  apiVersion: string,
+  type: 'FreeSQL' | 'StoredProcedure',
+  entry: SqlEndpointEntry,
+): Record<string, unknown> {
+  return {
+    '@metadata': { href: `${baseUrl}/${encodeURIComponent(entry.name)}` },
+    name: entry.name,
+    resource_type: type,
+    prefix: registry.prefix,
+    entity: null,
+    apiVersion,
+    is_collection: true,
+    description: entry.description ?? null,
+    table: null,
+    primaryKey: [],
+    ...(type === 'FreeSQL' ? { readOnly: true } : {}),
+    parameters: entry.parameters.map((p) => ({ name: p.name, type: p.type, required: p.required })),
+  };
+}

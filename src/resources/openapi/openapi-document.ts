@@ -7,6 +7,7 @@ import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
 import { MIXED_OBJECT, mixedObjectSchema, mixedWritePaths } from './mixed-paths.js';
+import { sqlEndpointDocs, type SqlEndpointDoc } from './sql-endpoint-docs.js';
 
 /** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
 export interface OpenApiSource {
@@ -33,6 +34,8 @@ export interface OpenApiSource {
    * resource's lower-case name (a table's, a custom resource level's path).
    */
   addedFields?: (resource: string) => ReadonlyArray<{ field: string; event: string }>;
+  /** The project's SQL resources and the procedures served on this database. */
+  sqlEndpoints?: readonly SqlEndpointDoc[];
 }
 
 /** A resource's schema with the fields response events add to its objects. */
@@ -123,6 +126,8 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     }
   }
 
+  const sql = sqlEndpointDocs(source.sqlEndpoints ?? [], getSecurity);
+
   return {
     openapi: '3.1.0',
     info: {
@@ -144,8 +149,9 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
         description: r.view ? `The ${codeSpan(r.tableName)} view (read-only).` : `The ${codeSpan(r.tableName)} table.`,
       })),
       ...custom.tags,
+      ...sql.tags,
     ],
-    paths: { ...paths, ...custom.paths },
+    paths: { ...paths, ...custom.paths, ...sql.paths },
     components: {
       schemas: { ...schemas, ...custom.schemas },
       responses: errorResponses(),

@@ -77,14 +77,18 @@ function lacParameters(): Record<string, JsonObject> {
         "Writes: shapes the txsummary's inserted and updated rows (without it, whole values). -1: no limit.",
       { type: 'integer', minimum: -1, maximum: 1000000000 },
     ),
-    procrowlimit: query('procrowlimit', "LAC's row limit for stored procedure results. Tessera serves no procedures: checked, no effect.", {
-      type: 'integer',
-      minimum: -1,
-      maximum: 1000000000,
-    }),
+    procrowlimit: query(
+      'procrowlimit',
+      "LAC's row limit for stored procedure results; on a table or custom resource: checked, no effect.",
+      {
+        type: 'integer',
+        minimum: -1,
+        maximum: 1000000000,
+      },
+    ),
     procinlinelimit: query(
       'procinlinelimit',
-      "LAC's inlinelimit for stored procedure results. Tessera serves no procedures: checked, no effect.",
+      "LAC's inlinelimit for stored procedure results; on a table or custom resource: checked, no effect.",
       {
         type: 'integer',
         minimum: -1,

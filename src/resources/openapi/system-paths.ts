@@ -244,18 +244,27 @@ export function systemSchemas(): Record<string, JsonObject> {
         },
         name: str,
         resource_type: {
-          enum: ['TableBased', 'Custom'],
-          description: 'TableBased: a table as it is; Custom: a nested resource defined by the project.',
+          enum: ['TableBased', 'Custom', 'FreeSQL', 'StoredProcedure'],
+          description:
+            "TableBased: a table as it is; Custom: a nested resource defined by the project; FreeSQL: a SELECT of the project's (a SQL resource); StoredProcedure: a routine of the database.",
         },
         prefix: { ...str, description: 'The data source prefix of its table.' },
-        entity: { ...str, description: 'Its table (for a custom resource, the table of its top level).' },
+        entity: {
+          ...strOrNull,
+          description: 'Its table (for a custom resource, the table of its top level); null for FreeSQL and StoredProcedure.',
+        },
         apiVersion: str,
         is_collection: { type: 'boolean' },
         description: strOrNull,
         prefixedName: { ...str, description: 'prefix:table, the other name a table resource answers to.' },
-        table: str,
+        table: strOrNull,
         primaryKey: { type: 'array', items: str },
-        readOnly: { const: true, description: 'Present on a view: only GET.' },
+        readOnly: { const: true, description: 'Present on a view and a SQL resource: only GET.' },
+        parameters: {
+          type: 'array',
+          description: 'FreeSQL and StoredProcedure: the values it takes.',
+          items: { type: 'object', properties: { name: str, type: str, required: { type: 'boolean' } } },
+        },
       },
     },
     TableRelation: {
@@ -662,7 +671,17 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         },
       },
     },
-    ...emptyList('/@procedures', 'listProcedures', 'Stored procedures (Tessera serves none)'),
+    '/@procedures': {
+      get: {
+        tags: system,
+        operationId: 'listProcedures',
+        summary: 'The stored procedures and functions this API serves',
+        description: `${META_NOTE} Each is called at its href: GET with arg.<parameter>=<value>, or POST with an object of its arguments.`,
+        ...tokenGet,
+        parameters: META_LIST_PARAMETERS,
+        responses: { ...ok('The procedures.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
+      },
+    },
     ...emptyList('/@functions', 'listFunctions', 'Functions (Tessera serves none)'),
     '/@docs': {
       get: {
