@@ -87,14 +87,18 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
     });
 
     it('has paths and a schema for every resource, with every column', async () => {
-      const resources = (await demo.get('/@resources').expect(200)).body as Array<{ name: string; resource_type: string }>;
+      const resources = (await demo.get('/@resources').expect(200)).body as Array<{
+        name: string;
+        resource_type: string;
+        readOnly?: boolean;
+      }>;
       expect(resources.map((r) => r.name)).toContain('shelf_slot');
       for (const { name } of resources.filter((r) => r.resource_type === 'Custom')) {
         expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put', 'patch']);
         expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
         expect(doc.components.schemas[name]).toBeDefined();
       }
-      for (const { name } of resources.filter((r) => r.resource_type === 'TableBased')) {
+      for (const { name } of resources.filter((r) => r.resource_type === 'TableBased' && !r.readOnly)) {
         expect(Object.keys(doc.paths[`/${name}`] ?? {})).toEqual(['get', 'post', 'put', 'patch']);
         expect(Object.keys(doc.paths[`/${name}/{key}`] ?? {})).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
         const table = (await demo.get(`/@tables/${name}`).expect(200)).body as { columns: Array<{ name: string }> };
@@ -103,6 +107,16 @@ describeEachTargetOnBothAdapters('@docs', (target) => {
         );
         expect(doc.components.schemas[`${name}.new`]).toBeDefined();
       }
+      // The demo's view: GET alone, of the collection and (it declares a key, name) of one row; nothing to POST.
+      const views = resources.filter((r) => r.resource_type === 'TableBased' && r.readOnly).map((r) => r.name);
+      expect(views).toEqual(['customer_summary']);
+      expect(Object.keys(doc.paths['/customer_summary'] ?? {})).toEqual(['get']);
+      expect(Object.keys(doc.paths['/customer_summary/{key}'] ?? {})).toEqual(['parameters', 'get']);
+      const view = (await demo.get('/@views/customer_summary').expect(200)).body as { columns: Array<{ name: string }> };
+      expect(Object.keys(doc.components.schemas.customer_summary.properties).sort()).toEqual(
+        ['@metadata', ...view.columns.map((c) => c.name)].sort(),
+      );
+      expect(doc.components.schemas['customer_summary.new']).toBeUndefined();
       for (const path of [
         '/@authentication',
         '/@login_info',

@@ -7,7 +7,7 @@
  * - "put -f of a file written by get -j": item 4 (round trip: unchanged derived `balance` accepted).
  * - "describe tables", "describe tables/customer", "describe resources", "describe views/procedures/functions",
  *   "schema list", "schema export --prefix main": item 6 (meta shapes: prefix/entity/@metadata.href, primaryKeyColumns,
- *   resource_type/apiVersion, @views/@procedures/@functions (the demo's routine on MariaDB and PostgreSQL), @schema/<prefix>).
+ *   resource_type/apiVersion, @views/@procedures/@functions (the demo's view; its routine on MariaDB and PostgreSQL), @schema/<prefix>).
  * - "describe resources lists the custom resources", "get Customers prints orders nested": items 1, 2, 6.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -272,6 +272,8 @@ for (const target of testTargets()) {
       expect(run.code).toBe(0);
       const rows = tableRows(run.stdout);
       expect(rows).toContainEqual(['TableBased', 'v1', 'customer', `${lac.url}/customer`]);
+      // The demo's view is listed with the tables' resources.
+      expect(rows).toContainEqual(['TableBased', 'v1', 'customer_summary', `${lac.url}/customer_summary`]);
     });
 
     it('describe resources lists the custom resources', async () => {
@@ -285,9 +287,10 @@ for (const target of testTargets()) {
         const run = await lacRun('describe', what);
         expect(run.stderr).toBe('');
         expect(run.stdout).not.toContain('Error');
-        // The demo's one stored routine exists on MariaDB and PostgreSQL only.
-        const listed = what === 'procedures' && target.database !== 'sqlite' ? 1 : 0;
+        // The demo's one view; its one stored routine exists on MariaDB and PostgreSQL only.
+        const listed = what === 'views' || (what === 'procedures' && target.database !== 'sqlite') ? 1 : 0;
         expect(run.stdout).toMatch(new RegExp(`# [\\w ]+: ${listed}\\s`));
+        if (what === 'views') expect(run.stdout).toContain('customer_summary');
       }
     });
 

@@ -87,6 +87,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
       const tables = list.filter((r) => r.resource_type === 'TableBased').map((r) => r.name);
       expect(tables.sort()).toEqual([
         'customer',
+        'customer_summary',
         'employee',
         'lineitem',
         'payment',
@@ -99,6 +100,14 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
         const page = await demo.getUrl(`${resource['@metadata'].href}?pagesize=1`).expect(200);
         expect(Array.isArray(page.body)).toBe(true);
       }
+      // The demo's view is a table resource too, marked read-only, with the key its entity declares.
+      expect(list.find((r) => r.name === 'customer_summary')).toMatchObject({
+        resource_type: 'TableBased',
+        entity: 'customer_summary',
+        readOnly: true,
+        primaryKey: ['name'],
+      });
+      expect(customer).not.toHaveProperty('readOnly');
     });
 
     it('lists the custom resources as Custom, with the table of their top level', async () => {
@@ -279,9 +288,13 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     it('answer to a role with meta access, 403 / 4030 to one without, 401 without a token', async () => {
       for (const path of ['/@views', '/@procedures', '/@functions']) {
         const listed = (await readonly.get(path).expect(200)).body as Array<{ name: string }>;
-        // The demo's one stored routine exists on MariaDB and PostgreSQL only (procedures.e2e-spec has the rest).
+        // The demo's one view; its one stored routine exists on MariaDB and PostgreSQL only (procedures.e2e-spec has the rest).
         expect(listed.map((entry) => entry.name)).toEqual(
-          path === '/@procedures' && t.config.database.kind !== 'sqlite' ? ['order_totals'] : [],
+          path === '/@views'
+            ? ['customer_summary']
+            : path === '/@procedures' && t.config.database.kind !== 'sqlite'
+              ? ['order_totals']
+              : [],
         );
         expect((await sam.get(path).expect(403)).body.errorCode).toBe(4030);
         expect((await t.http().get(`${t.base}${path}`).expect(401)).body.errorCode).toBe(4010);

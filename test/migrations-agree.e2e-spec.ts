@@ -20,15 +20,17 @@ async function pendingChanges(dataSource: DataSource): Promise<string[]> {
   return log.upQueries.map((query) => query.query);
 }
 
-/** The tables of the connected database (its own schema only), sorted. */
-async function tablesOf(dataSource: DataSource): Promise<string[]> {
+/** The tables of the connected database (its own schema only), sorted; `views`: its views instead. */
+async function tablesOf(dataSource: DataSource, views = false): Promise<string[]> {
   const type = dataSource.options.type;
   const sql =
     type === 'better-sqlite3'
-      ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+      ? `SELECT name FROM sqlite_master WHERE type = '${views ? 'view' : 'table'}' AND name NOT LIKE 'sqlite_%'`
       : type === 'postgres'
-        ? 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()'
-        : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()';
+        ? views
+          ? 'SELECT viewname AS name FROM pg_views WHERE schemaname = current_schema()'
+          : 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()'
+        : `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = '${views ? 'VIEW' : 'BASE TABLE'}'`;
   const rows = await dataSource.query<Array<{ name?: string; NAME?: string }>>(sql);
   return rows.map((row) => (row.name ?? row.NAME)!).sort();
 }
@@ -99,6 +101,7 @@ for (const kind of databases) {
           expect(Number(executed!.n)).toBe(left - 1);
         }
         expect(await tablesOf(cli)).toEqual([MIGRATIONS_TABLE]);
+        expect(await tablesOf(cli, true)).toEqual([]);
       } finally {
         await cli.destroy();
       }
@@ -108,7 +111,12 @@ for (const kind of databases) {
       await withBootedDatabase(async (dataSource) => {
         expect(await pendingChanges(dataSource)).toEqual([]);
         const tables = await tablesOf(dataSource);
-        for (const metadata of dataSource.entityMetadatas) expect(tables).toContain(metadata.tableName);
+        const views = await tablesOf(dataSource, true);
+        // The demo's view (customer_summary) is made by its migration, as the tables are.
+        expect(views).toEqual(['customer_summary']);
+        for (const metadata of dataSource.entityMetadatas) {
+          expect(metadata.tableType === 'view' ? views : tables).toContain(metadata.tableName);
+        }
       });
     });
   });

@@ -22,8 +22,13 @@ describeEachTarget('round trips: GET, then PUT back what was read', (target) => 
 
   suiteAppAs(target, 'demo', (app, client) => ([t, api] = [app, client]), { project });
 
-  it('every table resource: a page PUT back whole, unchanged, is 200 with only no-op updates and changes no row', async () => {
-    const names = t.app.get(ResourceRegistry).resources.map((r) => r.name);
+  it('every table resource (a view refuses it): a page PUT back whole, unchanged, is 200 with only no-op updates and changes no row', async () => {
+    const resources = t.app.get(ResourceRegistry).resources;
+    // Views are read-only: the demo's customer_summary refuses a PUT, even of what was read (views.e2e-spec, demo-view.e2e-spec).
+    expect(resources.filter((r) => r.view).map((r) => r.name)).toEqual(['customer_summary']);
+    const summary = ((await api.get('/customer_summary?pagesize=20').expect(200)).body as Row[]).filter((r) => r['@metadata'].href);
+    expect((await api.put('/customer_summary', summary)).status).toBe(405);
+    const names = resources.filter((r) => !r.view).map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(['customer', 'purchaseorder', 'lineitem', 'product', 'employee']));
     for (const name of names) {
       const rows = ((await api.get(`/${name}?pagesize=20`).expect(200)).body as Row[]).filter((r) => r['@metadata'].href);

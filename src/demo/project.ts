@@ -1,5 +1,6 @@
 import type { ProjectDefinition } from '../project-definition.js';
 import { Customer } from './entities/customer.entity.js';
+import { CustomerSummary } from './entities/customer-summary.view.js';
 import { Employee } from './entities/employee.entity.js';
 import { Lineitem } from './entities/lineitem.entity.js';
 import { PaymentAllocation } from './entities/payment-allocation.entity.js';
@@ -12,6 +13,7 @@ import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-port
 import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
 import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
 import { OrderTotalsProcedure1763900004000 } from './migrations/1763900004000-order-totals-procedure.js';
+import { CustomerSummaryView1763900005000 } from './migrations/1763900005000-customer-summary-view.js';
 import { demoProcedures, demoSqlResources } from './sql.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
@@ -32,13 +34,14 @@ export const demoProject: ProjectDefinition = {
     permitAuthInUrl: false,
     allowFreeFormFilters: true,
   },
-  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit, Payment, PaymentAllocation],
+  entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit, Payment, PaymentAllocation, CustomerSummary],
   migrations: [
     CreateDemoTables1763900000000,
     PortableDemoSchema1763900001000,
     IndexCustomerBalance1763900002000,
     Payments1763900003000,
     OrderTotalsProcedure1763900004000,
+    CustomerSummaryView1763900005000,
   ],
   seed: seedDemo,
   roles: demoRoles,

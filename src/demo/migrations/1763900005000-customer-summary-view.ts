@@ -1,0 +1,30 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The demo's view `customer_summary` (README, "Views"): each customer with their balance, credit
+ * limit, how many orders they placed, how many are unpaid and what those still owe. The database
+ * computes the last three from the orders when the view is read; `balance` is what the rules keep
+ * (the same Σ of unpaid orders' `amount_owed`), so the two agree. Plain SQL every supported
+ * database reads alike: lower-case names unquoted, the boolean `paid` as a CASE condition
+ * (SQLite and MariaDB keep it as 0/1), COUNT over a CASE for the unpaid orders, and every
+ * customer column in GROUP BY. Tessera serves it read-only (GET only).
+ */
+export class CustomerSummaryView1763900005000 implements MigrationInterface {
+  name = 'CustomerSummaryView1763900005000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE VIEW customer_summary AS
+         SELECT c.name AS name, c.balance AS balance, c.credit_limit AS credit_limit,
+                COUNT(po.order_number) AS order_count,
+                COUNT(CASE WHEN po.paid THEN NULL ELSE po.order_number END) AS unpaid_orders,
+                COALESCE(SUM(CASE WHEN po.paid THEN 0 ELSE po.amount_owed END), 0) AS unpaid_total
+           FROM customer c LEFT JOIN purchaseorder po ON po.customer_name = c.name
+          GROUP BY c.name, c.balance, c.credit_limit`,
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP VIEW customer_summary');
+  }
+}
