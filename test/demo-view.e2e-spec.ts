@@ -85,6 +85,26 @@ describeEachTarget("the demo's view, customer_summary, read-only", (target) => {
     );
   });
 
+  it('filters and orders by its computed columns as by a table column: integers and decimals alike', async () => {
+    const expected = await expectedSummary(demo);
+    for (const [filter, keep] of [
+      ['unpaid_total > 500', (r: Row) => (r.unpaid_total as number) > 500],
+      [
+        'unpaid_total >= 117.5 and unpaid_total <= 530.2',
+        (r: Row) => (r.unpaid_total as number) >= 117.5 && (r.unpaid_total as number) <= 530.2,
+      ],
+      ['unpaid_total = 0', (r: Row) => r.unpaid_total === 0],
+      ['order_count >= 2', (r: Row) => (r.order_count as number) >= 2],
+    ] as const) {
+      const rows = (await readonly.get(`/customer_summary?pagesize=100&filter=${q(filter)}`).expect(200)).body as Row[];
+      const names = expected.filter(keep).map((r) => r.name);
+      expect([filter, rows.map((r) => r.name)]).toEqual([filter, names]);
+      expect(names.length).toBeGreaterThan(0);
+    }
+    const sys = (await readonly.get(`/customer_summary?sysfilter=${q('greater(unpaid_total:500)')}`).expect(200)).body as Row[];
+    expect(sys.map((r) => r.name)).toEqual(expected.filter((r) => (r.unpaid_total as number) > 500).map((r) => r.name));
+  });
+
   it('follows the tables: a new order shows in the view when it is next read', async () => {
     const before = ((await demo.get(`/customer_summary/${q(ALPHA)}`).expect(200)).body as Row[])[0]!;
     const order = (await demo.post('/purchaseorder', { customer_name: ALPHA, salesrep_id: 1 }).expect(201)).body as Json;
