@@ -244,8 +244,8 @@ module.exports = {
     mayImportOnly(
       'resources-imports-the-engine-not-the-features',
       ['resources'],
-      ['documents', 'security', 'logic', 'data', 'http', 'observability', 'common', 'config', 'database'],
-      'src/resources/ (HTTP for the REST resources) may import security, logic, data and the base. Users, tokens, ' +
+      ['documents', 'extensions', 'security', 'logic', 'data', 'http', 'observability', 'common', 'config', 'database'],
+      'src/resources/ (HTTP for the REST resources) may import the documents, the extensions, security, logic, data and the base. Users, tokens, ' +
         'admin and the provider are separate feature modules: take what you need through an injection token, not ' +
         "by importing another module's internals.",
     ),

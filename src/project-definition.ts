@@ -3,6 +3,7 @@ import type { Rule } from './logic/rule-dsl.js';
 import type { CustomResourceDefinition, TableQueriesDefinition } from './documents/levels/custom-resource-definition.js';
 import type { RolesDefinition } from './security/role-definition.js';
 import type { SeedUser } from './users/seed-user.js';
+import type { FunctionDefinition, FunctionResourceDefinition } from './extensions/functions/function-definition.js';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -52,6 +53,13 @@ export interface ProjectDefinition {
    * checked at boot.
    */
   tableQueries?: Record<string, TableQueriesDefinition>;
+  /**
+   * Row and resource functions of tables (`<table>/<key>/<name>`, `<table>/<name>`): the project's code, given a host
+   * that reads and writes as the caller (`src/extensions/functions/function-definition.ts`), checked at boot.
+   */
+  functions?: FunctionDefinition[];
+  /** Function resources (`<name>`): resources whose answers the project's code computes, granted by name in roles. */
+  functionResources?: FunctionResourceDefinition[];
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

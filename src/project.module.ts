@@ -6,6 +6,8 @@ import { PROJECT_RESOURCES, PROJECT_TABLE_QUERIES } from './documents/levels/cus
 import { PROJECT_ROLES } from './security/security.module.js';
 import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './security/named-endpoints.js';
 import { SEED_USERS } from './users/seed-user.js';
+import { PROJECT_FUNCTION_RESOURCES, PROJECT_FUNCTIONS } from './extensions/functions/functions.module.js';
+import { functionResourceEndpoints } from './extensions/functions/function-registry.js';
 
 /**
  * Hands the team's project to the modules that need it, each part under the token its module
@@ -17,8 +19,8 @@ import { SEED_USERS } from './users/seed-user.js';
  * The project's resources that are not tables (function resources, SQL resources, procedures), which
  * roles grant by name: each kind of extension lists its own here.
  */
-function namedEndpointsOf(_project: ProjectDefinition): NamedEndpoint[] {
-  return [];
+function namedEndpointsOf(project: ProjectDefinition): NamedEndpoint[] {
+  return [...functionResourceEndpoints(project.functionResources)];
 }
 
 @Module({})
@@ -32,6 +34,8 @@ export class ProjectModule {
       { provide: PROJECT_RESOURCES, useValue: project.resources ?? [] },
       { provide: PROJECT_TABLE_QUERIES, useValue: project.tableQueries ?? {} },
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },
+      { provide: PROJECT_FUNCTIONS, useValue: project.functions ?? [] },
+      { provide: PROJECT_FUNCTION_RESOURCES, useValue: project.functionResources ?? [] },
     ];
     return { module: ProjectModule, providers: parts, exports: parts.map((part) => part.provide) };
   }

@@ -11,6 +11,8 @@ import { CreateDemoTables1763900000000 } from './migrations/1763900000000-create
 import { PortableDemoSchema1763900001000 } from './migrations/1763900001000-portable-demo-schema.js';
 import { IndexCustomerBalance1763900002000 } from './migrations/1763900002000-index-customer-balance.js';
 import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
+import { EmployeeSalary1763900004000 } from './migrations/1763900004000-employee-salary.js';
+import { demoFunctionResources, demoFunctions } from './functions.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoRules } from './rules.js';
@@ -18,7 +20,7 @@ import { seedDemo } from './seed/demo-seed.js';
 
 /**
  * The demo API project: what `/rest/default/demo/v1` serves.
- * Teams edit this folder (entities, migrations, roles, rules, custom resources); the engine never imports it.
+ * Teams edit this folder (entities, migrations, roles, rules, custom resources, functions); the engine never imports it.
  */
 export const demoProject: ProjectDefinition = {
   account: 'default',
@@ -29,12 +31,20 @@ export const demoProject: ProjectDefinition = {
     allowFreeFormFilters: true,
   },
   entities: [Customer, Product, Employee, Purchaseorder, Lineitem, PurchaseorderAudit, Payment, PaymentAllocation],
-  migrations: [CreateDemoTables1763900000000, PortableDemoSchema1763900001000, IndexCustomerBalance1763900002000, Payments1763900003000],
+  migrations: [
+    CreateDemoTables1763900000000,
+    PortableDemoSchema1763900001000,
+    IndexCustomerBalance1763900002000,
+    Payments1763900003000,
+    EmployeeSalary1763900004000,
+  ],
   seed: seedDemo,
   roles: demoRoles,
   rules: demoRules,
   resources: demoResources,
   tableQueries: demoTableQueries,
+  functions: demoFunctions,
+  functionResources: demoFunctionResources,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

@@ -21,6 +21,8 @@ export const demoRoles: RolesDefinition = {
         lineitem: { access: ['ALL'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
         payment: { access: ['READ'] },
         payment_allocation: { access: ['READ'], rowFilter: 'purchaseorder.salesrep_id = @{employee_id}' },
+        // A function resource: granted by name, access alone (it answers from the rep's own orders).
+        owedByCustomer: { access: ['READ'] },
       },
     },
   ],

@@ -13,6 +13,7 @@ import {
   Req,
   Res,
   UseGuards,
+  UseInterceptors,
   StreamableFile,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -49,6 +50,8 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js';
 import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
+import { ExtensionsMayAnswer } from '../security/extension-routes.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.js';
 
 interface WriteResult {
   statusCode: number;
@@ -105,6 +108,9 @@ function unquote(value: string | undefined): string | undefined {
  */
 @Controller('rest/:account/:project/:version')
 @UseGuards(ResourcePerfGuard)
+// A function or function resource of the project answers its own URLs here (one read of the request otherwise).
+@ExtensionsMayAnswer()
+@UseInterceptors(ExtensionDispatch)
 export class ResourcesController {
   constructor(
     private readonly resources: DocumentsService,

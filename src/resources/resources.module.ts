@@ -18,6 +18,8 @@ import { ResourcesController } from './resources.controller.js';
 import { CustomResourceReads } from './custom/custom-resource-reads.js';
 import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
+import { FunctionsModule } from '../extensions/functions/functions.module.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -25,7 +27,7 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, FunctionsModule],
   controllers: [MetaController, LacMetaController, ResourcesController],
   providers: [
     {
@@ -55,6 +57,7 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
     ResourcePerfGuard,
+    ExtensionDispatch,
   ],
 })
 export class ResourcesModule {}

@@ -18,6 +18,11 @@ export function setCallerAccess(request: unknown, access: ResourceAccess): void 
   (rawRequestOf(request) as WithAccess)[ACCESS] = access;
 }
 
+/** The caller's access RolesGuard attached (a table's request, or a function of a table); undefined when it attached none. */
+export function callerAccessOf(request: unknown): ResourceAccess | undefined {
+  return (rawRequestOf(request) as WithAccess)[ACCESS];
+}
+
 /**
  * The caller's access to the endpoint's `:resource`, as RolesGuard computed it (the resource
  * is `access.resource`): `insert(@CallerAccess() access: ResourceAccess)`. Only on endpoints
