@@ -7,7 +7,9 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
-import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
+import { describeCustomResource, describeFunctionResource, describeTableResource } from './meta/resource-description.js';
+import { describeFunction } from './meta/function-description.js';
+import { FunctionRegistry } from '../extensions/functions/function-registry.js';
 import { acceptOneEntryQuery, pageOfMetaList } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
@@ -38,6 +40,7 @@ export class MetaController {
     private readonly rules: RuleBank,
     private readonly rows: DocumentsService,
     private readonly settings: ApiSettings,
+    private readonly extensions: FunctionRegistry,
   ) {}
 
   /**
@@ -66,6 +69,7 @@ export class MetaController {
     return this.page(req, query, [
       ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
       ...this.custom.resources.map((r) => describeCustomResource(base, this.registry, r, version)),
+      ...this.extensions.functionResources.map((r) => describeFunctionResource(base, this.registry, r, version)),
     ]);
   }
 
@@ -129,17 +133,23 @@ export class MetaController {
     return this.page(req, query, this.all(this.base(req), true));
   }
 
-  /** Tessera serves no stored procedures or functions: LAC's lists of them are empty. */
+  /** Tessera serves no stored procedures: LAC's list of them is empty. */
   @Get('@procedures')
   @RequiresAccess('META')
   procedures(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
     return this.page(req, query, []);
   }
 
+  /** The project's row and resource functions of tables (function resources are in `@resources`). */
   @Get('@functions')
   @RequiresAccess('META')
   functions(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, []);
+    const base = this.base(req);
+    return this.page(
+      req,
+      query,
+      this.extensions.functions.map((f) => describeFunction(base, f)),
+    );
   }
 
   /** The entries in the order and page the query asks (sysorder, pagesize, offset). */

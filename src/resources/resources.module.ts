@@ -19,6 +19,7 @@ import { CustomResourceReads } from './custom/custom-resource-reads.js';
 import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { FunctionsModule } from '../extensions/functions/functions.module.js';
+import { FunctionRegistry } from '../extensions/functions/function-registry.js';
 import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.js';
 
 /**
@@ -32,7 +33,14 @@ import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.j
   providers: [
     {
       provide: OpenApiDocs,
-      useFactory: (registry: ResourceRegistry, rules: RuleBank, settings: ApiSettings, config: AppConfig, custom: CustomResourceRegistry) =>
+      useFactory: (
+        registry: ResourceRegistry,
+        rules: RuleBank,
+        settings: ApiSettings,
+        config: AppConfig,
+        custom: CustomResourceRegistry,
+        functions: FunctionRegistry,
+      ) =>
         new OpenApiDocs(
           {
             project: settings.project,
@@ -41,6 +49,8 @@ import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.j
             resources: registry.resources,
             customResources: custom.resources,
             tableQueries: custom.tableQueries,
+            functions: functions.functions,
+            functionResources: functions.functionResources,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
             permitAuthInUrl: settings.permitAuthInUrl,
@@ -51,7 +61,7 @@ import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.j
           },
           settings.versions,
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, FunctionRegistry],
     },
     ObjectLinkPlanner,
     CustomResourceReads,

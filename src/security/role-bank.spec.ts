@@ -163,14 +163,21 @@ describe('RoleBank: rejections', () => {
 describe('RoleBank: what a valid bank compiles', () => {
   const ALL_OPERATIONS = new Set(['READ', 'INSERT', 'UPDATE', 'DELETE']);
 
+  /** The demo's resources that are not tables (its function resources), which its roles grant by name. */
+  const demoNamed = (demoProject.functionResources ?? []).map((r) => ({
+    name: r.name,
+    kind: 'function resource',
+    explicitGrantOnly: false,
+  }));
+
   it("compiles the demo project's roles", () => {
-    const bank = new RoleBank(registry, demoProject.roles, 'sqlite');
+    const bank = new RoleBank(registry, demoProject.roles, 'sqlite', demoNamed);
     expect(bank.names()).toEqual(demoProject.roles.roles.map((r) => r.name));
   });
 
   it('accepts the same roles for every dialect', () => {
     for (const dialect of ['mysql', 'postgres'] as const) {
-      expect(new RoleBank(registry, demoProject.roles, dialect).names()).toEqual(demoProject.roles.roles.map((r) => r.name));
+      expect(new RoleBank(registry, demoProject.roles, dialect, demoNamed).names()).toEqual(demoProject.roles.roles.map((r) => r.name));
     }
   });
 

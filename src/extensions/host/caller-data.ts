@@ -86,13 +86,13 @@ export class CallerData implements DataAccess {
   }
 
   async insert(resource: string, values: JsonRow): Promise<JsonRow | undefined> {
-    const access = this.writeAccess(resource, 'insert');
+    const access = this.writeAccess(resource, 'INSERT');
     const [row] = await this.parts.runner.passThrough(this.parts.transaction!.write(access, plain(values), 'INSERT', {}));
     return row && this.shown(access, keySegmentOf(keyOfRow(access.resource, row)));
   }
 
   async update(resource: string, key: KeyValue, changes: JsonRow): Promise<JsonRow | undefined> {
-    const access = this.writeAccess(resource, 'update');
+    const access = this.writeAccess(resource, 'UPDATE');
     const keySegment = keySegmentOf(Array.isArray(key) ? key : [key]);
     await this.parts.runner.passThrough(
       this.parts.transaction!.write(access, plain(changes), 'UPDATE', { keySegment, ifMatch: CHECKSUM_OVERRIDE }),
@@ -108,17 +108,23 @@ export class CallerData implements DataAccess {
   }
 
   async delete(resource: string, key: KeyValue): Promise<void> {
-    const access = this.writeAccess(resource, 'delete');
+    const access = this.writeAccess(resource, 'DELETE');
     const keySegment = keySegmentOf(Array.isArray(key) ? key : [key]);
     await this.parts.runner.passThrough(this.parts.transaction!.write(access, {}, 'DELETE', { keySegment, ifMatch: CHECKSUM_OVERRIDE }));
   }
 
-  private writeAccess(resource: string, verb: string): ResourceAccess {
+  /** The caller's access for a write: refused without the operation's grant, as RolesGuard refuses the caller's own request. */
+  private writeAccess(resource: string, operation: 'INSERT' | 'UPDATE' | 'DELETE'): ResourceAccess {
     this.refuseWhenOver();
-    if (!this.writable)
-      throw new HostMisuse(`data.${verb}("${resource}") on a request that may not write (a GET, or a function without writes: true)`);
-    // The writer judges the grant (INSERT, UPDATE, DELETE) as for a client's body.
-    return this.access(resource, false, false);
+    if (!this.writable) {
+      throw new HostMisuse(
+        `data.${operation.toLowerCase()}("${resource}") on a request that may not write (a GET, or a function without writes: true)`,
+      );
+    }
+    const access = this.access(resource, false, false);
+    if (!access.can(operation))
+      throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${operation} on ${access.resource.name}.`);
+    return access;
   }
 
   /** The caller's access to a table resource (READ needed to see anything: a caller without it is refused, as its own GET). */

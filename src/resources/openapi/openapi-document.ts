@@ -7,6 +7,8 @@ import { queryParameters, resourcePaths, viewPaths } from './resource-paths.js';
 import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedResourceSchemas } from './resource-schemas.js';
 import { systemPaths, systemSchemas } from './system-paths.js';
 import { MIXED_OBJECT, mixedObjectSchema, mixedWritePaths } from './mixed-paths.js';
+import type { FunctionResource, TableFunction } from '../../extensions/functions/function-registry.js';
+import { functionDocs } from './function-docs.js';
 
 /** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
 export interface OpenApiSource {
@@ -19,6 +21,9 @@ export interface OpenApiSource {
   customResources?: readonly CustomResource[];
   /** The tables' named filters and orders (`tableQueries`): each a table level's resource. */
   tableQueries?: readonly CustomResource[];
+  /** The project's functions and function resources. */
+  functions?: readonly TableFunction[];
+  functionResources?: readonly FunctionResource[];
   /** Attributes logic rules derive on a resource: read-only for clients. */
   derived: (resource: Resource) => ReadonlySet<string>;
   resourcePrefix: string;
@@ -102,6 +107,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
     { resources: source.customResources ?? [], derived: source.derived, allowFreeFormFilters: source.allowFreeFormFilters },
     Object.keys(schemas),
   );
+  const extensions = functionDocs(source.functions ?? [], source.functionResources ?? []);
 
   return {
     openapi: '3.1.0',
@@ -124,10 +130,11 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
         description: r.view ? `The ${codeSpan(r.tableName)} view (read-only).` : `The ${codeSpan(r.tableName)} table.`,
       })),
       ...custom.tags,
+      ...extensions.tags,
     ],
-    paths: { ...paths, ...custom.paths },
+    paths: { ...paths, ...custom.paths, ...extensions.paths },
     components: {
-      schemas: { ...schemas, ...custom.schemas },
+      schemas: { ...schemas, ...custom.schemas, ...extensions.schemas },
       responses: errorResponses(),
       parameters: { ...parameters, ...custom.parameters },
       securitySchemes: securitySchemes(source),

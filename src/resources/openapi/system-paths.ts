@@ -202,18 +202,23 @@ export function systemSchemas(): Record<string, JsonObject> {
         },
         name: str,
         resource_type: {
-          enum: ['TableBased', 'Custom'],
-          description: 'TableBased: a table as it is; Custom: a nested resource defined by the project.',
+          enum: ['TableBased', 'Custom', 'JavaScript'],
+          description:
+            "TableBased: a table as it is; Custom: a nested resource defined by the project; JavaScript: a function resource, answered by the project's code.",
         },
         prefix: { ...str, description: 'The data source prefix of its table.' },
-        entity: { ...str, description: 'Its table (for a custom resource, the table of its top level).' },
+        entity: {
+          type: ['string', 'null'],
+          description: "Its table (for a custom resource, the table of its top level; for a function resource, its rows' table or null).",
+        },
         apiVersion: str,
         is_collection: { type: 'boolean' },
         description: strOrNull,
         prefixedName: { ...str, description: 'prefix:table, the other name a table resource answers to.' },
-        table: str,
+        table: { type: ['string', 'null'] },
         primaryKey: { type: 'array', items: str },
         readOnly: { const: true, description: 'Present on a view: only GET.' },
+        methods: { type: 'array', items: str, description: 'Present on a function resource: the methods it answers.' },
       },
     },
     TableRelation: {
@@ -590,7 +595,22 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
       },
     },
     ...emptyList('/@procedures', 'listProcedures', 'Stored procedures (Tessera serves none)'),
-    ...emptyList('/@functions', 'listFunctions', 'Functions (Tessera serves none)'),
+    '/@functions': {
+      get: {
+        tags: ['system'],
+        operationId: 'listFunctions',
+        summary: "The project's row and resource functions of tables",
+        description: `${META_NOTE} Function resources are listed in @resources (resource_type JavaScript).`,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok('One object per function: name, functionType (rowLevel, resourceLevel), resource_names, parameters, methods.', {
+            type: 'array',
+            items: { type: 'object' },
+          }),
+          ...errorRefs(401, 403, 404),
+        },
+      },
+    },
     '/@docs': {
       get: {
         tags: system,
