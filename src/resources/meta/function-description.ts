@@ -1,7 +1,7 @@
 import type { TableFunction } from '../../extensions/functions/function-registry.js';
 
 /**
- * One entry of `@functions`: a row or resource function of a table, with LAC's fields (`name`, `functionType`,
+ * One entry of `@functions`: a row or resource function of a table, with LAC's fields (`name`, `signature`, `functionType`,
  * `resource_names`, `is_active`, `comments`, `parameters` with `type_name` and `is_required`, as the LAC CLI's
  * `list functions` prints them) and Tessera's (`methods`, `writes`, `roles`, `@metadata.href`: its URL template).
  */
@@ -11,6 +11,9 @@ export function describeFunction(baseUrl: string, fn: TableFunction): Record<str
   return {
     '@metadata': { href: `${baseUrl}/${table.urlName}/${row ? '{key}/' : ''}${definition.name}` },
     name: definition.name,
+    signature: `${definition.name}(${Object.entries(definition.parameters ?? {})
+      .map(([name, p]) => `${p.type} ${name}`)
+      .join(', ')})`,
     functionType: row ? 'rowLevel' : 'resourceLevel',
     resource_names: [table.name],
     is_active: true,
