@@ -13,7 +13,6 @@ import {
   Req,
   Res,
   UseGuards,
-  UseInterceptors,
   StreamableFile,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -51,7 +50,7 @@ import { ErrorCode } from '../common/error-codes.js';
 import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js';
 import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
 import { ExtensionsMayAnswer } from '../security/extension-routes.js';
-import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.js';
 
 interface WriteResult {
   statusCode: number;
@@ -108,9 +107,8 @@ function unquote(value: string | undefined): string | undefined {
  */
 @Controller('rest/:account/:project/:version')
 @UseGuards(ResourcePerfGuard)
-// A function or function resource of the project answers its own URLs here (one read of the request otherwise).
+// A function or function resource of the project answers its URLs through these handlers (`ExtensionDispatch`).
 @ExtensionsMayAnswer()
-@UseInterceptors(ExtensionDispatch)
 export class ResourcesController {
   constructor(
     private readonly resources: DocumentsService,
@@ -122,6 +120,7 @@ export class ResourcesController {
     private readonly customResources: CustomResourceRegistry,
     private readonly customReads: CustomResourceReads,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly extensions: ExtensionDispatch,
   ) {}
 
   @Get(':resource')
@@ -132,6 +131,8 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<unknown> {
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
@@ -175,6 +176,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown> {
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
@@ -231,7 +234,9 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
-  ): Promise<string | StreamableFile> {
+  ): Promise<unknown> {
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const options = acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
@@ -260,9 +265,12 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Body() body: unknown,
     @Query() query: Query,
-  ): Promise<WriteResult> {
-    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
-      this.resources.insert(access, body, log, this.levelOf(req)),
+  ): Promise<unknown> {
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), (log) =>
+        this.resources.insert(access, body, log, this.levelOf(req)),
+      )
     );
   }
 
@@ -307,9 +315,12 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
-      this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
+  ): Promise<unknown> {
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
+        this.resources.update(access, body, undefined, unquote(ifMatch), log, this.levelOf(req)),
+      )
     );
   }
 
@@ -322,7 +333,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
     return this.updateMany(req, access, body, query, ifMatch);
   }
 
@@ -335,9 +346,12 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
-      this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
+  ): Promise<unknown> {
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), (log) =>
+        this.resources.update(access, body, pk, unquote(ifMatch), log, this.levelOf(req)),
+      )
     );
   }
 
@@ -351,7 +365,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
     return this.update(req, access, pk, body, query, ifMatch);
   }
 

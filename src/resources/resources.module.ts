@@ -20,7 +20,7 @@ import { ResourcePerf } from './perf/resource-perf.js';
 import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { FunctionsModule } from '../extensions/functions/functions.module.js';
 import { FunctionRegistry } from '../extensions/functions/function-registry.js';
-import { ExtensionDispatch } from './extensions/extension-dispatch.interceptor.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic

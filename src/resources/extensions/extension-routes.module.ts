@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DataModule } from '../../data/data.module.js';
 import { FunctionsModule } from '../../extensions/functions/functions.module.js';
+import { ExtensionDispatch } from './extension-dispatch.js';
 import { ExtensionRoutesController } from './extension-routes.controller.js';
 
 /**
@@ -14,6 +15,7 @@ export class ExtensionRoutesModule {
       module: ExtensionRoutesModule,
       imports: [DataModule, FunctionsModule],
       controllers: declared ? [ExtensionRoutesController] : [],
+      providers: [ExtensionDispatch],
     };
   }
 }

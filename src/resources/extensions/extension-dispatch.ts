@@ -1,6 +1,5 @@
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { from, type Observable } from 'rxjs';
 import { ApiError } from '../../common/api-error.js';
 import { ErrorCode } from '../../common/error-codes.js';
 import { principalOf } from '../../common/principal.js';
@@ -30,15 +29,15 @@ function rawKeySegment(request: unknown): string {
 
 /**
  * Answers the requests RolesGuard admitted to a function or function resource (see `ExtensionRoutes`) on the
- * resource routes, in place of the table handler: a request to a table passes through at the cost of one read
- * of the request. The answers:
+ * resource routes: each handler those URLs share with tables asks `claimed` first (one read of the request:
+ * nothing else for a table's request) and hands such a request here. The answers:
  * - GET of a function, or of a function resource that answers anything but an array: the JSON value the code returned;
  * - GET of a function resource that answers an array: a page of it, as a table's list (`pagesize`, `offset`, a
  *   `{"@metadata": {"next_batch": ...}}` last when more follow);
  * - POST, PUT, DELETE: `{"statusCode": 200, "result": <value>, "txsummary": [...]}` (201 for a function resource's POST).
  */
 @Injectable()
-export class ExtensionDispatch implements NestInterceptor {
+export class ExtensionDispatch {
   constructor(
     private readonly calls: FunctionCalls,
     private readonly settings: ApiSettings,
@@ -47,11 +46,14 @@ export class ExtensionDispatch implements NestInterceptor {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<HttpRequest>();
+  /**
+   * The extension's answer when RolesGuard admitted the request to one, else undefined (a table's request).
+   * `response`: for a GET's answer that is not a JSON object (its Content-Type); a route's status is its own
+   * (`@HttpCode`: 201 for a function resource's POST, 200 for every other).
+   */
+  claimed(request: unknown, response?: unknown): Promise<unknown> | undefined {
     const demand = extensionDemandOf(request);
-    if (!(demand instanceof FunctionDemand)) return next.handle();
-    return from(this.answer(request, context.switchToHttp().getResponse(), demand));
+    return demand instanceof FunctionDemand ? this.answer(request as HttpRequest, response, demand) : undefined;
   }
 
   private async answer(request: HttpRequest, response: unknown, demand: FunctionDemand): Promise<unknown> {
@@ -67,17 +69,15 @@ export class ExtensionDispatch implements NestInterceptor {
       body: request.body,
       requestId: requestIdOf(request),
     });
-    const adapter = this.adapterHost.httpAdapter;
     if (entries) {
       const statusCode = target.kind === 'function resource' && demand.method === 'POST' ? 201 : 200;
-      adapter.status(response, statusCode);
       const serializer = new ResourceSerializer(apiBaseUrl(request, this.config.http), this.checksums);
       return { statusCode, result, txsummary: entries.map((e) => serializer.summaryEntry(e)) };
     }
     if (target.kind === 'function resource' && Array.isArray(result)) return this.page(request, query, result);
     if (result !== null && typeof result === 'object') return result;
     // A string, number, boolean or null is answered as JSON too (not as text).
-    adapter.setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
+    if (response !== undefined) this.adapterHost.httpAdapter.setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
     return JSON.stringify(result);
   }
 
