@@ -6,6 +6,7 @@ import type { SqlResourceDefinition } from './extensions/sql-resources/sql-resou
 import type { ProcedureDefinition } from './extensions/procedures/procedure-definition.js';
 import type { SeedUser } from './users/seed-user.js';
 import type { ApiEventsDefinition } from './extensions/events/api-event-definition.js';
+import type { FunctionDefinition, FunctionResourceDefinition } from './extensions/functions/function-definition.js';
 
 /**
  * What an API project hands to the engine (see `src/project/project.ts`).
@@ -74,6 +75,13 @@ export interface ProjectDefinition {
    * bound arguments (`src/extensions/procedures/procedure-definition.ts`), checked at boot against the catalog.
    */
   procedures?: ProcedureDefinition[];
+  /**
+   * Row and resource functions of tables (`<table>/<key>/<name>`, `<table>/<name>`): the project's code, given a host
+   * that reads and writes as the caller (`src/extensions/functions/function-definition.ts`), checked at boot.
+   */
+  functions?: FunctionDefinition[];
+  /** Function resources (`<name>`): resources whose answers the project's code computes, granted by name in roles. */
+  functionResources?: FunctionResourceDefinition[];
   /**
    * Built-in users created once, on the first start into an empty users table, so a new
    * installation can log in at once. Never created again, even if every user is deleted later.

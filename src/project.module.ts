@@ -8,6 +8,8 @@ import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './security/named-en
 import { SEED_USERS } from './users/seed-user.js';
 import { PROJECT_EVENTS } from './extensions/events/api-events.module.js';
 import { PROJECT_PROCEDURES, PROJECT_SQL_RESOURCES } from './extensions/sql-endpoints.module.js';
+import { PROJECT_FUNCTION_RESOURCES, PROJECT_FUNCTIONS } from './extensions/functions/functions.module.js';
+import { functionResourceEndpoints } from './extensions/functions/function-registry.js';
 
 /**
  * Hands the team's project to the modules that need it, each part under the token its module
@@ -34,6 +36,7 @@ export function namedEndpointsOf(project: ProjectDefinition): NamedEndpoint[] {
       explicitGrantOnly: true,
       operations: ['READ', 'INSERT'] as const,
     })),
+    ...functionResourceEndpoints(project.functionResources),
   ];
 }
 
@@ -52,6 +55,8 @@ export class ProjectModule {
       { provide: SEED_USERS, useValue: project.seedUsers ?? [] },
       { provide: PROJECT_SQL_RESOURCES, useValue: project.sqlResources ?? [] },
       { provide: PROJECT_PROCEDURES, useValue: project.procedures ?? [] },
+      { provide: PROJECT_FUNCTIONS, useValue: project.functions ?? [] },
+      { provide: PROJECT_FUNCTION_RESOURCES, useValue: project.functionResources ?? [] },
     ];
     return { module: ProjectModule, providers: parts, exports: parts.map((part) => part.provide) };
   }

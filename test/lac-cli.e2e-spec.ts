@@ -282,8 +282,12 @@ for (const target of testTargets()) {
       expect(rows).toContainEqual(['Custom', 'v1', 'OrderEntry', `${lac.url}/OrderEntry`]);
     });
 
-    it('describe views, procedures, functions: their lists, not errors', async () => {
-      for (const what of ['views', 'procedures', 'functions']) {
+    it("describe views, procedures: their lists, not errors; describe functions: the demo's giveRaise", async () => {
+      const functions = await lacRun('describe', 'functions');
+      expect(functions.stderr).toBe('');
+      expect(tableRows(functions.stdout)).toContainEqual(['giveRaise(number percentRaise)', 'employee', 'true']);
+      expect(functions.stdout).toMatch(/# Functions: 1\s/);
+      for (const what of ['views', 'procedures']) {
         const run = await lacRun('describe', what);
         expect(run.stderr).toBe('');
         expect(run.stdout).not.toContain('Error');

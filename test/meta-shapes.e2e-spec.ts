@@ -288,13 +288,15 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
     it('answer to a role with meta access, 403 / 4030 to one without, 401 without a token', async () => {
       for (const path of ['/@views', '/@procedures', '/@functions']) {
         const listed = (await readonly.get(path).expect(200)).body as Array<{ name: string }>;
-        // The demo's one view; its one stored routine exists on MariaDB and PostgreSQL only (procedures.e2e-spec has the rest).
+        // The demo's one view and one function (giveRaise); its one stored routine exists on MariaDB and PostgreSQL only (procedures.e2e-spec has the rest).
         expect(listed.map((entry) => entry.name)).toEqual(
           path === '/@views'
             ? ['customer_summary']
             : path === '/@procedures' && t.config.database.kind !== 'sqlite'
               ? ['order_totals']
-              : [],
+              : path === '/@functions'
+                ? ['giveRaise']
+                : [],
         );
         expect((await sam.get(path).expect(403)).body.errorCode).toBe(4030);
         expect((await t.http().get(`${t.base}${path}`).expect(401)).body.errorCode).toBe(4010);

@@ -56,7 +56,8 @@ const KEYS_PER_STATEMENT = 500;
 
 export class RowStore {
   constructor(
-    private readonly runner: SqlRunner,
+    /** The connection its statements run on (a transaction's: what reads inside that transaction use too). */
+    readonly runner: SqlRunner,
     readonly dialect: Dialect,
     /** See `insertReturnsRow`; without it an insert reads its row back by key. */
     private readonly insertReturns = dialect !== 'mysql',

@@ -15,6 +15,8 @@ import { Payments1763900003000 } from './migrations/1763900003000-payments.js';
 import { OrderTotalsProcedure1763900004000 } from './migrations/1763900004000-order-totals-procedure.js';
 import { CustomerSummaryView1763900005000 } from './migrations/1763900005000-customer-summary-view.js';
 import { demoProcedures, demoSqlResources } from './sql.js';
+import { EmployeeSalary1763900006000 } from './migrations/1763900006000-employee-salary.js';
+import { demoFunctionResources, demoFunctions } from './functions.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
 import { demoEvents } from './events.js';
@@ -23,7 +25,7 @@ import { seedDemo } from './seed/demo-seed.js';
 
 /**
  * The demo API project: what `/rest/default/demo/v1` serves.
- * Teams edit this folder (entities, migrations, roles, rules, custom resources); the engine never imports it.
+ * Teams edit this folder (entities, migrations, roles, rules, custom resources, functions); the engine never imports it.
  */
 export const demoProject: ProjectDefinition = {
   account: 'default',
@@ -42,6 +44,7 @@ export const demoProject: ProjectDefinition = {
     Payments1763900003000,
     OrderTotalsProcedure1763900004000,
     CustomerSummaryView1763900005000,
+    EmployeeSalary1763900006000,
   ],
   seed: seedDemo,
   roles: demoRoles,
@@ -51,6 +54,8 @@ export const demoProject: ProjectDefinition = {
   events: demoEvents,
   sqlResources: demoSqlResources,
   procedures: demoProcedures,
+  functions: demoFunctions,
+  functionResources: demoFunctionResources,
   seedUsers: [
     { login: 'demo', password: 'Password1', roles: ['Full access'], email: 'demo@example.com' },
     { login: 'readonly', password: 'Password1', roles: ['Read only'] },

@@ -30,6 +30,8 @@ export const demoRoles: RolesDefinition = {
         customer_orders: { access: ['READ'] },
         // No customer_summary: the view counts and sums every rep's orders of a customer, and has no
         // column a row filter could keep him to his own by. Not granted, it is 403 to him.
+        // A function resource: granted by name, access alone (it answers from the rep's own orders).
+        owedByCustomer: { access: ['READ'] },
       },
     },
   ],

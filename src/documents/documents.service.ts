@@ -29,6 +29,7 @@ import { CustomResourceRegistry, type ResourceLevel } from './levels/custom-reso
 import { inTerms, WrittenRows, type SummaryEntry } from './summary/summary-terms.js';
 import { MixedLevels } from './write/mixed-levels.js';
 import type { CallerGrants } from '../security/caller-access.decorator.js';
+import { DocumentTransaction } from './document-transaction.js';
 
 /** The level a write walks: a custom resource's (and those below it), or the table's own. */
 function writeLevelOf(access: ResourceAccess, level: ResourceLevel | undefined): WriteLevel {
@@ -212,6 +213,27 @@ export class DocumentsService {
         if (attempt > 1 || !writer?.mergeInserted || !isDuplicateKey(error)) throw error;
       }
     }
+  }
+
+  /**
+   * Runs `work` in ONE write transaction with the rules, for project code that writes (a function's POST): it
+   * reads and writes table resources through `scope` under the caller's grants (`access`, and its `to` for other
+   * resources), and the summary lists every row the work touched, as the caller may see it. The transaction
+   * commits when `work` resolves and rolls back when it throws. Like every write, it runs again from the start
+   * when it conflicts with a concurrent one (see `LogicEngine.run`): `work` may run more than once.
+   */
+  async inTransaction<T>(
+    access: ResourceAccess,
+    work: (scope: DocumentTransaction) => Promise<T>,
+  ): Promise<{ value: T; entries: SummaryEntry[] }> {
+    const policy = this.security.rowPolicy(access);
+    let scope: DocumentTransaction | undefined;
+    let value: T | undefined;
+    const entries = await this.engine.run(policy, async (tx) => {
+      scope = new DocumentTransaction(tx, this.registry, policy, (r) => this.engine.derivedAttributes(r), this.derivedSent);
+      value = await work(scope);
+    });
+    return { value: value as T, entries: inTerms(entries, scope!.written, this.registry.prefix) };
   }
 
   /** DELETE of a table resource's row, or (`level` given) of a custom resource level's: the summary names that row in the level's terms. */

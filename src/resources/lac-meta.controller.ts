@@ -11,7 +11,8 @@ import { RuleBank } from '../logic/rule-bank.js';
 import { RequiresAccess, RequiresAdminToken } from '../security/requires-access.decorator.js';
 import { apiOptionsOf, type ApiOption } from './meta/api-options.js';
 import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
-import { describeCustomResource, describeTableResource } from './meta/resource-description.js';
+import { describeCustomResource, describeFunctionResource, describeTableResource } from './meta/resource-description.js';
+import { FunctionRegistry } from '../extensions/functions/function-registry.js';
 import { ResourcePerf, type ResourcePerfEntry } from './perf/resource-perf.js';
 
 /**
@@ -27,6 +28,7 @@ export class LacMetaController {
     private readonly rules: RuleBank,
     private readonly settings: ApiSettings,
     private readonly perf: ResourcePerf,
+    private readonly functions: FunctionRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -58,6 +60,13 @@ export class LacMetaController {
         ...describeCustomResource(base, this.registry, resource, version),
         attributes: resource.root.attributes.map((a) => ({ name: a.name, column_name: a.column.name })),
         subresources: resource.root.subLevels.map((l) => l.name),
+      };
+    }
+    const fn = this.functions.functionResources.find((r) => r.definition.name.toLowerCase() === ident.toLowerCase());
+    if (fn) {
+      return {
+        ...describeFunctionResource(base, this.registry, fn, version),
+        attributes: (fn.rows?.columns ?? []).map((c) => ({ name: c, column_name: c })),
       };
     }
     throw new ApiError(ErrorCode.NOT_FOUND, `No such resource: ${ident.slice(0, 100)}`);

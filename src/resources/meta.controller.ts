@@ -7,8 +7,15 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
-import { describeCustomResource, describeSqlEndpoint, describeTableResource } from './meta/resource-description.js';
+import {
+  describeCustomResource,
+  describeFunctionResource,
+  describeSqlEndpoint,
+  describeTableResource,
+} from './meta/resource-description.js';
 import { SqlEndpoints } from '../extensions/sql-endpoints.js';
+import { describeFunction } from './meta/function-description.js';
+import { FunctionRegistry } from '../extensions/functions/function-registry.js';
 import { acceptOneEntryQuery, pageOfMetaList } from './meta/meta-list-query.js';
 import { describeTable } from './meta/table-description.js';
 import { OpenApiDocs } from './openapi/openapi-document.js';
@@ -40,6 +47,7 @@ export class MetaController {
     private readonly rows: DocumentsService,
     private readonly settings: ApiSettings,
     private readonly sqlEndpoints: SqlEndpoints,
+    private readonly extensions: FunctionRegistry,
   ) {}
 
   /**
@@ -76,6 +84,7 @@ export class MetaController {
         }),
       ),
       ...this.procedureEntries(base, version),
+      ...this.extensions.functionResources.map((r) => describeFunctionResource(base, this.registry, r, version)),
     ]);
   }
 
@@ -158,10 +167,16 @@ export class MetaController {
     return this.page(req, query, this.procedureEntries(this.base(req), version));
   }
 
+  /** The project's row and resource functions of tables (function resources are in `@resources`). */
   @Get('@functions')
   @RequiresAccess('META')
   functions(@Req() req: unknown, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, []);
+    const base = this.base(req);
+    return this.page(
+      req,
+      query,
+      this.extensions.functions.map((f) => describeFunction(base, f)),
+    );
   }
 
   /** The entries in the order and page the query asks (sysorder, pagesize, offset). */

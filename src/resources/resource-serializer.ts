@@ -3,6 +3,7 @@ import { keySegment } from '../data/primary-key.js';
 import { isKeyless, type Resource, type ResourceColumn } from '../data/resource-registry.js';
 import type { SummaryEntry } from '../documents/summary/summary-terms.js';
 import { toJson, type CanonicalRow } from '../data/value-codec.js';
+import { jsonColumns } from '../data/json-row.js';
 import type { ObjectLinks } from './meta/object-links.js';
 import { INLINE_LIMIT_DEFAULT, inlined, mayExceed, type InlinePolicy } from './inline-limit.js';
 
@@ -114,9 +115,6 @@ export class ResourceSerializer {
   }
 
   private copyColumns(resource: Resource, row: CanonicalRow, out: Record<string, unknown>, readable?: ReadonlySet<string>): void {
-    for (const column of resource.columns) {
-      if (readable && !readable.has(column.name)) continue;
-      out[column.name] = toJson(column, row[column.name] ?? null);
-    }
+    jsonColumns(resource, row, readable, out);
   }
 }

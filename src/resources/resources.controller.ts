@@ -55,6 +55,8 @@ import { negotiateFormat, type Negotiated } from './formats/media-negotiation.js
 import { formatAnswer, levelColumns, tableColumns } from './formats/formatted-answer.js';
 import { ApiEvents, type EventSite } from '../extensions/events/api-events.js';
 import { eventSiteOf } from './event-site.js';
+import { ExtensionsMayAnswer } from '../security/extension-routes.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.js';
 
 interface WriteResult {
   statusCode: number;
@@ -113,6 +115,8 @@ function unquote(value: string | undefined): string | undefined {
  */
 @Controller('rest/:account/:project/:version')
 @UseGuards(ResourcePerfGuard)
+// A function or function resource of the project answers its URLs through these handlers (`ExtensionDispatch`).
+@ExtensionsMayAnswer()
 export class ResourcesController {
   constructor(
     private readonly resources: DocumentsService,
@@ -127,6 +131,7 @@ export class ResourcesController {
     private readonly security: SecurityService,
     private readonly events: ApiEvents,
     private readonly sqlEndpoints: SqlEndpointAnswers,
+    private readonly extensions: ExtensionDispatch,
   ) {}
 
   @Get(':resource')
@@ -140,6 +145,8 @@ export class ResourcesController {
     // The project's SQL resources and procedures (RolesGuard found the name to be one): one property read for tables.
     const endpoint = calledEndpointOf(req);
     if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query);
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'list', level ? ANY_SUB_RESOURCE : undefined);
@@ -185,6 +192,8 @@ export class ResourcesController {
     @Query() query: Query,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<unknown> {
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
@@ -249,7 +258,9 @@ export class ResourcesController {
     @Res({ passthrough: true }) res: unknown,
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
-  ): Promise<string | StreamableFile> {
+  ): Promise<unknown> {
+    const extension = this.extensions.claimed(req, res);
+    if (extension) return extension;
     const options = acceptQueryParameters(query, 'value');
     const [segment, attribute] = rawPathTail(req);
     const level = this.levelOf(req);
@@ -283,8 +294,11 @@ export class ResourcesController {
   ): Promise<unknown> {
     const endpoint = calledEndpointOf(req);
     if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query, body ?? {});
-    return this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
-      this.resources.insert(access, sent, log, this.levelOf(req), versionOf(req)),
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
+        this.resources.insert(access, sent, log, this.levelOf(req), versionOf(req)),
+      )
     );
   }
 
@@ -329,9 +343,12 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
-      this.resources.update(access, sent, undefined, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
+  ): Promise<unknown> {
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
+        this.resources.update(access, sent, undefined, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
+      )
     );
   }
 
@@ -344,7 +361,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
     return this.updateMany(req, access, body, query, ifMatch);
   }
 
@@ -357,9 +374,12 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
-    return this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
-      this.resources.update(access, sent, pk, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
+  ): Promise<unknown> {
+    return (
+      this.extensions.claimed(req) ??
+      this.write(req, 200, access, query, acceptQueryParameters(query, 'update'), body, (sent, log) =>
+        this.resources.update(access, sent, pk, unquote(ifMatch), log, this.levelOf(req), versionOf(req)),
+      )
     );
   }
 
@@ -373,7 +393,7 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
     @Headers('if-match') ifMatch?: string,
-  ): Promise<WriteResult> {
+  ): Promise<unknown> {
     return this.update(req, access, pk, body, query, ifMatch);
   }
 

@@ -24,6 +24,9 @@ import { ApiEvents } from '../extensions/events/api-events.js';
 import { SqlEndpointsModule } from '../extensions/sql-endpoints.module.js';
 import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
 import { SqlEndpoints } from '../extensions/sql-endpoints.js';
+import { FunctionsModule } from '../extensions/functions/functions.module.js';
+import { FunctionRegistry } from '../extensions/functions/function-registry.js';
+import { ExtensionDispatch } from './extensions/extension-dispatch.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -31,7 +34,7 @@ import { SqlEndpoints } from '../extensions/sql-endpoints.js';
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule, SqlEndpointsModule],
+  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule, SqlEndpointsModule, FunctionsModule],
   controllers: [MetaController, LacMetaController, ExtensionsMetaController, ResourcesController],
   providers: [
     {
@@ -44,6 +47,7 @@ import { SqlEndpoints } from '../extensions/sql-endpoints.js';
         custom: CustomResourceRegistry,
         events: ApiEvents,
         sql: SqlEndpoints,
+        functions: FunctionRegistry,
       ) =>
         new OpenApiDocs(
           {
@@ -53,6 +57,8 @@ import { SqlEndpoints } from '../extensions/sql-endpoints.js';
             resources: registry.resources,
             customResources: custom.resourcesOf(undefined),
             tableQueries: custom.tableQueries,
+            functions: functions.functions,
+            functionResources: functions.functionResources,
             derived: (resource) => rules.for(resource).derived,
             resourcePrefix: settings.resourcePrefix,
             permitAuthInUrl: settings.permitAuthInUrl,
@@ -78,13 +84,14 @@ import { SqlEndpoints } from '../extensions/sql-endpoints.js';
           settings.versions,
           (version) => ({ customResources: custom.resourcesOf(version), addedFields: events.addedFieldsIn(version) }),
         ),
-      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, ApiEvents, SqlEndpoints],
+      inject: [ResourceRegistry, RuleBank, ApiSettings, APP_CONFIG, CustomResourceRegistry, ApiEvents, SqlEndpoints, FunctionRegistry],
     },
     ObjectLinkPlanner,
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
     ResourcePerfGuard,
     SqlEndpointAnswers,
+    ExtensionDispatch,
   ],
 })
 export class ResourcesModule {}

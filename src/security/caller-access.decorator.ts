@@ -3,6 +3,7 @@ import { rawRequestOf } from '../common/request-slot.js';
 import type { Resource } from '../data/resource-registry.js';
 import type { NamedEndpoint } from './named-endpoints.js';
 import type { ResourceAccess } from './resource-access.js';
+import { extensionDemandOf } from './extension-routes.js';
 
 const ACCESS = Symbol('tesseraCallerAccess');
 const GRANTS = Symbol('tesseraCallerGrants');
@@ -30,16 +31,23 @@ export function setCallerAccess(request: unknown, access: ResourceAccess): void 
   (rawRequestOf(request) as WithAccess)[ACCESS] = access;
 }
 
+/** The caller's access RolesGuard attached (a table's request, or a function of a table); undefined when it attached none. */
+export function callerAccessOf(request: unknown): ResourceAccess | undefined {
+  return (rawRequestOf(request) as WithAccess)[ACCESS];
+}
+
 /**
  * The caller's access to the endpoint's `:resource`, as RolesGuard computed it (the resource
  * is `access.resource`): `insert(@CallerAccess() access: ResourceAccess)`. Only on endpoints
  * marked `@RequiresAccess` with an operation.
  */
 export const CallerAccess = createParamDecorator((_data: unknown, context: ExecutionContext): ResourceAccess => {
-  const request = rawRequestOf(context.switchToHttp().getRequest()) as WithAccess;
-  const access = request[ACCESS];
-  // A named endpoint's call has no table access: its handler answers it before using this.
-  if (!access && request[ENDPOINT]) return undefined as unknown as ResourceAccess;
+  const request = context.switchToHttp().getRequest<unknown>();
+  const access = (rawRequestOf(request) as WithAccess)[ACCESS];
+  // A named endpoint's call (a SQL resource, a procedure) or a request RolesGuard admitted to a function resource has no
+  // table access: its handler answers it before using this.
+  if (!access && ((rawRequestOf(request) as WithAccess)[ENDPOINT] || extensionDemandOf(request)))
+    return undefined as unknown as ResourceAccess;
   if (!access) throw new Error('@CallerAccess() on an endpoint RolesGuard did not judge (add @RequiresAccess)');
   return access;
 });

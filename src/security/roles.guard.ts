@@ -5,7 +5,8 @@ import { adminOf, type AdminRole } from '../admin-api/admin-principal.js';
 import { ApiError } from '../common/api-error.js';
 import { endpointMetadata } from '../common/endpoint-metadata.js';
 import { ErrorCode } from '../common/error-codes.js';
-import { principalOf } from '../common/principal.js';
+import { principalOf, type Principal } from '../common/principal.js';
+import { rawRequestOf } from '../common/request-slot.js';
 import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -15,6 +16,7 @@ import { admitNamedEndpoint, NamedEndpointLookup } from './named-endpoint-calls.
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
+import { EXTENSION_ROUTES, ExtensionRoutes, setExtensionDemand, type ExtensionDemand } from './extension-routes.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';
 
@@ -53,12 +55,13 @@ export class RolesGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly paths?: ResourcePaths,
     @Optional() private readonly endpoints?: NamedEndpointLookup,
+    @Optional() private readonly extensions?: ExtensionRoutes,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http' || isPublicEndpoint(this.reflector, context, this.config)) return true;
     if (endpointMetadata<boolean>(this.reflector, IS_ADMIN_API, context)) return this.admitAdmin(context);
-    const required = endpointMetadata<Operation | 'META' | 'EACH_OBJECT'>(this.reflector, REQUIRED_ACCESS, context);
+    const required = endpointMetadata<Operation | 'META' | 'EACH_OBJECT' | 'EXTENSION'>(this.reflector, REQUIRED_ACCESS, context);
     if (!required) return true;
     const request = context.switchToHttp().getRequest<{ params?: Record<string, string> }>();
     const principal = principalOf(request);
@@ -72,6 +75,12 @@ export class RolesGuard implements CanActivate {
       setCallerGrants(request, { to: (resource) => this.security.access(principal, resource) });
       return true;
     }
+    // A function or function resource the project declares by this name (one lookup; none without extensions).
+    const demand = this.extensions?.demandOf(request);
+    if (demand && endpointMetadata<boolean>(this.reflector, EXTENSION_ROUTES, context))
+      return this.admitExtension(request, principal, demand);
+    // A route only an extension answers (POST `<table>/<key>/<name>`, ...): anything else there is no endpoint.
+    if (required === 'EXTENSION') throw new ApiError(ErrorCode.NOT_FOUND, 'No such resource or endpoint.');
     // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.
     const name = request.params?.resource ?? '';
     const found = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version);
@@ -92,6 +101,31 @@ export class RolesGuard implements CanActivate {
       throw new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${required} on ${access.resource.name}.`);
     }
     setCallerAccess(request, access);
+    return true;
+  }
+
+  /**
+   * A function resource by its grant; a table's function by the grant on its table (the handler gets that access)
+   * and the function's own `roles`. A method it does not answer is 405 / 4050.
+   */
+  private admitExtension(request: unknown, principal: Principal, demand: ExtensionDemand): boolean {
+    const method = rawRequestOf(request).method === 'HEAD' ? 'GET' : (rawRequestOf(request).method ?? 'GET');
+    if (!demand.methods.includes(method)) {
+      throw new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `The ${demand.label} answers ${demand.methods.join(', ')} only.`, {
+        Allow: demand.methods.join(', '),
+      });
+    }
+    const forbidden = (): ApiError =>
+      new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${demand.operation} on the ${demand.label}.`);
+    if (demand.roles && !principal.roleNames.some((role) => demand.roles!.includes(role))) throw forbidden();
+    if (demand.endpoint) {
+      if (!this.security.mayUse(principal, demand.endpoint, demand.operation)) throw forbidden();
+    } else if (demand.table) {
+      const access = this.security.access(principal, demand.table);
+      if (!access.can(demand.operation)) throw forbidden();
+      setCallerAccess(request, access);
+    }
+    setExtensionDemand(request, demand);
     return true;
   }
 

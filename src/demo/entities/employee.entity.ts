@@ -1,4 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import type { DecimalString } from '../../data/decimal-string.js';
+import { decimalColumn } from './decimal-column.js';
 
 @Entity({ name: 'employee' })
 // Named as the demo's migration named it: MySQL/MariaDB keep a unique as an index, which
@@ -13,4 +15,8 @@ export class Employee {
 
   @Column({ type: 'varchar', length: 30, nullable: true })
   name!: string | null;
+
+  /** Raised by the `giveRaise` function (src/demo/functions.ts). */
+  @Column({ ...decimalColumn, nullable: true })
+  salary!: DecimalString | null;
 }

@@ -13,12 +13,12 @@ export const demoProducts: Array<{ name: string; price: string }> = [
   { name: 'Level', price: '18.90' },
 ];
 
-export const demoEmployees: Array<{ login: string; name: string }> = [
-  { login: 'sam', name: 'Sam Sales' },
-  { login: 'pat', name: 'Pat Peters' },
-  { login: 'lee', name: 'Lee Long' },
-  { login: 'kim', name: 'Kim Kowalski' },
-  { login: 'max', name: 'Max Moreno' },
+export const demoEmployees: Array<{ login: string; name: string; salary: string }> = [
+  { login: 'sam', name: 'Sam Sales', salary: '50000.00' },
+  { login: 'pat', name: 'Pat Peters', salary: '62000.00' },
+  { login: 'lee', name: 'Lee Long', salary: '48500.00' },
+  { login: 'kim', name: 'Kim Kowalski', salary: '75000.00' },
+  { login: 'max', name: 'Max Moreno', salary: '58250.00' },
 ];
 
 const CUSTOMER_NAMES = [

@@ -10,7 +10,7 @@ import { keylessOrder } from '../../security/keyless-order.js';
 import { limitLiteral, paramsFor, RowStore, type Params } from '../../data/row-store.js';
 import { quoteIdentifier } from '../../data/sql-dialect.js';
 import type { CanonicalRow, CanonicalValue } from '../../data/value-codec.js';
-import type { Database, DatabaseSession } from '../../database/database.js';
+import type { DatabaseSession } from '../../database/database.js';
 import type { Dialect } from '../../database/dialect.js';
 import { CallerColumnResolver } from '../../security/caller-column-resolver.js';
 import { readVisibility } from '../../security/read-visibility.js';
@@ -27,6 +27,12 @@ export const OWNER_KEYS_PER_STATEMENT = 500;
 export interface LevelRow {
   row: CanonicalRow;
   readable?: ReadonlySet<string>;
+}
+
+/** Where a reader's statements run: the database (each read on its own), or one open write transaction (see `DocumentTransaction`). */
+export interface ReadScope {
+  readonly dialect: Dialect;
+  read<T>(work: (session: Pick<DatabaseSession, 'query'>) => Promise<T>): Promise<T>;
 }
 
 /** What the request asks of one level: its texts (per-level or root parameters) and, at the root, named filters and orders. */
@@ -53,7 +59,7 @@ export class LevelReader {
   private readonly dialect: Dialect;
 
   constructor(
-    private readonly database: Database,
+    private readonly database: ReadScope,
     private readonly registry: ResourceRegistry,
   ) {
     this.dialect = database.dialect;
@@ -153,7 +159,7 @@ export class LevelReader {
   }
 
   private async chunk(
-    session: DatabaseSession,
+    session: Pick<DatabaseSession, 'query'>,
     level: ResourceLevel,
     access: ResourceAccess,
     query: LevelQuery,

@@ -34,8 +34,6 @@ export interface WriteOptions {
 export class DocumentWriter {
   /** Whether a MERGE_INSERT of this attempt inserted: a duplicate key then means a concurrent insert of the same key. */
   mergeInserted = false;
-  /** Each row the body held, with its level: the summary shows those rows in the resource's terms (see `SummaryTerms`). */
-  readonly written = new WrittenRows();
   private readonly checks: ObjectChecks;
 
   constructor(
@@ -45,11 +43,14 @@ export class DocumentWriter {
     derived: (resource: Resource) => ReadonlySet<string>,
     private readonly options: WriteOptions,
     derivedSent?: DerivedSent,
+    /** Each row the body held, with its level: the summary shows those rows in the resource's terms (see `SummaryTerms`); shared by the writes of one transaction. */
+    readonly written = new WrittenRows(),
   ) {
     this.checks = new ObjectChecks(tx, access, policy, derived, derivedSent);
   }
 
-  async writeAll(objects: readonly PlannedObject[]): Promise<void> {
+  /** Answers each top-level object's row as written (undefined for one deleted). */
+  async writeAll(objects: readonly PlannedObject[]): Promise<Array<CanonicalRow | undefined>> {
     const one = objects.length === 1;
     const keySegment = one ? this.options.keySegment : undefined;
     const ifMatch = one ? this.options.ifMatch : undefined;
@@ -58,7 +59,9 @@ export class DocumentWriter {
       for (const object of objects) await walkDocument(object, undefined, admission.step, keySegment, ifMatch);
     }
     await this.lockAncestorsUpFront(objects);
-    for (const object of objects) await walkDocument(object, undefined, this.act, keySegment, ifMatch);
+    const rows: Array<CanonicalRow | undefined> = [];
+    for (const object of objects) rows.push(await walkDocument(object, undefined, this.act, keySegment, ifMatch));
+    return rows;
   }
 
   private readonly act: Step = async (turn) => {

@@ -1,5 +1,6 @@
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import type { CustomResource } from '../../documents/levels/custom-resource-registry.js';
+import type { FunctionResource } from '../../extensions/functions/function-registry.js';
 
 /**
  * One entry of `@resources` for a table (or view) resource: Tessera's fields (`prefixedName`, `table`, `primaryKey`,
@@ -99,5 +100,31 @@ export function describeSqlEndpoint(
     primaryKey: [],
     ...(type === 'FreeSQL' ? { readOnly: true } : {}),
     parameters: entry.parameters.map((p) => ({ name: p.name, type: p.type, required: p.required })),
+  };
+}
+
+/**
+ * One entry of `@resources` for a function resource (LAC's "JavaScript" resource type): `entity` and `table` are those
+ * its rows come from when it declares them (`rows`), else null; it has no key of its own.
+ */
+export function describeFunctionResource(
+  baseUrl: string,
+  registry: ResourceRegistry,
+  resource: FunctionResource,
+  apiVersion: string,
+): Record<string, unknown> {
+  const table = resource.rows?.table.tableName ?? null;
+  return {
+    '@metadata': { href: `${baseUrl}/${encodeURIComponent(resource.definition.name)}` },
+    name: resource.definition.name,
+    resource_type: 'JavaScript',
+    prefix: registry.prefix,
+    entity: table,
+    apiVersion,
+    is_collection: true,
+    description: resource.definition.description ?? null,
+    table,
+    primaryKey: [],
+    methods: resource.methods,
   };
 }

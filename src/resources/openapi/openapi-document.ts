@@ -8,6 +8,8 @@ import { componentNamesOf, insertSchema, keyParameter, resourceSchema, sharedRes
 import { systemPaths, systemSchemas } from './system-paths.js';
 import { MIXED_OBJECT, mixedObjectSchema, mixedWritePaths } from './mixed-paths.js';
 import { sqlEndpointDocs, type SqlEndpointDoc } from './sql-endpoint-docs.js';
+import type { FunctionResource, TableFunction } from '../../extensions/functions/function-registry.js';
+import { functionDocs } from './function-docs.js';
 
 /** What the document is generated from: the resource registry, the rules' derived attributes and the API's settings. */
 export interface OpenApiSource {
@@ -20,6 +22,9 @@ export interface OpenApiSource {
   customResources?: readonly CustomResource[];
   /** The tables' named filters and orders (`tableQueries`): each a table level's resource. */
   tableQueries?: readonly CustomResource[];
+  /** The project's functions and function resources. */
+  functions?: readonly TableFunction[];
+  functionResources?: readonly FunctionResource[];
   /** Attributes logic rules derive on a resource: read-only for clients. */
   derived: (resource: Resource) => ReadonlySet<string>;
   resourcePrefix: string;
@@ -127,6 +132,7 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
   }
 
   const sql = sqlEndpointDocs(source.sqlEndpoints ?? [], getSecurity);
+  const extensions = functionDocs(source.functions ?? [], source.functionResources ?? []);
 
   return {
     openapi: '3.1.0',
@@ -150,10 +156,11 @@ export function buildOpenApiDocument(source: OpenApiSource, version: string): Op
       })),
       ...custom.tags,
       ...sql.tags,
+      ...extensions.tags,
     ],
-    paths: { ...paths, ...custom.paths, ...sql.paths },
+    paths: { ...paths, ...custom.paths, ...sql.paths, ...extensions.paths },
     components: {
-      schemas: { ...schemas, ...custom.schemas },
+      schemas: { ...schemas, ...custom.schemas, ...extensions.schemas },
       responses: errorResponses(),
       parameters: { ...parameters, ...custom.parameters },
       securitySchemes: securitySchemes(source),

@@ -244,14 +244,15 @@ export function systemSchemas(): Record<string, JsonObject> {
         },
         name: str,
         resource_type: {
-          enum: ['TableBased', 'Custom', 'FreeSQL', 'StoredProcedure'],
+          enum: ['TableBased', 'Custom', 'JavaScript', 'FreeSQL', 'StoredProcedure'],
           description:
-            "TableBased: a table as it is; Custom: a nested resource defined by the project; FreeSQL: a SELECT of the project's (a SQL resource); StoredProcedure: a routine of the database.",
+            "TableBased: a table as it is; Custom: a nested resource defined by the project; JavaScript: a function resource, answered by the project's code; FreeSQL: a SELECT of the project's (a SQL resource); StoredProcedure: a routine of the database.",
         },
         prefix: { ...str, description: 'The data source prefix of its table.' },
         entity: {
           ...strOrNull,
-          description: 'Its table (for a custom resource, the table of its top level); null for FreeSQL and StoredProcedure.',
+          description:
+            "Its table (for a custom resource, the table of its top level; for a function resource, its rows' table or null); null for FreeSQL and StoredProcedure.",
         },
         apiVersion: str,
         is_collection: { type: 'boolean' },
@@ -265,6 +266,7 @@ export function systemSchemas(): Record<string, JsonObject> {
           description: 'FreeSQL and StoredProcedure: the values it takes.',
           items: { type: 'object', properties: { name: str, type: str, required: { type: 'boolean' } } },
         },
+        methods: { type: 'array', items: str, description: 'Present on a function resource: the methods it answers.' },
       },
     },
     TableRelation: {
@@ -354,22 +356,6 @@ const META_LIST_PARAMETERS: JsonObject[] = [
   },
   { name: 'offset', in: 'query', required: false, description: 'Entries to skip.', schema: { type: 'integer', minimum: 0 } },
 ];
-
-/** An endpoint LAC clients ask for that always answers an empty array here. */
-function emptyList(path: string, operationId: string, summary: string): Record<string, JsonObject> {
-  return {
-    [path]: {
-      get: {
-        tags: ['system'],
-        operationId,
-        summary,
-        description: META_NOTE,
-        parameters: META_LIST_PARAMETERS,
-        responses: { ...ok('Always an empty array.', { type: 'array', maxItems: 0 }), ...errorRefs(401, 403, 404) },
-      },
-    },
-  };
-}
 
 /**
  * `@authentication`, `@login_info`, `@auth_provider_info`, `@heartbeat`, `@license`, `@serverinfo`, `@resources`,
@@ -682,7 +668,22 @@ export function systemPaths(options: SystemPathOptions): Record<string, JsonObje
         responses: { ...ok('The procedures.', { type: 'array', items: ref('schemas', 'ResourceSummary') }), ...errorRefs(401, 403, 404) },
       },
     },
-    ...emptyList('/@functions', 'listFunctions', 'Functions (Tessera serves none)'),
+    '/@functions': {
+      get: {
+        tags: ['system'],
+        operationId: 'listFunctions',
+        summary: "The project's row and resource functions of tables",
+        description: `${META_NOTE} Function resources are listed in @resources (resource_type JavaScript).`,
+        parameters: META_LIST_PARAMETERS,
+        responses: {
+          ...ok('One object per function: name, functionType (rowLevel, resourceLevel), resource_names, parameters, methods.', {
+            type: 'array',
+            items: { type: 'object' },
+          }),
+          ...errorRefs(401, 403, 404),
+        },
+      },
+    },
     '/@docs': {
       get: {
         tags: system,
