@@ -153,7 +153,8 @@ export class ResourcesController {
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'list', level?.path ?? access.resource.name, query);
     // CSV's header is found before the read: a level CSV cannot hold is refused then.
     const columns = negotiated.format !== 'csv' ? [] : level ? levelColumns(level, access) : tableColumns(access.resource, access);
-    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
+    const site = this.eventsAt(req, access, query);
+    if (site) await this.events.request(site, undefined);
     const out = await observed(detail, () =>
       level
         ? this.customReads.list(level, access, this.customReadRequest(req, query, options))
@@ -161,7 +162,7 @@ export class ResourcesController {
     );
     const more = out.length > 0 && isNextBatch(out.at(-1));
     detail?.read(more ? out.length - 1 : out.length, more);
-    const shown = this.events.declared ? await this.events.response(this.eventSite(req, access, query), out) : out;
+    const shown = site ? await this.events.response(site, out) : out;
     this.download(res, options);
     return this.answer(res, negotiated, shown, level?.path ?? access.resource.urlName, columns);
   }
@@ -198,14 +199,15 @@ export class ResourcesController {
     const level = this.levelOf(req);
     const options = acceptQueryParameters(query, 'get', level ? ANY_SUB_RESOURCE : undefined);
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'get', level?.path ?? access.resource.name, query);
-    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
+    const site = this.eventsAt(req, access, query);
+    if (site) await this.events.request(site, undefined);
     if (level) {
       const columns = negotiated.format === 'csv' ? levelColumns(level, access) : [];
       // LAC ignores `offset` on a single object; it is not the root level's offset here either.
       const { offset: _ignored, ...rest } = query;
       const out = await observed(detail, () => this.customReads.get(level, access, pk, this.customReadRequest(req, rest, options)));
       detail?.read(out.length, false);
-      const shown = this.events.declared ? await this.events.response(this.eventSite(req, access, query), out) : out;
+      const shown = site ? await this.events.response(site, out) : out;
       this.download(res, options);
       return this.answer(res, negotiated, shown, level.path, columns);
     }
@@ -223,7 +225,7 @@ export class ResourcesController {
       ? serializer.object(resource, found.row, found.readable, inline, links)
       : serializer.bare(resource, found.row, found.readable);
     if (negotiated.format !== 'json')
-      return this.answer(res, negotiated, await this.shownObject(req, access, query, object), resource.urlName, columns);
+      return this.answer(res, negotiated, site ? await this.events.response(site, [object]) : [object], resource.urlName, columns);
     // The ETag is the object's checksum: hash the row once, not once for each. JSON only: the
     // checksum names the row, and an If-Match or checksum taken from it must mean the same row.
     const checksum = nometa ? this.checksums.of(resource, found.row) : (object['@metadata'] as { checksum: string }).checksum;
@@ -236,12 +238,7 @@ export class ResourcesController {
       this.adapterHost.httpAdapter.status(res, 304);
       return undefined;
     }
-    return this.shownObject(req, access, query, object);
-  }
-
-  /** A GET's one object, as the project's response events reshape it. */
-  private async shownObject(req: unknown, access: ResourceAccess, query: Query, object: Record<string, unknown>): Promise<unknown[]> {
-    return this.events.declared ? this.events.response(this.eventSite(req, access, query), [object]) : [object];
+    return site ? this.events.response(site, [object]) : [object];
   }
 
   /**
@@ -267,7 +264,8 @@ export class ResourcesController {
     const column = level ? level.attributeByName.get(attribute)?.column : access.resource.columnsByName.get(attribute);
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'value', level?.path ?? access.resource.name, query);
     // Request events judge the request; the answer is a value as text, not JSON: response events do not reshape it.
-    if (this.events.declared) await this.events.request(this.eventSite(req, access, query), undefined);
+    const site = this.eventsAt(req, access, query);
+    if (site) await this.events.request(site, undefined);
     const value = await observed(detail, () =>
       level ? this.customReads.value(level, access, segment, attribute) : this.resources.value(access, segment, attribute),
     );
@@ -447,7 +445,7 @@ export class ResourcesController {
     const detail = RequestDetail.begin(this.logger, req, options.detail, 'write', written, query);
     const logFirings = this.logger.isLevelEnabled('debug');
     const ruleLog = this.resources.ruleLogFor(options.rulesummary || options.rulelog || logFirings);
-    const site = this.events.declared ? this.eventSite(req, access, query) : undefined;
+    const site = this.eventsAt(req, access, query);
     const sent = site ? await this.events.request(site, body) : body;
     const entries = await observed(detail, () => run(sent, ruleLog));
     detail?.wrote(entries);
@@ -464,6 +462,18 @@ export class ResourcesController {
       }
     }
     return site ? this.events.response(site, result) : result;
+  }
+
+  /**
+   * Where the request is, when one of the project's request or response events has work there; else undefined, and
+   * the request neither calls nor awaits the events. (Measured: with the two awaits on every GET of the demo, whose
+   * events meet only line item writes and v2's customers, the old generation grew to 170 MB between full collections
+   * under load, against 45 MB without them, and RSS from 140 to 215 MB.)
+   */
+  private eventsAt(req: unknown, access: ResourceAccess | undefined, query: Query): EventSite | undefined {
+    if (!this.events.declared) return undefined;
+    const site = this.eventSite(req, access, query);
+    return this.events.meets(site) ? site : undefined;
   }
 
   /** Where the request is, for the project's request and response events (asked only when the project declares some). */

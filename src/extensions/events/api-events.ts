@@ -53,6 +53,15 @@ export class ApiEvents {
   }
 
   /**
+   * Whether any event has work at `site`: a request or response event meets it, or response events add fields its
+   * writes leave out. When none has, the controller neither calls nor awaits the events.
+   */
+  meets(site: EventSite): boolean {
+    const choice = this.choice(site);
+    return choice.request.length > 0 || choice.response.length > 0 || choice.echoed.size > 0;
+  }
+
+  /**
    * Before a request is carried out: the fields response events add (`adds`) are left out of a write's objects,
    * then each request event meets the request and may refuse it or give the body to write. Answers the body.
    */
