@@ -126,7 +126,14 @@ for (const target of testTargets()) {
       });
 
       it('every demo resource round-trips: its first row, read and PUT back as it is', async () => {
-        const resources = (await settled(api.endpoint('@resources').get(), 'GET @resources')) as Array<{ name: string }>;
+        const listed = (await settled(api.endpoint('@resources').get(), 'GET @resources')) as Array<{
+          name: string;
+          resource_type: string;
+          readOnly?: boolean;
+        }>;
+        // Tables and custom resources that take a PUT: not a view, nor what the project's code or SQL answers
+        // (function resources, SQL resources, procedures: their rows are no objects to send back).
+        const resources = listed.filter((r) => (r.resource_type === 'TableBased' || r.resource_type === 'Custom') && r.readOnly !== true);
         expect(resources.length).toBeGreaterThanOrEqual(6);
         const refused: string[] = [];
         for (const { name: resource } of resources) {

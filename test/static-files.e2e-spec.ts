@@ -6,6 +6,7 @@
 import { expect, it } from '@jest/globals';
 import { CONSOLE_BUDGET_BYTES, consoleBundleBytes } from '../scripts/build.mjs';
 import { describeEachTargetOnBothAdapters, suiteApp, type TestApp } from './support/test-app.js';
+import { ApiSettings } from '../src/config/api-settings.js';
 
 describeEachTargetOnBothAdapters('static files: the console and Swagger UI', (target) => {
   let t: TestApp;
@@ -41,7 +42,10 @@ describeEachTargetOnBothAdapters('static files: the console and Swagger UI', (ta
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.text).toContain('<div id="app"></div>');
-      expect(page.text).toContain(`<meta name="tessera-api-bases" content="${t.base}" />`);
+      // Every version the API serves (the demo's v1 and v2), the first one first.
+      const bases = t.app.get(ApiSettings).versions.map((version) => t.base.replace(/[^/]+$/, version));
+      expect(bases[0]).toBe(t.base);
+      expect(page.text).toContain(`<meta name="tessera-api-bases" content="${bases.join(' ')}" />`);
     }
   });
 
