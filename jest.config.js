@@ -10,6 +10,16 @@ const swc = {
   sourceMaps: 'inline',
 };
 
+/**
+ * Suites of the service's process life (real processes started, killed, drained and restarted, waiting out real grace
+ * periods and leases; the image's entry command; the dev loop's rebuilds): about a fifth of the suites' time for six
+ * files, so `npm test` leaves them to the whole matrix (`npm run test:all`, what CI runs) and says so up front.
+ */
+export const PROCESS_LIFE_SUITES = ['shutdown', 'login-leases', 'dev-loop', 'image', 'boot-kill', 'instances'];
+const fullMatrix = process.env.TEST_MATRIX === 'all';
+/** A run that names one of them (`npm test -- test/shutdown`) runs it. */
+const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && PROCESS_LIFE_SUITES.some((name) => arg.includes(name)));
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -20,6 +30,10 @@ export default {
     '<rootDir>/test/**/*.e2e-spec.ts',
     '<rootDir>/providers/**/*.e2e-spec.ts',
     '<rootDir>/bench/**/*.spec.ts',
+  ],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(fullMatrix || named ? [] : PROCESS_LIFE_SUITES.map((name) => `/test/${name}\\.e2e-spec\\.ts$`)),
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,

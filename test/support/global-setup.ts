@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { PROCESS_LIFE_SUITES } from '../../jest.config.js';
 
 /** slapd on the usual paths or on PATH: the LDAP provider suite needs a real directory server. */
 function findSlapd(): string | undefined {
@@ -15,6 +16,8 @@ export default function globalSetup(): void {
   const lines: string[] = [];
   if (!process.env.TEST_MYSQL_URL) lines.push('TEST_MYSQL_URL is not set: MariaDB/MySQL end-to-end suites are skipped.');
   if (!process.env.TEST_POSTGRES_URL) lines.push('TEST_POSTGRES_URL is not set: PostgreSQL end-to-end suites are skipped.');
+  if (process.env.TEST_MATRIX !== 'all')
+    lines.push(`TEST_MATRIX is not all: the process-life suites (${PROCESS_LIFE_SUITES.join(', ')}) are left to npm run test:all.`);
   process.env.TEST_SLAPD ||= findSlapd() ?? '';
   if (!process.env.TEST_SLAPD)
     lines.push('slapd is not installed: the LDAP provider end-to-end suite is skipped (apt-get install slapd; .ci/run does).');
