@@ -21,8 +21,10 @@ function run(script) {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     /** @type {Buffer[]} */
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk));
-    child.stderr.on('data', (chunk) => output.push(chunk));
+    /** @param {Buffer} chunk */
+    const keep = (chunk) => output.push(chunk);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     child.on('close', (status) => {
       process.stdout.write(Buffer.concat(output));
       resolve({ script, ok: status === 0, seconds: (performance.now() - started) / 1000 });
