@@ -11,7 +11,7 @@ import { ApiScopeGuard } from './http/api-scope.guard.js';
 import { CustomResourcesModule } from './documents/levels/custom-resources.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
 import { ExtensionRoutesModule } from './resources/extensions/extension-routes.module.js';
-import { FunctionsModule } from './extensions/functions/functions.module.js';
+import { ExtensionDirectoryModule } from './extensions/extension-directory.module.js';
 import { RolesGuard } from './security/roles.guard.js';
 import { SecurityModule } from './security/security.module.js';
 import { SystemModule } from './system/system.module.js';
@@ -40,8 +40,8 @@ export class AppModule {
         SystemModule,
         AuthModule,
         AdminModule,
-        // The project's functions: RolesGuard asks them which function a request on a resource route addresses (ExtensionRoutes).
-        FunctionsModule,
+        // The project's extensions: RolesGuard asks them which one a request on a resource route addresses (ExtensionRoutes).
+        ExtensionDirectoryModule,
         // Last: its `:resource` routes must not shadow the `@…` system endpoints on Express.
         ResourcesModule,
         ExtensionRoutesModule.when((options.project.functions?.length ?? 0) + (options.project.functionResources?.length ?? 0) > 0),
@@ -54,7 +54,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: AdminGuard },
         // Here, not in SecurityModule: it also asks the custom resources which table a level is (ResourcePaths),
-        // and the functions which one a request addresses (ExtensionRoutes).
+        // and the extensions which one a request addresses (ExtensionRoutes).
         { provide: APP_GUARD, useClass: RolesGuard },
       ],
     };

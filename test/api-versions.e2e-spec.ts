@@ -88,11 +88,13 @@ describeEachTarget('API versions', (target) => {
     expect(versions[1]!.customResources).toEqual([
       { name: 'Customers', versions: ['v2'] },
       { name: 'OrderEntry', versions: null },
+      { name: 'CustomerDebts', versions: null },
     ]);
     const resources = (await v2.get('/@resources').expect(200)).body as Json[];
     expect(resources.filter((r) => r.resource_type === 'Custom').map((r) => [r.name, r.apiVersion])).toEqual([
       ['Customers', 'v2'],
       ['OrderEntry', 'v2'],
+      ['CustomerDebts', 'v2'],
     ]);
     const one = (await v2.get('/@resources/Customers').expect(200)).body as Json;
     expect(one.attributes.map((a: Json) => a.name)).toEqual(['name', 'balance', 'creditLimit']);

@@ -80,8 +80,8 @@ const targets = testTargets().filter((t) => t.database === 'sqlite');
       ['customerBalanceStatus', 'customer', 'GET', 'v2', `${t!.config.api.extensionTimeoutMs} ms`, 'balance_status'],
     ]);
     expect(await rows('API versions')).toEqual([
-      ['v1', '@docs', 'Customers (v1 only), OrderEntry'],
-      ['v2', '@docs', 'Customers (v2 only), OrderEntry'],
+      ['v1', '@docs', 'Customers (v1 only), OrderEntry, CustomerDebts'],
+      ['v2', '@docs', 'Customers (v2 only), OrderEntry, CustomerDebts'],
     ]);
     expect(await section('API versions').getByRole('link', { name: '@docs' }).first().getAttribute('href')).toMatch(
       /\/rest\/default\/demo\/v1\/@docs\/ui$/,

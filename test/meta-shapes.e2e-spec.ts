@@ -126,6 +126,7 @@ describeEachTarget('meta endpoints in LAC shapes', (target) => {
           primaryKey: ['name'],
         },
         expect.objectContaining({ '@metadata': { href: `${origin}/OrderEntry` }, name: 'OrderEntry', entity: 'purchaseorder' }),
+        expect.objectContaining({ name: 'CustomerDebts', entity: 'customer' }),
         expect.objectContaining({ name: 'OrderNotes', description: null }),
       ]);
     });

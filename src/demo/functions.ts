@@ -39,11 +39,18 @@ export const demoFunctionResources: FunctionResourceDefinition[] = [
   {
     name: 'owedByCustomer',
     description: 'Per customer, the unpaid orders the caller can see and the amount they owe, largest first.',
-    parameters: { minOwed: { type: 'number', min: 0, description: 'Only customers owing at least this much.' } },
+    parameters: {
+      minOwed: { type: 'number', min: 0, description: 'Only customers owing at least this much.' },
+      customer: { type: 'string', maxLength: 30, description: 'Only this customer (its name).' },
+    },
     get: async ({ data, parameters }) => {
       const owed = new Map<string, { customer_name: string; orders: number; amount_owed: Decimal }>();
+      // The customer's name as a filter literal: a doubled quote is one quote, `\\` one backslash (README, "filter").
+      const only = parameters.customer as string | undefined;
+      const filter =
+        only === undefined ? 'paid = false' : `paid = false and customer_name = '${only.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
       for (let offset = 0; offset < MOST_ORDERS; offset += PAGE) {
-        const orders = await data.list('purchaseorder', { filter: 'paid = false', pagesize: PAGE, offset });
+        const orders = await data.list('purchaseorder', { filter, pagesize: PAGE, offset });
         for (const order of orders) {
           const name = String(order.customer_name);
           const entry = owed.get(name) ?? { customer_name: name, orders: 0, amount_owed: new Decimal(0) };

@@ -45,6 +45,14 @@ export const demoResources: CustomResourceDefinition[] = [
     description: 'An order with its line items, to read and write as one document.',
     children: [{ name: 'Lineitems', entity: 'lineitem' }],
   },
+  {
+    // A function resource as a level (README, "Function resources"): per customer, what owedByCustomer answers for it.
+    name: 'CustomerDebts',
+    entity: 'customer',
+    description: 'Customers with what their unpaid orders owe, as the function resource owedByCustomer computes it.',
+    attributes: ['name', 'balance'],
+    functions: [{ name: 'Owed', functionResource: 'owedByCustomer', parameters: { customer: 'name' } }],
+  },
 ];
 
 /**

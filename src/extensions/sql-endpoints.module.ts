@@ -7,6 +7,7 @@ import { Database } from '../database/database.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
 import { CustomResourcesModule } from '../documents/levels/custom-resources.module.js';
 import { PROJECT_ROLES, SecurityModule } from '../security/security.module.js';
+import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from '../security/named-endpoints.js';
 import { USER_IDENTIFIER_GLOBAL, type RolesDefinition } from '../security/role-definition.js';
 import { SecurityService } from '../security/security.service.js';
 import type { ProcedureDefinition } from './procedures/procedure-definition.js';
@@ -41,6 +42,7 @@ export const PROJECT_PROCEDURES = Symbol('PROJECT_PROCEDURES');
         roles: RolesDefinition,
         sql: SqlResourceDefinition[] | undefined,
         procedures: ProcedureDefinition[] | undefined,
+        named: NamedEndpoint[] | undefined,
       ) => {
         const procedureRegistry = new ProcedureRegistry(procedures ?? [], database.dialect);
         const procedureNames = new Set(procedureRegistry.served().map((p) => p.name.toLowerCase()));
@@ -76,6 +78,7 @@ export const PROJECT_PROCEDURES = Symbol('PROJECT_PROCEDURES');
           procedureRegistry,
           new SqlResourceService(registry, database, security, timeout),
           new ProcedureService(database, timeout),
+          (named ?? []).filter((endpoint) => endpoint.kind === 'SQL resource' || endpoint.kind === 'procedure'),
         );
       },
       inject: [
@@ -87,6 +90,7 @@ export const PROJECT_PROCEDURES = Symbol('PROJECT_PROCEDURES');
         PROJECT_ROLES,
         { token: PROJECT_SQL_RESOURCES, optional: true },
         { token: PROJECT_PROCEDURES, optional: true },
+        { token: PROJECT_NAMED_ENDPOINTS, optional: true },
       ],
     },
   ],

@@ -11,8 +11,8 @@ import { RuleBank } from '../logic/rule-bank.js';
 import { RequiresAccess, RequiresAdminToken } from '../security/requires-access.decorator.js';
 import { apiOptionsOf, type ApiOption } from './meta/api-options.js';
 import { pageOfMetaList, refuseOtherParameters } from './meta/meta-list-query.js';
-import { describeCustomResource, describeFunctionResource, describeTableResource } from './meta/resource-description.js';
-import { FunctionRegistry } from '../extensions/functions/function-registry.js';
+import { describeCustomResource, describeExtensionResource, describeTableResource } from './meta/resource-description.js';
+import { ExtensionDirectory } from '../extensions/extension-directory.js';
 import { ResourcePerf, type ResourcePerfEntry } from './perf/resource-perf.js';
 
 /**
@@ -28,7 +28,7 @@ export class LacMetaController {
     private readonly rules: RuleBank,
     private readonly settings: ApiSettings,
     private readonly perf: ResourcePerf,
-    private readonly functions: FunctionRegistry,
+    private readonly extensions: ExtensionDirectory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -62,11 +62,12 @@ export class LacMetaController {
         subresources: resource.root.subLevels.map((l) => l.name),
       };
     }
-    const fn = this.functions.functionResources.find((r) => r.definition.name.toLowerCase() === ident.toLowerCase());
-    if (fn) {
+    // A function resource, SQL resource or procedure: found here too (LAC's `describe resource` asks by any name).
+    const extension = this.extensions.resources().find((r) => r.name.toLowerCase() === ident.toLowerCase());
+    if (extension) {
       return {
-        ...describeFunctionResource(base, this.registry, fn, version),
-        attributes: (fn.rows?.columns ?? []).map((c) => ({ name: c, column_name: c })),
+        ...describeExtensionResource(base, this.registry, extension, version),
+        attributes: extension.attributes.map((c) => ({ name: c, column_name: c })),
       };
     }
     throw new ApiError(ErrorCode.NOT_FOUND, `No such resource: ${ident.slice(0, 100)}`);

@@ -7,13 +7,8 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import { CustomResourceRegistry } from '../documents/levels/custom-resource-registry.js';
-import {
-  describeCustomResource,
-  describeFunctionResource,
-  describeSqlEndpoint,
-  describeTableResource,
-} from './meta/resource-description.js';
-import { SqlEndpoints } from '../extensions/sql-endpoints.js';
+import { describeCustomResource, describeExtensionResource, describeTableResource } from './meta/resource-description.js';
+import { ExtensionDirectory } from '../extensions/extension-directory.js';
 import { describeFunction } from './meta/function-description.js';
 import { FunctionRegistry } from '../extensions/functions/function-registry.js';
 import { acceptOneEntryQuery, pageOfMetaList } from './meta/meta-list-query.js';
@@ -46,8 +41,8 @@ export class MetaController {
     private readonly rules: RuleBank,
     private readonly rows: DocumentsService,
     private readonly settings: ApiSettings,
-    private readonly sqlEndpoints: SqlEndpoints,
-    private readonly extensions: FunctionRegistry,
+    private readonly extensions: ExtensionDirectory,
+    private readonly functionRegistry: FunctionRegistry,
   ) {}
 
   /**
@@ -76,27 +71,8 @@ export class MetaController {
     return this.page(req, query, [
       ...this.registry.resources.map((r) => describeTableResource(base, this.registry, r, version)),
       ...this.custom.resourcesOf(version).map((r) => describeCustomResource(base, this.registry, r, version)),
-      ...this.sqlEndpoints.sqlResources.resources.map((r) =>
-        describeSqlEndpoint(base, this.registry, version, 'FreeSQL', {
-          name: r.name,
-          description: r.description,
-          parameters: Object.entries(r.parameters).map(([name, p]) => ({ name, type: p.type, required: p.required === true })),
-        }),
-      ),
-      ...this.procedureEntries(base, version),
-      ...this.extensions.functionResources.map((r) => describeFunctionResource(base, this.registry, r, version)),
+      ...this.extensions.resources().map((r) => describeExtensionResource(base, this.registry, r, version)),
     ]);
-  }
-
-  /** The procedures this API serves on this database, each with its arguments as the catalog types them. */
-  private procedureEntries(base: string, version: string): Array<Record<string, unknown>> {
-    return this.sqlEndpoints.procedures.map((p) =>
-      describeSqlEndpoint(base, this.registry, version, 'StoredProcedure', {
-        name: p.name,
-        description: p.description,
-        parameters: p.arguments.map((a) => ({ name: a.name, type: a.definition.type, required: a.definition.required === true })),
-      }),
-    );
   }
 
   @Get('@tables')
@@ -164,7 +140,13 @@ export class MetaController {
   @Get('@procedures')
   @RequiresAccess('META')
   procedures(@Req() req: unknown, @Param('version') version: string, @Query() query: Record<string, unknown>): unknown[] {
-    return this.page(req, query, this.procedureEntries(this.base(req), version));
+    const base = this.base(req);
+    const procedures = this.extensions.resources().filter((r) => r.type === 'StoredProcedure');
+    return this.page(
+      req,
+      query,
+      procedures.map((r) => describeExtensionResource(base, this.registry, r, version)),
+    );
   }
 
   /** The project's row and resource functions of tables (function resources are in `@resources`). */
@@ -175,7 +157,7 @@ export class MetaController {
     return this.page(
       req,
       query,
-      this.extensions.functions.map((f) => describeFunction(base, f)),
+      this.functionRegistry.functions.map((f) => describeFunction(base, f)),
     );
   }
 

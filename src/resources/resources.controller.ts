@@ -23,8 +23,7 @@ import { principalOf } from '../common/principal.js';
 import { SecurityService } from '../security/security.service.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { CallerAccess, CallerGrantsOf, calledEndpointOf, type CallerGrants } from '../security/caller-access.decorator.js';
-import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
+import { CallerAccess, CallerGrantsOf, type CallerGrants } from '../security/caller-access.decorator.js';
 import { RequiresAccess } from '../security/requires-access.decorator.js';
 import type { ResourceAccess } from '../security/resource-access.js';
 import { ifNoneMatchHolds } from './entity-tag.js';
@@ -115,7 +114,7 @@ function unquote(value: string | undefined): string | undefined {
  */
 @Controller('rest/:account/:project/:version')
 @UseGuards(ResourcePerfGuard)
-// A function or function resource of the project answers its URLs through these handlers (`ExtensionDispatch`).
+// The project's extensions (functions, function resources, SQL resources, procedures) answer their URLs through these handlers (`ExtensionDispatch`).
 @ExtensionsMayAnswer()
 export class ResourcesController {
   constructor(
@@ -130,7 +129,6 @@ export class ResourcesController {
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly security: SecurityService,
     private readonly events: ApiEvents,
-    private readonly sqlEndpoints: SqlEndpointAnswers,
     private readonly extensions: ExtensionDispatch,
   ) {}
 
@@ -142,9 +140,7 @@ export class ResourcesController {
     @CallerAccess() access: ResourceAccess,
     @Query() query: Query,
   ): Promise<unknown> {
-    // The project's SQL resources and procedures (RolesGuard found the name to be one): one property read for tables.
-    const endpoint = calledEndpointOf(req);
-    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query);
+    // An extension's request (RolesGuard found the route to be one): one property read for a table's.
     const extension = this.extensions.claimed(req, res);
     if (extension) return extension;
     const negotiated = negotiateFormat(rawRequestOf(req).headers.accept);
@@ -290,8 +286,6 @@ export class ResourcesController {
     @Body() body: unknown,
     @Query() query: Query,
   ): Promise<unknown> {
-    const endpoint = calledEndpointOf(req);
-    if (endpoint) return this.sqlEndpoints.answer(endpoint, req, query, body ?? {});
     return (
       this.extensions.claimed(req) ??
       this.write(req, 201, access, query, acceptQueryParameters(query, 'insert'), body, (sent, log) =>
@@ -511,7 +505,14 @@ export class ResourcesController {
    * reader refuses a path the level does not have, naming it.
    */
   private customReadRequest(req: unknown, query: Query, { nometa }: ResponseOptions): CustomReadRequest {
-    return { baseUrl: apiBaseUrl(req, this.config.http), url: requestUrlWithoutAuth(req, this.config.http), query, nometa };
+    return {
+      baseUrl: apiBaseUrl(req, this.config.http),
+      url: requestUrlWithoutAuth(req, this.config.http),
+      query,
+      nometa,
+      principal: principalOf(req),
+      requestId: requestIdOf(req),
+    };
   }
 
   /**

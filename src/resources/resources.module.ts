@@ -22,11 +22,11 @@ import { ResourcePerfGuard } from './perf/resource-perf.guard.js';
 import { ApiEventsModule } from '../extensions/events/api-events.module.js';
 import { ApiEvents } from '../extensions/events/api-events.js';
 import { SqlEndpointsModule } from '../extensions/sql-endpoints.module.js';
-import { SqlEndpointAnswers } from './sql-endpoint-answers.js';
 import { SqlEndpoints } from '../extensions/sql-endpoints.js';
 import { FunctionsModule } from '../extensions/functions/functions.module.js';
 import { FunctionRegistry } from '../extensions/functions/function-registry.js';
-import { ExtensionDispatch } from './extensions/extension-dispatch.js';
+import { ExtensionAnswersModule } from './extensions/extension-answers.module.js';
+import { ExtensionDirectoryModule } from '../extensions/extension-directory.module.js';
 
 /**
  * The project's tables as REST resources: the HTTP surface over the data, security and logic
@@ -34,7 +34,17 @@ import { ExtensionDispatch } from './extensions/extension-dispatch.js';
  * for resource names (Express matches in order).
  */
 @Module({
-  imports: [DataModule, SecurityModule, LogicModule, DocumentsModule, ApiEventsModule, SqlEndpointsModule, FunctionsModule],
+  imports: [
+    DataModule,
+    SecurityModule,
+    LogicModule,
+    DocumentsModule,
+    ApiEventsModule,
+    SqlEndpointsModule,
+    FunctionsModule,
+    ExtensionDirectoryModule,
+    ExtensionAnswersModule,
+  ],
   controllers: [MetaController, LacMetaController, ExtensionsMetaController, ResourcesController],
   providers: [
     {
@@ -90,8 +100,6 @@ import { ExtensionDispatch } from './extensions/extension-dispatch.js';
     CustomResourceReads,
     { provide: ResourcePerf, useFactory: () => new ResourcePerf() },
     ResourcePerfGuard,
-    SqlEndpointAnswers,
-    ExtensionDispatch,
   ],
 })
 export class ResourcesModule {}

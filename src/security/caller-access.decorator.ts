@@ -1,25 +1,13 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { rawRequestOf } from '../common/request-slot.js';
 import type { Resource } from '../data/resource-registry.js';
-import type { NamedEndpoint } from './named-endpoints.js';
 import type { ResourceAccess } from './resource-access.js';
 import { extensionDemandOf } from './extension-routes.js';
 
 const ACCESS = Symbol('tesseraCallerAccess');
 const GRANTS = Symbol('tesseraCallerGrants');
-const ENDPOINT = Symbol('tesseraCalledEndpoint');
 
-type WithAccess = { [ACCESS]?: ResourceAccess; [GRANTS]?: CallerGrants; [ENDPOINT]?: NamedEndpoint };
-
-/** Marks the request as a call of a named endpoint (a SQL resource, a procedure) RolesGuard admitted. */
-export function setCalledEndpoint(request: unknown, endpoint: NamedEndpoint): void {
-  (rawRequestOf(request) as WithAccess)[ENDPOINT] = endpoint;
-}
-
-/** The named endpoint the request calls, when RolesGuard found its `:resource` to be one; the handler hands it over first. */
-export function calledEndpointOf(request: unknown): NamedEndpoint | undefined {
-  return (rawRequestOf(request) as WithAccess)[ENDPOINT];
-}
+type WithAccess = { [ACCESS]?: ResourceAccess; [GRANTS]?: CallerGrants };
 
 /** The caller's access to any resource of the project (a `ResourceAccess` is one: `to` gives its principal's access to another). */
 export interface CallerGrants {
@@ -44,10 +32,9 @@ export function callerAccessOf(request: unknown): ResourceAccess | undefined {
 export const CallerAccess = createParamDecorator((_data: unknown, context: ExecutionContext): ResourceAccess => {
   const request = context.switchToHttp().getRequest<unknown>();
   const access = (rawRequestOf(request) as WithAccess)[ACCESS];
-  // A named endpoint's call (a SQL resource, a procedure) or a request RolesGuard admitted to a function resource has no
-  // table access: its handler answers it before using this.
-  if (!access && ((rawRequestOf(request) as WithAccess)[ENDPOINT] || extensionDemandOf(request)))
-    return undefined as unknown as ResourceAccess;
+  // A request RolesGuard admitted to an extension that is not a table's (a function resource, a SQL resource, a
+  // procedure) has no table access: its handler hands it to the extension before using this.
+  if (!access && extensionDemandOf(request)) return undefined as unknown as ResourceAccess;
   if (!access) throw new Error('@CallerAccess() on an endpoint RolesGuard did not judge (add @RequiresAccess)');
   return access;
 });

@@ -4,12 +4,23 @@ import type { Resource } from '../data/resource-registry.js';
 import type { NamedEndpoint } from './named-endpoints.js';
 import type { Operation } from './role-definition.js';
 
+/** The methods extensions answer (HEAD is GET; PATCH is not one). */
+export type ExtensionMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The operation a role must grant for a method, on an extension that is not a table's function. */
+export const OPERATION_OF_METHOD: Readonly<Record<ExtensionMethod, Operation>> = {
+  GET: 'READ',
+  POST: 'INSERT',
+  PUT: 'UPDATE',
+  DELETE: 'DELETE',
+};
+
 /**
- * What a request to the project's own code (a function, a function resource) rather than to a table's rows
- * needs of the caller; RolesGuard judges it as it judges a table's request.
+ * What a request to the project's own code or SQL (a function, a function resource, a SQL resource, a stored
+ * procedure) rather than to a table's rows needs of the caller; RolesGuard judges it as it judges a table's request.
  */
 export interface ExtensionDemand {
-  /** `function giveRaise`, `function resource topCustomers`: named in the 403. */
+  /** `function giveRaise`, `function resource topCustomers`, `SQL resource customer_orders`: named in the 403. */
   readonly label: string;
   /** A named endpoint's grant decides (a function resource)… */
   readonly endpoint?: NamedEndpoint;
@@ -17,6 +28,8 @@ export interface ExtensionDemand {
   readonly table?: Resource;
   /** The operation the request's method needs. */
   readonly operation: Operation;
+  /** The operations of all the methods it answers: a caller its roles let use none of them hears 403, not 405. */
+  readonly operations: readonly Operation[];
   /** When given, the caller also needs one of these roles. */
   readonly roles?: readonly string[];
   /** The methods it answers: another is 405 / 4050 with an `Allow` header. */
@@ -25,8 +38,9 @@ export interface ExtensionDemand {
 
 /**
  * Which extension, if any, a request on a resource route addresses (`<base>/<name>`, `<base>/<table>/<name>`,
- * `<base>/<table>/<key>/<name>`), by the project's declared names; the extensions provide it. Asked once per
- * request, after the table lookup would be: one map lookup, none when the project declares no extension.
+ * `<base>/<table>/<key>/<name>`), by the project's declared names: the one hook through which RolesGuard finds
+ * every kind (the extensions' `ExtensionDirectory` provides it). Asked once per request, before the table lookup:
+ * a map lookup or two, none when the project declares no extension.
  */
 export abstract class ExtensionRoutes {
   abstract demandOf(request: { method?: string; params?: Record<string, string | undefined> }): ExtensionDemand | undefined;

@@ -11,8 +11,7 @@ import { isPublicEndpoint } from '../common/public.decorator.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ResourceRegistry } from '../data/resource-registry.js';
-import { setCalledEndpoint, setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
-import { admitNamedEndpoint, NamedEndpointLookup } from './named-endpoint-calls.js';
+import { setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
@@ -54,7 +53,6 @@ export class RolesGuard implements CanActivate {
     private readonly registry: ResourceRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() private readonly paths?: ResourcePaths,
-    @Optional() private readonly endpoints?: NamedEndpointLookup,
     @Optional() private readonly extensions?: ExtensionRoutes,
   ) {}
 
@@ -75,7 +73,7 @@ export class RolesGuard implements CanActivate {
       setCallerGrants(request, { to: (resource) => this.security.access(principal, resource) });
       return true;
     }
-    // A function or function resource the project declares by this name (one lookup; none without extensions).
+    // An extension the project declares by this route: a function, function resource, SQL resource or procedure.
     const demand = this.extensions?.demandOf(request);
     if (demand && endpointMetadata<boolean>(this.reflector, EXTENSION_ROUTES, context))
       return this.admitExtension(request, principal, demand);
@@ -83,15 +81,7 @@ export class RolesGuard implements CanActivate {
     if (required === 'EXTENSION') throw new ApiError(ErrorCode.NOT_FOUND, 'No such resource or endpoint.');
     // A table first (the common case costs one lookup), then a custom resource's level, whose table's grants apply.
     const name = request.params?.resource ?? '';
-    const found = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version);
-    // A name no table or custom resource has: the project's named endpoints (SQL resources, procedures), then 404.
-    const endpoint = found ? undefined : this.endpoints?.find(name);
-    if (endpoint) {
-      admitNamedEndpoint(this.security, principal, endpoint, required, request.params?.pk !== undefined);
-      setCalledEndpoint(request, endpoint);
-      return true;
-    }
-    const resource = found ?? this.registry.get(name);
+    const resource = this.registry.find(name) ?? this.paths?.tableOf(name, request.params?.version) ?? this.registry.get(name);
     const access = this.security.access(principal, resource);
     if (!access.can(required)) {
       // A view is read-only for everyone: a caller who may read it is told so (what @docs says too); one who may not gets the usual 403.
@@ -105,26 +95,30 @@ export class RolesGuard implements CanActivate {
   }
 
   /**
-   * A function resource by its grant; a table's function by the grant on its table (the handler gets that access)
-   * and the function's own `roles`. A method it does not answer is 405 / 4050.
+   * Any extension, one way: a function resource, SQL resource or procedure by its named grant; a table's function
+   * by the grant on its table (the handler gets that access) and the function's own `roles`. A method it does not
+   * answer is 405 / 4050 with `Allow` to a caller its roles let use it some way, 403 / 4030 to any other (who is
+   * told nothing of what it answers).
    */
   private admitExtension(request: unknown, principal: Principal, demand: ExtensionDemand): boolean {
-    const method = rawRequestOf(request).method === 'HEAD' ? 'GET' : (rawRequestOf(request).method ?? 'GET');
-    if (!demand.methods.includes(method)) {
+    const method = rawRequestOf(request).method;
+    const asked = method === 'HEAD' || method === undefined ? 'GET' : method === 'PATCH' ? 'PUT' : method;
+    const access = demand.table ? this.security.access(principal, demand.table) : undefined;
+    const permits = (operation: Operation): boolean => {
+      if (demand.roles && !principal.roleNames.some((role) => demand.roles!.includes(role))) return false;
+      if (demand.endpoint) return this.security.mayUse(principal, demand.endpoint, operation);
+      return access ? access.can(operation) : true;
+    };
+    const forbidden = (operation: string): ApiError =>
+      new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${operation} on the ${demand.label}.`);
+    if (!demand.methods.includes(asked)) {
+      if (!demand.operations.some(permits)) throw forbidden(asked);
       throw new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `The ${demand.label} answers ${demand.methods.join(', ')} only.`, {
         Allow: demand.methods.join(', '),
       });
     }
-    const forbidden = (): ApiError =>
-      new ApiError(ErrorCode.FORBIDDEN, `Your roles do not permit ${demand.operation} on the ${demand.label}.`);
-    if (demand.roles && !principal.roleNames.some((role) => demand.roles!.includes(role))) throw forbidden();
-    if (demand.endpoint) {
-      if (!this.security.mayUse(principal, demand.endpoint, demand.operation)) throw forbidden();
-    } else if (demand.table) {
-      const access = this.security.access(principal, demand.table);
-      if (!access.can(demand.operation)) throw forbidden();
-      setCallerAccess(request, access);
-    }
+    if (!permits(demand.operation)) throw forbidden(demand.operation);
+    if (access) setCallerAccess(request, access);
     setExtensionDemand(request, demand);
     return true;
   }

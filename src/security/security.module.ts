@@ -5,7 +5,6 @@ import { Database } from '../database/database.js';
 import { KnownRoles } from './known-roles.js';
 import { PROJECT_NAMED_ENDPOINTS, type NamedEndpoint } from './named-endpoints.js';
 import { RoleBank } from './role-bank.js';
-import { NamedEndpointLookup } from './named-endpoint-calls.js';
 import type { RolesDefinition } from './role-definition.js';
 import { RolesController } from './roles.controller.js';
 import { SecurityService } from './security.service.js';
@@ -30,13 +29,8 @@ export const PROJECT_ROLES = Symbol('PROJECT_ROLES');
       inject: [ResourceRegistry, Database, PROJECT_ROLES, { token: PROJECT_NAMED_ENDPOINTS, optional: true }],
     },
     { provide: KnownRoles, useFactory: (roles: RolesDefinition) => new KnownRoles(roles), inject: [PROJECT_ROLES] },
-    {
-      provide: NamedEndpointLookup,
-      useFactory: (named: NamedEndpoint[] | undefined) => new NamedEndpointLookup(named ?? []),
-      inject: [{ token: PROJECT_NAMED_ENDPOINTS, optional: true }],
-    },
     SecurityService,
   ],
-  exports: [SecurityService, KnownRoles, NamedEndpointLookup],
+  exports: [SecurityService, KnownRoles],
 })
 export class SecurityModule {}

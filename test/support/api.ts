@@ -9,6 +9,8 @@ export interface Api {
   getUrl(url: string): Test;
   post(path: string, body: unknown): Test;
   put(path: string, body: unknown): Test;
+  /** LAC answers PATCH as PUT. */
+  patch(path: string, body: unknown): Test;
   delete(path: string): Test;
 }
 
@@ -37,6 +39,7 @@ export function apiWithKey(t: TestApp, apikey: string): Api {
     },
     post: (path, body) => withAuth(t.http().post(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
     put: (path, body) => withAuth(t.http().put(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
+    patch: (path, body) => withAuth(t.http().patch(`${t.base}${path}`).set('Content-Type', 'application/json').send(JSON.stringify(body))),
     delete: (path) => withAuth(t.http().delete(`${t.base}${path}`)),
   };
 }

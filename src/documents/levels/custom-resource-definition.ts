@@ -40,6 +40,30 @@ export interface ResourceLevelDefinition {
   children?: ChildResourceDefinition[];
   /** Many-to-one sub-resources: a JSON object (or null) per row. */
   parents?: ParentResourceDefinition[];
+  /**
+   * Sub-resources a function resource answers (LAC's JavaScript resource inside a custom resource): per object of
+   * this level, the function resource's GET, given the object (`containing`) and parameters taken from its
+   * attributes. Read-only: a write of the document leaves them out.
+   *
+   * ```ts
+   * functions: [{ name: 'Owed', functionResource: 'owedByCustomer', parameters: { customer: 'name' } }]
+   * ```
+   */
+  functions?: FunctionLevelDefinition[];
+}
+
+/** A sub-resource whose value a function resource's GET answers, per object of the level it is in. */
+export interface FunctionLevelDefinition {
+  /** JSON property, e.g. 'Owed': no '.'; not an attribute's or another sub-resource's name. */
+  name: string;
+  /** The function resource (`ProjectDefinition.functionResources`) whose GET answers it. */
+  functionResource: string;
+  /**
+   * Its parameters from the object's attributes: `{ customer: 'name' }` passes the object's `name` as the parameter
+   * `customer` (checked as a request's would be). Each must be a parameter the function resource declares, and an
+   * attribute of the level; an attribute the caller may not read is not passed.
+   */
+  parameters?: Record<string, string>;
 }
 
 export interface CustomResourceDefinition extends ResourceLevelDefinition {

@@ -10,7 +10,12 @@ import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from 
 import type { Dialect } from '../../database/dialect.js';
 import { ResourcePaths } from '../../security/resource-paths.js';
 import { AttributeColumnResolver } from './attribute-column-resolver.js';
-import type { CustomResourceDefinition, ResourceLevelDefinition, TableQueriesDefinition } from './custom-resource-definition.js';
+import type {
+  CustomResourceDefinition,
+  FunctionLevelDefinition,
+  ResourceLevelDefinition,
+  TableQueriesDefinition,
+} from './custom-resource-definition.js';
 import { parseUserFilter, type UserFilter } from './user-filters.js';
 
 /**
@@ -73,10 +78,25 @@ export interface ResourceLevel {
   /** Fixed order, over column names (empty when none). */
   order: readonly OrderTerm[];
   subLevels: readonly ResourceLevel[];
+  /** Sub-resources a function resource answers, per object (`ResourceLevelDefinition.functions`); read-only. */
+  functionLevels: readonly FunctionLevel[];
   /** Undefined at the root. */
   link?: LevelLink;
   /** A table resource's one level (`tableLevel`): filters and orders name the table's columns as the table's own do. */
   tableResource?: true;
+}
+
+/** A sub-resource answered by a function resource (checked against the function resources by `FunctionRegistry`). */
+export interface FunctionLevel {
+  name: string;
+  functionResource: string;
+  /** Each parameter and the level's attribute it is taken from. */
+  parameters: ReadonlyArray<{ parameter: string; attribute: LevelAttribute }>;
+}
+
+/** A level and every level below it, depth first. */
+export function levelsFrom(level: ResourceLevel): ResourceLevel[] {
+  return [level, ...level.subLevels.flatMap(levelsFrom)];
 }
 
 export interface CustomResource {
@@ -375,7 +395,45 @@ class LevelBuilder {
       if (sub) subLevels.push(sub);
     }
     level.subLevels = subLevels;
+    level.functionLevels = this.functionLevels(definition.functions, level, subNames, where);
     return level;
+  }
+
+  private functionLevels(definitions: unknown, level: ResourceLevel, subNames: Map<string, string>, where: string): FunctionLevel[] {
+    if (definitions === undefined) return [];
+    if (!Array.isArray(definitions)) {
+      this.problems.push(`${where}: functions is a list of { name, functionResource, parameters }`);
+      return [];
+    }
+    const out: FunctionLevel[] = [];
+    for (const d of definitions as Array<Partial<FunctionLevelDefinition> | null>) {
+      const subWhere = `${where}, function sub-resource "${typeof d?.name === 'string' ? d.name : '?'}"`;
+      if (typeof d?.name !== 'string' || !SEGMENT.test(d.name)) {
+        this.problems.push(`${subWhere}: a name is letters, digits, _ and - (no '.'), starting with a letter or _`);
+        continue;
+      }
+      if (subNames.has(d.name.toLowerCase())) {
+        this.problems.push(`${subWhere}: two sub-resources of ${level.path} have that name (names match case-insensitively)`);
+        continue;
+      }
+      subNames.set(d.name.toLowerCase(), d.name);
+      if (level.attributeByName.has(d.name)) this.problems.push(`${subWhere}: an attribute of ${level.path} has the same name`);
+      if (typeof d.functionResource !== 'string' || d.functionResource === '') {
+        this.problems.push(`${subWhere}: functionResource names the function resource that answers it`);
+        continue;
+      }
+      const parameters: Array<{ parameter: string; attribute: LevelAttribute }> = [];
+      for (const [parameter, attributeName] of Object.entries(d.parameters ?? {})) {
+        const attribute = typeof attributeName === 'string' ? level.attributeByName.get(attributeName) : undefined;
+        if (attribute) parameters.push({ parameter, attribute });
+        else
+          this.problems.push(
+            `${subWhere}: parameter ${parameter} is taken from "${attributeName}", which is no attribute of ${level.path}`,
+          );
+      }
+      out.push({ name: d.name, functionResource: d.functionResource, parameters });
+    }
+    return out;
   }
 
   userFilters(definition: Pick<CustomResourceDefinition, 'userFilters'>, root: ResourceLevel, where: string): Map<string, UserFilter> {

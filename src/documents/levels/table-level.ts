@@ -31,6 +31,7 @@ export function tableLevel(table: Resource): ResourceLevel {
     attributeByColumn: new Map(attributes.map((a) => [a.column.name, a])),
     order: [],
     subLevels: [],
+    functionLevels: [],
     tableResource: true,
   };
   resource.root = level;

@@ -21,6 +21,7 @@ export function documentLevel(level: ResourceLevel): WriteLevel {
     key: level.key,
     children,
     parents,
+    computed: new Set(level.functionLevels.map((f) => f.name)),
     tableResource: level.tableResource === true,
   };
   levels.set(level, written);

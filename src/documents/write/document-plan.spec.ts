@@ -25,6 +25,7 @@ const document: WriteLevel = {
   ]),
   children: [{ name: 'Items', level: { ...documentLevel(tableLevel(item)), path: 'OrderEntry.Items', tableResource: false }, relation }],
   parents: [],
+  computed: new Set(),
   tableResource: false,
 };
 

@@ -79,8 +79,8 @@ export class DocumentPlanner {
         planned.parents.push({ link: parent, object: this.object(parent.level, anObject(name, value)) });
         continue;
       }
-      // A long value a GET left out (inlinelimit) comes back as its link: unchanged, nothing to write.
-      if (isInlineLink(value)) continue;
+      // A long value a GET left out (inlinelimit) comes back as its link, a function sub-resource as it was read: nothing to write.
+      if (isInlineLink(value) || level.computed.has(name)) continue;
       const columnName = level.attributes.get(name);
       if (columnName === undefined) {
         refused.push(name);

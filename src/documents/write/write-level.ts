@@ -17,6 +17,8 @@ export interface WriteLevel {
   children: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
   /** `relation` is this level's many-to-one relation to the parent level. */
   parents: ReadonlyArray<{ name: string; level: WriteLevel; relation: ParentRelation }>;
+  /** The names of its function sub-resources (read-only): a client that PUTs back what it read sends them; nothing is written. */
+  computed: ReadonlySet<string>;
   /** A table resource's level (`tableLevel`), not a custom resource's: an update that changes nothing is still listed in the summary, and rows are named by the table. */
   tableResource: boolean;
 }

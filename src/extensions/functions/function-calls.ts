@@ -14,8 +14,8 @@ import { SecurityService } from '../../security/security.service.js';
 import { ExtensionRunner } from '../extension-runner.js';
 import { CallerData } from '../host/caller-data.js';
 import type { Caller, FunctionHost, ParameterValues } from './function-definition.js';
-import { parameterValues } from './function-parameters.js';
-import { FunctionRegistry, PAGE_PARAMETERS, RESERVED_PARAMETERS, type FunctionDemand } from './function-registry.js';
+import { parametersFrom, parameterValues } from './function-parameters.js';
+import { FunctionRegistry, PAGE_PARAMETERS, RESERVED_PARAMETERS, type FunctionDemand, type FunctionResource } from './function-registry.js';
 
 /** One request to a function or function resource, as RolesGuard admitted it. */
 export interface FunctionRequest {
@@ -28,6 +28,8 @@ export interface FunctionRequest {
   query: Readonly<Record<string, unknown>>;
   body: unknown;
   requestId?: string;
+  /** The object of a custom resource level a function sub-resource is read for (`forContaining`). */
+  containing?: Readonly<Record<string, unknown>>;
 }
 
 /** What the project's code answered (as JSON), and on a request that may write, the transaction's summary. */
@@ -53,6 +55,31 @@ export class FunctionCalls {
     private readonly settings: ApiSettings,
     readonly registry: FunctionRegistry,
   ) {}
+
+  /**
+   * A function sub-resource of a custom resource level (`ResourceLevelDefinition.functions`), for one of its objects:
+   * the function resource's GET as the caller, given the object (`containing`, its attributes as the caller sees them)
+   * and the parameters taken from them. Null, without a call, when the object gives no value for a parameter it
+   * requires, or one the parameter does not take (out of its range, not of its type).
+   */
+  async forContaining(
+    resource: FunctionResource,
+    principal: Principal,
+    parameters: ReadonlyArray<{ parameter: string; attribute: string }>,
+    containing: Readonly<Record<string, unknown>>,
+    requestId?: string,
+  ): Promise<unknown> {
+    const query = parametersFrom(parameters, containing);
+    try {
+      parameterValues(resource.label, resource.definition.parameters, query, RESERVED_PARAMETERS);
+    } catch {
+      // A required parameter the object has no value for, or a value out of the parameter's range: nothing to ask.
+      return null;
+    }
+    const demand = this.registry.readDemand(resource);
+    const { result } = await this.call({ demand, principal, query, body: undefined, requestId, containing });
+    return result;
+  }
 
   async call(request: FunctionRequest): Promise<FunctionAnswer> {
     const { demand, principal } = request;
@@ -100,6 +127,7 @@ export class FunctionCalls {
       method: demand.method,
       body: demand.method === 'POST' || demand.method === 'PUT' ? request.body : undefined,
       signal,
+      ...(request.containing ? { containing: request.containing } : {}),
     };
     const target = demand.target;
     let result: unknown;

@@ -102,6 +102,11 @@ export interface FunctionHost {
   readonly body: unknown;
   /** Aborted when the time limit runs out: pass it to `fetch` and the like. */
   readonly signal: AbortSignal;
+  /**
+   * When a custom resource level reads it as a sub-resource (`functions` of the level): the object it is read for,
+   * its attributes as the caller sees them (LAC's `containingRow`). Undefined on a request to the function resource.
+   */
+  readonly containing?: Readonly<Record<string, unknown>>;
 }
 
 /** A row function's host: the row the URL names, as the caller may see it. */

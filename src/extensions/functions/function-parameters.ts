@@ -118,3 +118,20 @@ function valueOf(name: string, definition: ParameterDefinition, raw: string): Pa
 function bad(message: string): ApiError {
   return new ApiError(ErrorCode.BAD_REQUEST, message);
 }
+
+/**
+ * A function sub-resource's parameters from the object it is read for (`{ customer: 'name' }` → `customer` is the
+ * object's `name`), as a request's query would give them: text; a value that is absent, null, or not a string,
+ * number or boolean is not passed.
+ */
+export function parametersFrom(
+  parameters: ReadonlyArray<{ parameter: string; attribute: string }>,
+  containing: Readonly<Record<string, unknown>>,
+): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const { parameter, attribute } of parameters) {
+    const value = containing[attribute];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') query[parameter] = String(value);
+  }
+  return query;
+}

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 /** One custom resource, `Customers`, as names go. */
-const noCustom = { resources: [{ name: 'Customers' }] as never };
+const noCustom = { resources: [{ name: 'Customers', root: { path: 'Customers', subLevels: [], functionLevels: [] } }] as never };
 
 function build(functions: FunctionDefinition[], resources: FunctionResourceDefinition[] = []): FunctionRegistry {
   return new FunctionRegistry(functions, resources, registry, noCustom, demoRoles);

@@ -1,7 +1,7 @@
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import { isKeyless } from '../../data/resource-registry.js';
-import type { CustomResourceRegistry } from '../../documents/levels/custom-resource-registry.js';
-import { ExtensionRoutes, type ExtensionDemand } from '../../security/extension-routes.js';
+import { levelsFrom, type CustomResourceRegistry } from '../../documents/levels/custom-resource-registry.js';
+import { OPERATION_OF_METHOD, type ExtensionDemand, type ExtensionMethod } from '../../security/extension-routes.js';
 import type { NamedEndpoint } from '../../security/named-endpoints.js';
 import { OPERATIONS, type Operation, type RolesDefinition } from '../../security/role-definition.js';
 import type { FunctionDefinition, FunctionResourceDefinition, FunctionResourceHandler } from './function-definition.js';
@@ -23,13 +23,14 @@ export const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['auth', 'pagesize',
 /** The longest time limit an extension may declare: longer than any client waits. */
 const MAX_TIMEOUT_MS = 120_000;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = ExtensionMethod;
 
 /** What RolesGuard admitted a request to: the demand it judged, and the extension and method that answer it. */
 export class FunctionDemand implements ExtensionDemand {
   constructor(
     readonly label: string,
     readonly operation: Operation,
+    readonly operations: readonly Operation[],
     readonly methods: readonly string[],
     readonly target: TableFunction | FunctionResource,
     readonly method: Method,
@@ -74,9 +75,9 @@ export function functionResourceEndpoints(definitions: readonly FunctionResource
 /**
  * The project's functions (`<table>/<key>/<name>`, `<table>/<name>`) and function resources (`<name>`), checked
  * at boot against the tables, the custom resources and the roles (one `FunctionsError` listing every problem),
- * and found for RolesGuard by the request's route (`ExtensionRoutes`): one map lookup, none when there are none.
+ * and found for RolesGuard by the request's route (through `ExtensionDirectory`): one map lookup, none when there are none.
  */
-export class FunctionRegistry extends ExtensionRoutes {
+export class FunctionRegistry {
   readonly functions: readonly TableFunction[];
   readonly functionResources: readonly FunctionResource[];
   private readonly routes = new Map<string, Routes>();
@@ -89,13 +90,39 @@ export class FunctionRegistry extends ExtensionRoutes {
     custom: Pick<CustomResourceRegistry, 'resources'>,
     roles: RolesDefinition,
   ) {
-    super();
     const problems: string[] = [];
     const roleNames = new Set(roles.roles.map((r) => r.name));
     this.functions = functions.flatMap((d, i) => this.checkFunction(d, i, tables, roleNames, problems));
     const names = new Set<string>();
     this.functionResources = resources.flatMap((d, i) => this.checkResource(d, i, tables, custom, names, problems));
+    this.checkFunctionLevels(custom, problems);
     if (problems.length > 0) throw new FunctionsError(problems);
+  }
+
+  /** The function resource of this name (case-insensitively). */
+  functionResource(name: string): FunctionResource | undefined {
+    const lower = name.toLowerCase();
+    return this.functionResources.find((r) => r.definition.name.toLowerCase() === lower);
+  }
+
+  /** Every custom resource level's function sub-resources name a function resource (each answers GET) that takes their parameters. */
+  private checkFunctionLevels(custom: Pick<CustomResourceRegistry, 'resources'>, problems: string[]): void {
+    for (const level of custom.resources.flatMap((r) => levelsFrom(r.root))) {
+      for (const sub of level.functionLevels) {
+        const where = `custom resource ${level.path}, function sub-resource "${sub.name}"`;
+        const resource = this.functionResource(sub.functionResource);
+        if (!resource) {
+          problems.push(`${where}: no function resource is called ${sub.functionResource}`);
+          continue;
+        }
+        const declared = resource.definition.parameters ?? {};
+        for (const { parameter } of sub.parameters) {
+          if (!Object.hasOwn(declared, parameter)) {
+            problems.push(`${where}: the function resource ${resource.definition.name} declares no parameter ${parameter}`);
+          }
+        }
+      }
+    }
   }
 
   get size(): number {
@@ -114,7 +141,14 @@ export class FunctionRegistry extends ExtensionRoutes {
         : params!.pk !== undefined
           ? routes.resourceFunctions.get(params!.pk.toLowerCase())
           : routes.functionResource;
-    return target && this.demand(target, request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET'));
+    // HEAD is GET; PATCH is PUT, as on tables.
+    const method = request.method === 'HEAD' || request.method === undefined ? 'GET' : request.method === 'PATCH' ? 'PUT' : request.method;
+    return target && this.demand(target, method);
+  }
+
+  /** A function resource's GET, as a custom resource level's function sub-resource calls it. */
+  readDemand(resource: FunctionResource): FunctionDemand {
+    return this.demand(resource, 'GET');
   }
 
   /** One demand per extension and method, made once. */
@@ -128,7 +162,8 @@ export class FunctionRegistry extends ExtensionRoutes {
         target.kind === 'function'
           ? new FunctionDemand(
               target.label,
-              answered === 'GET' ? 'READ' : (target.definition.access ?? 'UPDATE'),
+              tableFunctionOperation(target, answered),
+              target.methods.map((m) => tableFunctionOperation(target, m)),
               target.methods,
               target,
               answered,
@@ -136,7 +171,16 @@ export class FunctionRegistry extends ExtensionRoutes {
               undefined,
               target.definition.roles,
             )
-          : new FunctionDemand(target.label, OPERATION_OF[answered], target.methods, target, answered, undefined, target.endpoint);
+          : new FunctionDemand(
+              target.label,
+              OPERATION_OF_METHOD[answered],
+              target.methods.map((m) => OPERATION_OF_METHOD[m]),
+              target.methods,
+              target,
+              answered,
+              undefined,
+              target.endpoint,
+            );
       byMethod.set(method, demand);
     }
     return demand;
@@ -274,7 +318,10 @@ export class FunctionRegistry extends ExtensionRoutes {
   }
 }
 
-const OPERATION_OF: Record<Method, Operation> = { GET: 'READ', POST: 'INSERT', PUT: 'UPDATE', DELETE: 'DELETE' };
+/** A table function's GET reads its table; its POST and PUT need the operation it declares (`access`), UPDATE when none. */
+function tableFunctionOperation(target: TableFunction, method: Method): Operation {
+  return method === 'GET' ? 'READ' : (target.definition.access ?? 'UPDATE');
+}
 
 function timeoutProblems(where: string, timeoutMs: unknown): string[] {
   if (timeoutMs === undefined) return [];

@@ -3,7 +3,6 @@ import { DataModule } from '../../data/data.module.js';
 import { ResourceRegistry } from '../../data/resource-registry.js';
 import { DocumentsModule } from '../../documents/documents.module.js';
 import { CustomResourceRegistry } from '../../documents/levels/custom-resource-registry.js';
-import { ExtensionRoutes } from '../../security/extension-routes.js';
 import type { RolesDefinition } from '../../security/role-definition.js';
 import { PROJECT_ROLES, SecurityModule } from '../../security/security.module.js';
 import { ExtensionsModule } from '../extensions.module.js';
@@ -16,8 +15,8 @@ export const PROJECT_FUNCTIONS = Symbol('PROJECT_FUNCTIONS');
 export const PROJECT_FUNCTION_RESOURCES = Symbol('PROJECT_FUNCTION_RESOURCES');
 
 /**
- * The project's functions and function resources: checked at boot (`FunctionRegistry`, which RolesGuard also
- * asks, as `ExtensionRoutes`, which extension a request addresses) and run (`FunctionCalls`).
+ * The project's functions and function resources: checked at boot (`FunctionRegistry`, which RolesGuard asks through
+ * the `ExtensionDirectory` which extension a request addresses) and run (`FunctionCalls`).
  */
 @Module({
   imports: [DataModule, SecurityModule, DocumentsModule, ExtensionsModule],
@@ -39,9 +38,8 @@ export const PROJECT_FUNCTION_RESOURCES = Symbol('PROJECT_FUNCTION_RESOURCES');
         { token: PROJECT_FUNCTION_RESOURCES, optional: true },
       ],
     },
-    { provide: ExtensionRoutes, useExisting: FunctionRegistry },
     FunctionCalls,
   ],
-  exports: [FunctionRegistry, ExtensionRoutes, FunctionCalls],
+  exports: [FunctionRegistry, FunctionCalls],
 })
 export class FunctionsModule {}

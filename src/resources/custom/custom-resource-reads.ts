@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../common/principal.js';
 import { ApiSettings } from '../../config/api-settings.js';
 import { nextBatchLink } from '../../http/request-context.js';
 import { RowChecksum } from '../../data/checksum.js';
 import { keySegment } from '../../data/primary-key.js';
 import { toJson, type CanonicalValue } from '../../data/value-codec.js';
+import { FunctionCalls } from '../../extensions/functions/function-calls.js';
+import { parametersFrom } from '../../extensions/functions/function-parameters.js';
 import type { ResourceAccess } from '../../security/resource-access.js';
+import { SecurityService } from '../../security/security.service.js';
 import { inlined } from '../inline-limit.js';
 import { ObjectLinkPlanner } from '../meta/object-link-planner.js';
 import type { ObjectLinks } from '../meta/object-links.js';
@@ -22,7 +26,21 @@ export interface CustomReadRequest {
   query: Record<string, unknown>;
   /** `nometa=true`: objects at every level without `@metadata` (next_batch links stay). */
   nometa?: boolean;
+  /** The caller, for the levels' function sub-resources (which run as the caller); none are read without one. */
+  principal?: Principal;
+  requestId?: string;
 }
+
+/** An object of a level with function sub-resources, waiting for their values. */
+interface Containing {
+  level: ResourceLevel;
+  out: JsonObject;
+  /** Its attributes as the caller sees them (no `@metadata`, no sub-resources). */
+  attributes: JsonObject;
+}
+
+/** Function sub-resources run at most this many at once (each is the project's code, maybe reading the database). */
+const FUNCTION_LEVEL_CONCURRENCY = 4;
 
 /** A level's `@metadata.links` for one request: its table's links, built only from the columns the level shows. */
 interface LevelLinks {
@@ -49,12 +67,14 @@ export class CustomResourceReads {
     private readonly settings: ApiSettings,
     private readonly checksums: RowChecksum,
     private readonly linkPlanner: ObjectLinkPlanner,
+    private readonly security: SecurityService,
+    private readonly functions: FunctionCalls,
   ) {}
 
   async list(level: ResourceLevel, access: ResourceAccess, request: CustomReadRequest): Promise<unknown[]> {
     const query = customReadQueryOf(level, request.query, this.settings);
     const { nodes, more } = await this.reader.list(level, access, query);
-    const out: unknown[] = this.objects(level, access, nodes, query, request);
+    const out: unknown[] = await this.objects(level, access, nodes, query, request);
     if (more) out.push({ '@metadata': { next_batch: nextBatchLink(new URL(request.url), query.root.offset + query.pageSize) } });
     return out;
   }
@@ -69,14 +89,15 @@ export class CustomResourceReads {
     return this.reader.value(level, access, segment, attributeName);
   }
 
-  /** The documents as JSON objects, links planned once per level and request. */
-  private objects(
+  /** The documents as JSON objects, links planned once per level and request; then their function sub-resources. */
+  private async objects(
     root: ResourceLevel,
     access: ResourceAccess,
     nodes: DocumentNode[],
     query: CustomReadQuery,
     request: CustomReadRequest,
-  ): JsonObject[] {
+  ): Promise<JsonObject[]> {
+    const containing: Containing[] = [];
     const planned = new Map<ResourceLevel, LevelLinks>();
     const linksOf = (level: ResourceLevel): LevelLinks => {
       let links = planned.get(level);
@@ -88,6 +109,10 @@ export class CustomResourceReads {
     };
     const shape = (node: DocumentNode): JsonObject => {
       const out = this.object(node.level, node.row, query, request, linksOf(node.level));
+      if (node.level.functionLevels.length > 0) {
+        const { '@metadata': _metadata, ...attributes } = out;
+        containing.push({ level: node.level, out, attributes });
+      }
       for (const sub of node.subs) {
         const made = sub.nodes.map(shape);
         if (sub.level.kind !== 'child') {
@@ -100,7 +125,52 @@ export class CustomResourceReads {
       }
       return out;
     };
-    return nodes.map(shape);
+    const shaped = nodes.map(shape);
+    await this.functionLevels(containing, query, request);
+    return shaped;
+  }
+
+  /**
+   * Each object's function sub-resources (`ResourceLevel.functionLevels`): the function resource's GET as the caller,
+   * given the object. One the caller's roles do not grant is left out, as a level it may not read is; an array
+   * longer than `pagesize` is cut there, with a `next_batch` link to the function resource itself.
+   */
+  private async functionLevels(containing: Containing[], query: CustomReadQuery, request: CustomReadRequest): Promise<void> {
+    const principal = request.principal;
+    if (containing.length === 0 || !principal) return;
+    const calls: Array<() => Promise<void>> = [];
+    for (const { level, out, attributes } of containing) {
+      for (const sub of level.functionLevels) {
+        const resource = this.functions.registry.functionResource(sub.functionResource)!;
+        if (!this.security.mayUse(principal, resource.endpoint, 'READ')) continue;
+        const parameters = sub.parameters.map((p) => ({ parameter: p.parameter, attribute: p.attribute.name }));
+        calls.push(async () => {
+          const value = await this.functions.forContaining(resource, principal, parameters, attributes, request.requestId);
+          out[sub.name] = Array.isArray(value)
+            ? this.firstPage(value, resource.definition.name, parameters, attributes, query, request)
+            : value;
+        });
+      }
+    }
+    for (let i = 0; i < calls.length; i += FUNCTION_LEVEL_CONCURRENCY) {
+      await Promise.all(calls.slice(i, i + FUNCTION_LEVEL_CONCURRENCY).map((call) => call()));
+    }
+  }
+
+  /** A function sub-resource's array, cut at `pagesize` with a link to the rest at the function resource. */
+  private firstPage(
+    rows: unknown[],
+    name: string,
+    parameters: ReadonlyArray<{ parameter: string; attribute: string }>,
+    attributes: JsonObject,
+    query: CustomReadQuery,
+    request: CustomReadRequest,
+  ): unknown[] {
+    if (rows.length <= query.pageSize) return rows;
+    const next = new URL(`${request.baseUrl}/${encodeURIComponent(name)}`);
+    for (const [parameter, value] of Object.entries(parametersFrom(parameters, attributes))) next.searchParams.set(parameter, value);
+    next.searchParams.set('pagesize', String(query.pageSize));
+    return [...rows.slice(0, query.pageSize), { '@metadata': { next_batch: nextBatchLink(next, query.pageSize) } }];
   }
 
   /** Planned once per level and request (see ObjectLinkPlanner). */

@@ -1,7 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { DataModule } from '../../data/data.module.js';
-import { FunctionsModule } from '../../extensions/functions/functions.module.js';
-import { ExtensionDispatch } from './extension-dispatch.js';
+import { ExtensionAnswersModule } from './extension-answers.module.js';
 import { ExtensionRoutesController } from './extension-routes.controller.js';
 
 /**
@@ -13,9 +11,8 @@ export class ExtensionRoutesModule {
   static when(declared: boolean): DynamicModule {
     return {
       module: ExtensionRoutesModule,
-      imports: [DataModule, FunctionsModule],
+      imports: [ExtensionAnswersModule],
       controllers: declared ? [ExtensionRoutesController] : [],
-      providers: [ExtensionDispatch],
     };
   }
 }

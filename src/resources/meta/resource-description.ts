@@ -1,6 +1,6 @@
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import type { CustomResource } from '../../documents/levels/custom-resource-registry.js';
-import type { FunctionResource } from '../../extensions/functions/function-registry.js';
+import type { ExtensionResource } from '../../extensions/extension-directory.js';
 
 /**
  * One entry of `@resources` for a table (or view) resource: Tessera's fields (`prefixedName`, `table`, `primaryKey`,
@@ -68,63 +68,32 @@ function describeResource(baseUrl: string, registry: ResourceRegistry, apiVersio
   };
 }
 
-/** What a SQL resource's or procedure's `@resources` entry says of it. */
-export interface SqlEndpointEntry {
-  name: string;
-  description?: string;
-  parameters: ReadonlyArray<{ name: string; type: string; required: boolean }>;
-}
-
 /**
- * One entry of `@resources` (and of `@procedures`) for a SQL resource (`FreeSQL`, read-only) or a stored procedure
- * (`StoredProcedure`), LAC's names for them: no table, so `entity` and `table` are null and the key is empty; its
- * parameters with their types.
+ * One entry of `@resources` (and of `@procedures`) for a resource that is not a table, under LAC's resource types: a
+ * function resource (`JavaScript`), a SQL resource (`FreeSQL`, read-only), a stored procedure (`StoredProcedure`). It
+ * has no key of its own (`primaryKey` is empty); `entity` and `table` name the table its rows come from when it says
+ * (a function resource's `rows`), else null; its parameters with their types, and the methods it answers.
  */
-export function describeSqlEndpoint(
+export function describeExtensionResource(
   baseUrl: string,
   registry: ResourceRegistry,
-  apiVersion: string,
-  type: 'FreeSQL' | 'StoredProcedure',
-  entry: SqlEndpointEntry,
-): Record<string, unknown> {
-  return {
-    '@metadata': { href: `${baseUrl}/${encodeURIComponent(entry.name)}` },
-    name: entry.name,
-    resource_type: type,
-    prefix: registry.prefix,
-    entity: null,
-    apiVersion,
-    is_collection: true,
-    description: entry.description ?? null,
-    table: null,
-    primaryKey: [],
-    ...(type === 'FreeSQL' ? { readOnly: true } : {}),
-    parameters: entry.parameters.map((p) => ({ name: p.name, type: p.type, required: p.required })),
-  };
-}
-
-/**
- * One entry of `@resources` for a function resource (LAC's "JavaScript" resource type): `entity` and `table` are those
- * its rows come from when it declares them (`rows`), else null; it has no key of its own.
- */
-export function describeFunctionResource(
-  baseUrl: string,
-  registry: ResourceRegistry,
-  resource: FunctionResource,
+  resource: ExtensionResource,
   apiVersion: string,
 ): Record<string, unknown> {
-  const table = resource.rows?.table.tableName ?? null;
+  const table = resource.table?.tableName ?? null;
   return {
-    '@metadata': { href: `${baseUrl}/${encodeURIComponent(resource.definition.name)}` },
-    name: resource.definition.name,
-    resource_type: 'JavaScript',
+    '@metadata': { href: `${baseUrl}/${encodeURIComponent(resource.name)}` },
+    name: resource.name,
+    resource_type: resource.type,
     prefix: registry.prefix,
     entity: table,
     apiVersion,
     is_collection: true,
-    description: resource.definition.description ?? null,
+    description: resource.description ?? null,
     table,
     primaryKey: [],
+    ...(resource.type === 'FreeSQL' ? { readOnly: true } : {}),
+    parameters: resource.parameters.map((p) => ({ name: p.name, type: p.type, required: p.required })),
     methods: resource.methods,
   };
 }

@@ -1,5 +1,5 @@
 import type { Resource } from '../../data/resource-registry.js';
-import type { CustomResource, ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
+import { levelsFrom, type CustomResource, type ResourceLevel } from '../../documents/levels/custom-resource-registry.js';
 import { errorRefs } from '../../common/openapi/error-responses.js';
 import { codeSpan, jsonContent, readContent, ref, type JsonObject } from '../../common/openapi/openapi-types.js';
 import { LAC_GET_PARAMETERS, WRITE_PARAMETERS } from '../query-parameters.js';
@@ -25,10 +25,6 @@ export interface CustomDocs {
   tags: JsonObject[];
 }
 
-function levelsOf(level: ResourceLevel): ResourceLevel[] {
-  return [level, ...level.subLevels.flatMap(levelsOf)];
-}
-
 function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, derived: ReadonlySet<string>): JsonObject {
   const properties: Record<string, unknown> = { '@metadata': ref('schemas', 'Metadata') };
   for (const attribute of level.attributes) {
@@ -49,6 +45,14 @@ function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, de
           }
         : { description: `Its ${codeSpan(sub.table.tableName)} (${sub.name}), or null.`, oneOf: [item, { type: 'null' }] };
   }
+  for (const sub of level.functionLevels) {
+    properties[sub.name] = {
+      description:
+        `What the function resource ${codeSpan(sub.functionResource)} answers for this object (read-only; left out for a caller ` +
+        'its roles do not grant it); an array is cut at pagesize, a next_batch element ending it.',
+      readOnly: true,
+    };
+  }
   return {
     type: 'object',
     title: level.path,
@@ -63,7 +67,7 @@ function levelSchema(level: ResourceLevel, names: Map<ResourceLevel, string>, de
 
 /** `filter.<P>`, `sysfilter.<P>`, `order.<P>`, `sysorder.<P>` for each level below `root`. */
 function levelParameters(root: ResourceLevel, allowFreeFormFilters: boolean): JsonObject[] {
-  return levelsOf(root)
+  return levelsFrom(root)
     .filter((level) => level !== root)
     .flatMap((level) => {
       const sub = level.path.slice(root.path.length + 1);
@@ -109,7 +113,7 @@ const WRITE_NOTE =
   'by default INSERT on POST and UPDATE on PUT; children get their foreign keys from their parent. One transaction for the whole document.';
 
 export function customResourceDocs(source: CustomDocsSource, taken: Iterable<string>): CustomDocs {
-  const levels = source.resources.flatMap((r) => levelsOf(r.root));
+  const levels = source.resources.flatMap((r) => levelsFrom(r.root));
   const names = componentNamesOf(levels, (level) => level.path, taken);
   const schemas: Record<string, JsonObject> = {};
   const parameters: Record<string, JsonObject> = {};
