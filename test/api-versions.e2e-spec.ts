@@ -4,7 +4,7 @@ import { demoResources } from '../src/demo/resources.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiWithKey, type Api } from './support/api.js';
 import { createManualToken } from './support/auth.js';
-import { describeEachTarget, startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
+import { bootFailureOf, describeEachTarget, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
 /**
  * API versions with resources of their own (issue 28, item 6) through HTTP on each database: the demo's v1 and v2
@@ -109,14 +109,7 @@ describeEachTarget('API versions', (target) => {
 describe('API versions: bad definitions', () => {
   const [target] = testTargets();
 
-  const bootFailure = async (project: ProjectDefinition): Promise<Error | undefined> =>
-    startTestApp(target!, { project }).then(
-      async (t) => {
-        await t.close();
-        return undefined;
-      },
-      (error: unknown) => error as Error,
-    );
+  const bootFailure = (project: ProjectDefinition): Promise<Error | undefined> => bootFailureOf(target!, project);
 
   it('stop the boot naming every unknown version and every clash', async () => {
     const failure = await bootFailure({

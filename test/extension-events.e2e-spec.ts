@@ -3,7 +3,7 @@ import type { FunctionResourceDefinition } from '../src/extensions/functions/fun
 import { Refusal } from '../src/extensions/refusal.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, apiWithRoles, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
+import { bootFailureOf, describeEachTarget, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
 /**
  * The project's extensions meet the request and response events as tables do (issue 28, item 4), and are found by
@@ -166,18 +166,10 @@ describe('events on extensions: bad names', () => {
   const [target] = testTargets();
 
   it('stop the boot naming an event resource that is no table, custom resource or extension', async () => {
-    const failure = await startTestApp(target!, {
-      project: {
-        ...project,
-        events: { request: [{ name: 'x', resources: ['employee/noSuchFunction', 'owedByNobody'], run: () => undefined }] },
-      },
-    }).then(
-      async (app) => {
-        await app.close();
-        return undefined;
-      },
-      (error: unknown) => error as Error,
-    );
+    const failure = await bootFailureOf(target!, {
+      ...project,
+      events: { request: [{ name: 'x', resources: ['employee/noSuchFunction', 'owedByNobody'], run: () => undefined }] },
+    });
     expect(failure?.message).toContain('employee/noSuchFunction');
     expect(failure?.message).toContain('owedByNobody');
   });

@@ -4,7 +4,7 @@ import { demoRoles } from '../src/demo/roles.js';
 import type { FunctionResourceDefinition } from '../src/extensions/functions/function-definition.js';
 import type { ProjectDefinition } from '../src/project-definition.js';
 import { apiAs, apiWithRoles, type Api } from './support/api.js';
-import { describeEachTarget, startTestApp, suiteApp, testTargets, type TestApp } from './support/test-app.js';
+import { bootFailureOf, describeEachTarget, suiteApp, testTargets, type TestApp } from './support/test-app.js';
 
 /**
  * A function resource as a level of a custom resource (issue 28, item 1; LAC's JavaScript resource inside a custom
@@ -141,53 +141,40 @@ describeEachTarget('function resources as levels of custom resources', (target) 
 describe('function resources as levels: bad definitions', () => {
   const [target] = testTargets();
 
-  const bootFailure = async (definition: ProjectDefinition): Promise<Error | undefined> =>
-    startTestApp(target!, { project: definition }).then(
-      async (app) => {
-        await app.close();
-        return undefined;
-      },
-      (error: unknown) => error as Error,
-    );
+  /** A boot of the test project with these custom resources besides the demo's: the error it stops with. */
+  const bootFailure = (resources: NonNullable<ProjectDefinition['resources']>): Promise<Error | undefined> =>
+    bootFailureOf(target!, { ...project, resources: [...demoResources, ...resources] });
 
   it('stop the boot naming every unknown function resource and parameter', async () => {
-    const failure = await bootFailure({
-      ...project,
-      resources: [
-        ...demoResources,
-        {
-          name: 'Broken',
-          entity: 'customer',
-          functions: [
-            { name: 'A', functionResource: 'noSuchThing' },
-            { name: 'B', functionResource: 'owedByCustomer', parameters: { nosuch: 'name' } },
-          ],
-        },
-      ],
-    });
+    const failure = await bootFailure([
+      {
+        name: 'Broken',
+        entity: 'customer',
+        functions: [
+          { name: 'A', functionResource: 'noSuchThing' },
+          { name: 'B', functionResource: 'owedByCustomer', parameters: { nosuch: 'name' } },
+        ],
+      },
+    ]);
     expect(failure?.name).toBe('FunctionsError');
     expect(failure!.message).toContain('custom resource Broken, function sub-resource "A": no function resource is called noSuchThing');
     expect(failure!.message).toContain('function sub-resource "B": the function resource owedByCustomer declares no parameter nosuch');
   });
 
   it("stop the boot naming a level's bad names and attributes", async () => {
-    const failure = await bootFailure({
-      ...project,
-      resources: [
-        ...demoResources,
-        {
-          name: 'Broken',
-          entity: 'customer',
-          attributes: ['name'],
-          children: [{ name: 'Orders', entity: 'purchaseorder' }],
-          functions: [
-            { name: 'Orders', functionResource: 'owedByCustomer' },
-            { name: 'Owed', functionResource: 'owedByCustomer', parameters: { customer: 'balance' } },
-            { name: 'a.b', functionResource: 'owedByCustomer' },
-          ],
-        },
-      ],
-    });
+    const failure = await bootFailure([
+      {
+        name: 'Broken',
+        entity: 'customer',
+        attributes: ['name'],
+        children: [{ name: 'Orders', entity: 'purchaseorder' }],
+        functions: [
+          { name: 'Orders', functionResource: 'owedByCustomer' },
+          { name: 'Owed', functionResource: 'owedByCustomer', parameters: { customer: 'balance' } },
+          { name: 'a.b', functionResource: 'owedByCustomer' },
+        ],
+      },
+    ]);
     expect(failure?.name).toBe('CustomResourceError');
     expect(failure!.message).toContain('"Orders": two sub-resources of Broken have that name');
     expect(failure!.message).toContain('parameter customer is taken from "balance", which is no attribute of Broken');

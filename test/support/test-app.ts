@@ -179,6 +179,17 @@ export function anotherInstance(t: TestApp, clock?: Clock): Promise<INestApplica
   return createTestApplication(t.config, demoProject, { clock, logger: createLogger('silent') });
 }
 
+/** The error a boot of `project` stops with, or undefined when it boots (the app is closed again then). */
+export function bootFailureOf(target: TestTarget, project: ProjectDefinition): Promise<Error | undefined> {
+  return startTestApp(target, { project }).then(
+    async (app) => {
+      await app.close();
+      return undefined;
+    },
+    (error: unknown) => error as Error,
+  );
+}
+
 /**
  * Boots a test app for the enclosing suite and closes it after the suite (if it booted), handing
  * it to `ready` first: `suiteApp(target, { clock }, (app) => { t = app; })`. `ready` may be async
