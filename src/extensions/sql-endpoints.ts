@@ -1,6 +1,6 @@
 import type { Principal } from '../common/principal.js';
 import { NameLookup } from '../database/name-lookup.js';
-import { OPERATION_OF_METHOD, type ExtensionDemand, type ExtensionMethod } from '../security/extension-routes.js';
+import { extensionMethodOf, OPERATION_OF_METHOD, type ExtensionDemand, type ExtensionMethod } from '../security/extension-routes.js';
 import type { NamedEndpoint } from '../security/named-endpoints.js';
 import type { Operation } from '../security/role-definition.js';
 import type { CompiledProcedure, ProcedureRegistry } from './procedures/procedure-registry.js';
@@ -67,8 +67,7 @@ export class SqlEndpoints {
     if (this.named.length === 0) return undefined;
     const params = request.params;
     if (params?.resource === undefined || params.pk !== undefined) return undefined;
-    const method = request.method === 'HEAD' || request.method === undefined ? 'GET' : request.method === 'PATCH' ? 'PUT' : request.method;
-    return this.demands.get(params.resource)?.get(method);
+    return this.demands.get(params.resource)?.get(extensionMethodOf(request.method));
   }
 
   get procedures(): readonly CompiledProcedure[] {

@@ -7,6 +7,11 @@ import type { Operation } from './role-definition.js';
 /** The methods extensions answer (HEAD is GET; PATCH is not one). */
 export type ExtensionMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The method an extension answers a request's as: HEAD is GET and PATCH is PUT, as on tables. */
+export function extensionMethodOf(method: string | undefined): string {
+  return method === 'HEAD' || method === undefined ? 'GET' : method === 'PATCH' ? 'PUT' : method;
+}
+
 /** The operation a role must grant for a method, on an extension that is not a table's function. */
 export const OPERATION_OF_METHOD: Readonly<Record<ExtensionMethod, Operation>> = {
   GET: 'READ',

@@ -15,7 +15,7 @@ import { setCallerAccess, setCallerGrants } from './caller-access.decorator.js';
 import { REQUIRED_ACCESS } from './requires-access.decorator.js';
 import { readOnlyViewError } from './read-only-view.js';
 import { ResourcePaths } from './resource-paths.js';
-import { EXTENSION_ROUTES, ExtensionRoutes, setExtensionDemand, type ExtensionDemand } from './extension-routes.js';
+import { EXTENSION_ROUTES, ExtensionRoutes, extensionMethodOf, setExtensionDemand, type ExtensionDemand } from './extension-routes.js';
 import type { Operation } from './role-definition.js';
 import { SecurityService } from './security.service.js';
 
@@ -101,8 +101,7 @@ export class RolesGuard implements CanActivate {
    * told nothing of what it answers).
    */
   private admitExtension(request: unknown, principal: Principal, demand: ExtensionDemand): boolean {
-    const method = rawRequestOf(request).method;
-    const asked = method === 'HEAD' || method === undefined ? 'GET' : method === 'PATCH' ? 'PUT' : method;
+    const asked = extensionMethodOf(rawRequestOf(request).method);
     const access = demand.table ? this.security.access(principal, demand.table) : undefined;
     const permits = (operation: Operation): boolean => {
       if (demand.roles && !principal.roleNames.some((role) => demand.roles!.includes(role))) return false;

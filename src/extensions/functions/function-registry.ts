@@ -1,7 +1,7 @@
 import type { Resource, ResourceRegistry } from '../../data/resource-registry.js';
 import { isKeyless } from '../../data/resource-registry.js';
 import { levelsFrom, type CustomResourceRegistry } from '../../documents/levels/custom-resource-registry.js';
-import { OPERATION_OF_METHOD, type ExtensionDemand, type ExtensionMethod } from '../../security/extension-routes.js';
+import { extensionMethodOf, OPERATION_OF_METHOD, type ExtensionDemand, type ExtensionMethod } from '../../security/extension-routes.js';
 import type { NamedEndpoint } from '../../security/named-endpoints.js';
 import { OPERATIONS, type Operation, type RolesDefinition } from '../../security/role-definition.js';
 import type { FunctionDefinition, FunctionResourceDefinition, FunctionResourceHandler } from './function-definition.js';
@@ -141,9 +141,7 @@ export class FunctionRegistry {
         : params!.pk !== undefined
           ? routes.resourceFunctions.get(params!.pk.toLowerCase())
           : routes.functionResource;
-    // HEAD is GET; PATCH is PUT, as on tables.
-    const method = request.method === 'HEAD' || request.method === undefined ? 'GET' : request.method === 'PATCH' ? 'PUT' : request.method;
-    return target && this.demand(target, method);
+    return target && this.demand(target, extensionMethodOf(request.method));
   }
 
   /** A function resource's GET, as a custom resource level's function sub-resource calls it. */
