@@ -25,7 +25,7 @@ export class RegistryColumnResolver implements ColumnResolver {
     if (path.length === 1) {
       const column = this.resource.columnsByName.get(path[0]!);
       if (!column || (this.readable && !this.readable.has(column.name))) return undefined;
-      return { sql: `${q(this.alias)}.${q(column.name)}`, kind: column.kind, maxLength: column.length };
+      return { sql: `${q(this.alias)}.${q(column.name)}`, kind: column.kind, maxLength: column.length, notNull: !column.nullable };
     }
     if (path.length !== 2) return undefined;
     const relation = parentRelation(this.resource, path[0]!);

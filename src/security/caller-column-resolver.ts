@@ -31,7 +31,7 @@ export class CallerColumnResolver implements ColumnResolver {
       if (!column || !mayName(this.access, column.name)) return undefined;
       const plain = `${q('t')}.${q(column.name)}`;
       const grants = this.access.columnGrants(column.name, false);
-      if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length };
+      if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length, notNull: !column.nullable };
       return {
         sql: GUARDED_ONLY,
         kind: column.kind,

@@ -12,6 +12,12 @@ export interface ResolvedColumn {
   render?: (params: ParameterSink) => string;
   kind: ColumnKind;
   maxLength?: number;
+  /**
+   * The SQL can never be NULL (a NOT NULL column read as is): PostgreSQL's order then leaves out
+   * `NULLS FIRST`/`LAST`, which only an index built with that nulls order could serve, so the
+   * column's plain index (the primary key's, say) gives the order without sorting the table.
+   */
+  notNull?: boolean;
 }
 
 export interface ColumnResolver {

@@ -9,7 +9,7 @@ import { parseSysFilter } from './sysfilter-parser.js';
 const PARENT_SQL = '(SELECT "p"."salesrep_id" FROM "purchaseorder" "p" WHERE "p"."id" = "t"."order_id")';
 
 const COLUMNS: Record<string, ResolvedColumn> = {
-  id: { sql: '"t"."id"', kind: 'integer' },
+  id: { sql: '"t"."id"', kind: 'integer', notNull: true },
   balance: { sql: '"t"."balance"', kind: 'decimal' },
   credit_limit: { sql: '"t"."credit_limit"', kind: 'decimal' },
   name: { sql: '"t"."name"', kind: 'string', maxLength: 30 },
@@ -299,6 +299,11 @@ describe('compileOrder', () => {
 
   it('sorts nulls first ascending on PostgreSQL too, as SQLite and MySQL do', () => {
     expect(order(parseSysOrder('(balance:asc, name:desc_uc)'), 'postgres')).toEqual(['"t"."balance" ASC NULLS FIRST', 'UPPER("t"."name") DESC NULLS LAST']);
+  });
+
+  it('leaves the nulls order out on PostgreSQL for a column that cannot be NULL, so its plain index serves the order', () => {
+    expect(order(parseSysOrder('(id:asc, balance:desc)'), 'postgres')).toEqual(['"t"."id" ASC', '"t"."balance" DESC NULLS LAST']);
+    expect(order(parseSysOrder('(id:desc)'), 'postgres')).toEqual(['"t"."id" DESC']);
   });
 
   it('places nulls for null_first / null_last portably: a leading IS NULL item, NULLS FIRST / LAST on PostgreSQL', () => {

@@ -56,7 +56,8 @@ export function compileFilter(node: FilterNode, ctx: CompileContext): string {
 /**
  * Compiles sort terms into `ORDER BY` items, e.g. `['"t"."balance" DESC', 'UPPER("t"."name") ASC']`.
  * Nulls sort as the smallest value on all three databases (PostgreSQL gets `NULLS FIRST` /
- * `NULLS LAST` to match SQLite and MySQL). `_uc` terms sort by `UPPER(column)`, `_lc` terms by
+ * `NULLS LAST` to match SQLite and MySQL, except on a column that cannot be NULL, whose plain
+ * index then serves the order). `_uc` terms sort by `UPPER(column)`, `_lc` terms by
  * `LOWER(column)`; both need string columns. `null_first` / `null_last` place the nulls explicitly:
  * PostgreSQL says `NULLS FIRST` / `NULLS LAST`; SQLite and MariaDB/MySQL (which have no such clause,
  * or not in every supported version) get a leading `(column IS NULL) DESC` / `ASC` item, which the
@@ -75,7 +76,7 @@ export function compileOrder(terms: OrderTerm[], ctx: CompileContext): string[] 
     if (term.nulls && ctx.dialect !== 'postgres') items.push(`(${sqlOf(column, ctx.params)} IS NULL) ${nullsFirst ? 'DESC' : 'ASC'}`);
     const sql = sqlOf(column, ctx.params);
     const expression = term.caseInsensitive ? `${term.lowerCase ? 'LOWER' : 'UPPER'}(${sql})` : sql;
-    const nulls = ctx.dialect === 'postgres' ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : '';
+    const nulls = ctx.dialect === 'postgres' && !column.notNull ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : '';
     items.push(`${expression} ${direction}${nulls}`);
     return items;
   });

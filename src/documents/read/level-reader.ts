@@ -216,7 +216,7 @@ export class LevelReader {
     return where;
   }
 
-  /** The request's terms (attribute names), then the level's fixed order, then the primary key's columns not named yet. */
+  /** The request's terms (attribute names), then the level's fixed order, then the primary key's columns not named yet, in the last term's direction. */
   private orderBy(level: ResourceLevel, access: ResourceAccess, query: LevelQuery, params: Params): string[] {
     const request = query.request;
     const terms = combineSortTerms([
@@ -229,9 +229,12 @@ export class LevelReader {
     const callerTable = new CallerColumnResolver(access, this.registry, this.dialect);
     const fixed = level.order.filter((t) => !named.has(t.column[0]) && callerTable.resolve(t.column) !== undefined);
     for (const t of fixed) if (t.column.length === 1) named.add(t.column[0]);
+    // The key runs the way the last term does: an index on that term's column (which holds the key too,
+    // on InnoDB) then gives the whole order, and a page is read without sorting every row that matches.
+    const keyDirection = [...terms, ...fixed].at(-1)?.direction ?? 'asc';
     const keyTerms: OrderTerm[] = level.table.primaryKey
       .filter((column) => !named.has(column.name))
-      .map((column) => ({ column: [column.name], direction: 'asc', caseInsensitive: false }));
+      .map((column) => ({ column: [column.name], direction: keyDirection, caseInsensitive: false }));
     const mine = { columns: this.callerColumns(level, access), params, dialect: this.dialect };
     const system = roleFilterSql(level.table, this.registry, this.dialect, params);
     return [
