@@ -61,6 +61,32 @@ for (const database of databases) {
       );
     });
 
+    it('on PostgreSQL alone, names a column that may be NULL whose index keeps nulls last, when a named order sorts by it', async () => {
+      // purchaseorder.salesrep_id may be NULL and has a plain index: a filter uses it everywhere, and so does an order
+      // on SQLite and MariaDB, but PostgreSQL's index (ASC NULLS LAST) cannot give Tessera's nulls-first order.
+      const byRep: ProjectDefinition = {
+        ...demoProject,
+        resources: [
+          ...(demoProject.resources ?? []),
+          {
+            name: 'RepOrders',
+            entity: 'purchaseorder',
+            userFilters: { ofRep: 'salesrep_id = :rep' },
+            userOrders: { byRep: 'salesrep_id desc' },
+          },
+        ],
+      };
+      const notes = await bootNotes(database, byRep);
+      if (database !== 'postgres') {
+        expect(notes).toEqual([]);
+        return;
+      }
+      expect(notes).toHaveLength(1);
+      expect(notes[0]!.columns).toEqual(['purchaseorder.salesrep_id']);
+      expect(notes[0]!.msg).toContain('purchaseorder.salesrep_id (RepOrders userfilter ofRep, RepOrders userorder byRep)');
+      expect(notes[0]!.msg).toContain('(column NULLS FIRST)');
+    });
+
     it('says nothing about the demo: every column its named filters and orders read leads an index', async () => {
       expect(await bootNotes(database, demoProject)).toEqual([]);
     });

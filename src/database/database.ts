@@ -13,7 +13,7 @@ import { poolUsageOf, type PoolUsage } from './connection/pool-usage.js';
 import { beginWriteSession, type WriteSession } from './write-session.js';
 import { underBootLock } from './locks/boot-lock.js';
 import { ChangeSignals } from './change-signals.js';
-import { indexLeads } from './schema/index-leads.js';
+import { indexLeads, type IndexLead } from './schema/index-leads.js';
 import { runForResultSets, type ResultSet } from './raw-results.js';
 import { routinesNamed, type RoutineInfo } from './schema/routine-catalog.js';
 
@@ -170,7 +170,7 @@ export class Database implements DatabaseScope {
    * Which columns of these entities' live tables an index starts with (see `indexLeads`), by
    * table name: for the boot's note on filters that would read a whole table.
    */
-  indexLeads(entities: ReadonlyArray<Function | string>): Promise<Map<string, (column: string) => boolean>> {
+  indexLeads(entities: ReadonlyArray<Function | string>): Promise<Map<string, IndexLead>> {
     return this.read(() => indexLeads(this.dataSource, entities));
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Logger } from 'pino';
 import type { ColumnPath, FilterNode } from '../../data/query/ast.js';
 import { Database } from '../../database/database.js';
+import type { Dialect } from '../../database/dialect.js';
 import { LOGGER } from '../../observability/logger.js';
 import { CustomResourceRegistry, type CustomResource } from './custom-resource-registry.js';
 
@@ -13,6 +14,8 @@ export interface NamedQueryColumn {
   entity: Function | string;
   /** e.g. `Customers userfilter balanceAtLeast`, `Customers userorder richestFirst`. */
   readers: string[];
+  /** Whether a named order sorts by it (on PostgreSQL its index must then keep nulls first, see `indexLeads`). */
+  ordered: boolean;
 }
 
 /**
@@ -24,18 +27,19 @@ export interface NamedQueryColumn {
 export function namedQueryColumns(resources: readonly CustomResource[]): NamedQueryColumn[] {
   const found = new Map<string, NamedQueryColumn>();
   for (const { name: resource, root, userFilters, userOrders } of resources) {
-    const add = (path: ColumnPath, reader: string): void => {
+    const add = (path: ColumnPath, reader: string, ordered = false): void => {
       // Named filters and orders name the root level's attributes, one part each (checked when the registry was built).
       const column = path.length === 1 ? root.attributeByName.get(path[0]!)?.column.name : undefined;
       if (column === undefined) return;
       const key = `${root.table.tableName}.${column}`;
-      const entry = found.get(key) ?? { table: root.table.tableName, column, entity: root.table.target, readers: [] };
+      const entry = found.get(key) ?? { table: root.table.tableName, column, entity: root.table.target, readers: [], ordered: false };
       if (!entry.readers.includes(reader)) entry.readers.push(reader);
+      entry.ordered ||= ordered;
       found.set(key, entry);
     };
     for (const filter of userFilters.values())
       for (const path of columnsOf(filter.tree)) add(path, `${resource} userfilter ${filter.name}`);
-    for (const [name, terms] of userOrders) if (terms[0]) add(terms[0].column, `${resource} userorder ${name}`);
+    for (const [name, terms] of userOrders) if (terms[0]) add(terms[0].column, `${resource} userorder ${name}`, true);
   }
   return [...found.values()];
 }
@@ -55,11 +59,15 @@ function columnsOf(node: FilterNode): ColumnPath[] {
 }
 
 /** The boot's one line naming the columns no index starts with, each with the named filters and orders that read it. */
-export function unindexedColumnsNote(unindexed: readonly NamedQueryColumn[]): string {
+export function unindexedColumnsNote(unindexed: readonly NamedQueryColumn[], dialect: Dialect): string {
   const list = unindexed.map((c) => `${c.table}.${c.column} (${c.readers.join(', ')})`).join('; ');
+  const nullsFirst =
+    dialect === 'postgres' && unindexed.some((c) => c.ordered)
+      ? ' On PostgreSQL, an index on a column that may be NULL serves an order only when built with its nulls first: (column NULLS FIRST).'
+      : '';
   return (
     `Named filters and orders read columns no index starts with, so each such read scans the whole table: ${list}. ` +
-    'Add an index in a migration (and @Index on the entity).'
+    `Add an index in a migration (and @Index on the entity).${nullsFirst}`
   );
 }
 
@@ -82,9 +90,12 @@ export class NamedQueryIndexes implements OnApplicationBootstrap {
     if (columns.length === 0) return;
     try {
       const leads = await this.database.indexLeads([...new Set(columns.map((c) => c.entity))]);
-      const unindexed = columns.filter((c) => leads.get(c.table)?.(c.column) === false);
+      const unindexed = columns.filter((c) => leads.get(c.table)?.(c.column, c.ordered) === false);
       if (unindexed.length > 0)
-        this.logger.warn({ columns: unindexed.map((c) => `${c.table}.${c.column}`) }, unindexedColumnsNote(unindexed));
+        this.logger.warn(
+          { columns: unindexed.map((c) => `${c.table}.${c.column}`) },
+          unindexedColumnsNote(unindexed, this.database.dialect),
+        );
     } catch (error) {
       this.logger.warn({ err: error }, "could not read the indexes of the named filters' and orders' tables");
     }
