@@ -55,7 +55,7 @@ async function planNodesWithoutSort(t: TestApp, statement: Statement): Promise<s
  *   matching row. The key now runs the way the last term does.
  * - on PostgreSQL every term said NULLS FIRST/LAST, which only an index built with that nulls
  *   order serves: even the plain `GET /customer` (by key) sorted the whole table. A NOT NULL
- *   column's term now leaves it out; the demo's balance index is built nulls first there.
+ *   column's term (the key, the demo's balance) now leaves it out, and a plain index serves it.
  */
 describeEachTarget('ordered reads: the key follows the last term, and an index serves the page', (target) => {
   let t: TestApp;

@@ -16,7 +16,6 @@ import { OrderTotalsProcedure1763900004000 } from './migrations/1763900004000-or
 import { CustomerSummaryView1763900005000 } from './migrations/1763900005000-customer-summary-view.js';
 import { demoProcedures, demoSqlResources } from './sql.js';
 import { EmployeeSalary1763900006000 } from './migrations/1763900006000-employee-salary.js';
-import { CustomerBalanceNullsFirst1763900007000 } from './migrations/1763900007000-customer-balance-nulls-first.js';
 import { demoFunctionResources, demoFunctions } from './functions.js';
 import { demoResources, demoTableQueries } from './resources.js';
 import { demoRoles } from './roles.js';
@@ -46,7 +45,6 @@ export const demoProject: ProjectDefinition = {
     OrderTotalsProcedure1763900004000,
     CustomerSummaryView1763900005000,
     EmployeeSalary1763900006000,
-    CustomerBalanceNullsFirst1763900007000,
   ],
   seed: seedDemo,
   roles: demoRoles,

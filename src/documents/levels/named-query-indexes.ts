@@ -63,7 +63,7 @@ export function unindexedColumnsNote(unindexed: readonly NamedQueryColumn[], dia
   const list = unindexed.map((c) => `${c.table}.${c.column} (${c.readers.join(', ')})`).join('; ');
   const nullsFirst =
     dialect === 'postgres' && unindexed.some((c) => c.ordered)
-      ? ' On PostgreSQL, an index on a column that may be NULL serves an order only when built with its nulls first: (column NULLS FIRST).'
+      ? ' On PostgreSQL an index serves an order only when it keeps nulls where the order does: built (column NULLS FIRST) for a column that may be NULL, in the default order for a NOT NULL one.'
       : '';
   return (
     `Named filters and orders read columns no index starts with, so each such read scans the whole table: ${list}. ` +
