@@ -1,6 +1,6 @@
 import type { ColumnPath } from './query/ast.js';
 import type { ColumnResolver, ResolvedColumn } from './query/compile-context.js';
-import type { ParentRelation, Resource, ResourceRegistry } from './resource-registry.js';
+import type { ParentRelation, Resource, ResourceColumn, ResourceRegistry } from './resource-registry.js';
 import { quoteIdentifier } from './sql-dialect.js';
 import type { Dialect } from '../database/dialect.js';
 
@@ -25,7 +25,7 @@ export class RegistryColumnResolver implements ColumnResolver {
     if (path.length === 1) {
       const column = this.resource.columnsByName.get(path[0]!);
       if (!column || (this.readable && !this.readable.has(column.name))) return undefined;
-      return { sql: `${q(this.alias)}.${q(column.name)}`, kind: column.kind, maxLength: column.length, notNull: !column.nullable };
+      return { sql: `${q(this.alias)}.${q(column.name)}`, kind: column.kind, maxLength: column.length, notNull: cannotBeNull(this.resource, column) };
     }
     if (path.length !== 2) return undefined;
     const relation = parentRelation(this.resource, path[0]!);
@@ -35,6 +35,15 @@ export class RegistryColumnResolver implements ColumnResolver {
     if (!parent || !column) return undefined;
     return { sql: parentSubquery(this.dialect, relation, parent, column.name, this.alias), kind: column.kind, maxLength: column.length };
   }
+}
+
+/**
+ * Whether a resource's column can never be NULL, as its entity declares: a table's column declared
+ * NOT NULL. A view's columns are never taken for it: `@ViewColumn` declares no nullability (TypeORM
+ * reads every one as NOT NULL), and a view's outer join or aggregate gives NULLs all the same.
+ */
+export function cannotBeNull(resource: Resource, column: ResourceColumn): boolean {
+  return !resource.view && !column.nullable;
 }
 
 /** The relation a path's first part names: the relation's property name, or the parent resource's. */

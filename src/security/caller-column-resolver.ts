@@ -1,4 +1,4 @@
-import { parentAlias, parentRelation, parentSubquery } from '../data/column-resolver.js';
+import { cannotBeNull, parentAlias, parentRelation, parentSubquery } from '../data/column-resolver.js';
 import type { ColumnPath } from '../data/query/ast.js';
 import type { ColumnResolver, ResolvedColumn } from '../data/query/compile-context.js';
 import type { ResourceRegistry } from '../data/resource-registry.js';
@@ -31,7 +31,7 @@ export class CallerColumnResolver implements ColumnResolver {
       if (!column || !mayName(this.access, column.name)) return undefined;
       const plain = `${q('t')}.${q(column.name)}`;
       const grants = this.access.columnGrants(column.name, false);
-      if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length, notNull: !column.nullable };
+      if (!grants) return { sql: plain, kind: column.kind, maxLength: column.length, notNull: cannotBeNull(resource, column) };
       return {
         sql: GUARDED_ONLY,
         kind: column.kind,

@@ -304,6 +304,8 @@ describe('compileOrder', () => {
   it('leaves the nulls order out on PostgreSQL for a column that cannot be NULL, so its plain index serves the order', () => {
     expect(order(parseSysOrder('(id:asc, balance:desc)'), 'postgres')).toEqual(['"t"."id" ASC', '"t"."balance" DESC NULLS LAST']);
     expect(order(parseSysOrder('(id:desc)'), 'postgres')).toEqual(['"t"."id" DESC']);
+    // null_first / null_last place no NULL there either: no leading IS NULL item on SQLite and MariaDB.
+    expect(order(parseSysOrder('(id:null_last)'), 'sqlite')).toEqual(['"t"."id" ASC']);
   });
 
   it('places nulls for null_first / null_last portably: a leading IS NULL item, NULLS FIRST / LAST on PostgreSQL', () => {

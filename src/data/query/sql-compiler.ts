@@ -73,7 +73,7 @@ export function compileOrder(terms: OrderTerm[], ctx: CompileContext): string[] 
     const nullsFirst = term.nulls ? term.nulls === 'first' : term.direction === 'asc';
     const items: string[] = [];
     // A column's SQL may bind values (a guard): each item writes it anew, in the order the items appear.
-    if (term.nulls && ctx.dialect !== 'postgres') items.push(`(${sqlOf(column, ctx.params)} IS NULL) ${nullsFirst ? 'DESC' : 'ASC'}`);
+    if (term.nulls && ctx.dialect !== 'postgres' && !column.notNull) items.push(`(${sqlOf(column, ctx.params)} IS NULL) ${nullsFirst ? 'DESC' : 'ASC'}`);
     const sql = sqlOf(column, ctx.params);
     const expression = term.caseInsensitive ? `${term.lowerCase ? 'LOWER' : 'UPPER'}(${sql})` : sql;
     const nulls = ctx.dialect === 'postgres' && !column.notNull ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : '';

@@ -34,8 +34,9 @@ export async function indexLeads(dataSource: DataSource, entities: ReadonlyArray
     if (first) leads.set(first.name, true);
     for (const column of table.columns) if (column.isUnique) leads.set(column.name, true);
     for (const index of [...table.indices, ...table.uniques]) if (index.columnNames[0]) leads.set(index.columnNames[0], true);
+    // As the entity declares it, which is what the order Tessera writes follows (see `cannotBeNull`).
     const nullable = new NameLookup<true>();
-    for (const column of table.columns) if (column.isNullable) nullable.set(column.name, true);
+    for (const column of metadata.columns) if (column.isNullable || metadata.tableType === 'view') nullable.set(column.databaseName, true);
     const ordersAlong = orderLeads?.get(metadata.tableName);
     out.set(metadata.tableName, (column, ordered = false) => {
       if (leads.get(column) !== true) return false;
