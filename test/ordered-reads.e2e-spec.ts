@@ -94,17 +94,16 @@ describeEachTarget('ordered reads: the key follows the last term, and an index s
     expect(paged).toEqual(expected);
   });
 
-  // On SQLite Tessera's statements bypass TypeORM's query runner (`runOnSqlite`), so there is none to
-  // listen on; the order of ties above shows the same thing there.
-  (target.database === 'sqlite' ? it.skip : it)(
-    'reads by the key ascending when no term is given, and descending after a descending term',
-    async () => {
+  // Not defined on SQLite: Tessera's statements there bypass TypeORM's query runner (`runOnSqlite`), so
+  // there is none to listen on; the order of ties above shows the same thing there.
+  if (target.database !== 'sqlite') {
+    it('reads by the key ascending when no term is given, and descending after a descending term', async () => {
       const [plain] = await pageReadsOf(t, () => api.get('/customer?pagesize=5').expect(200));
       expect(plain!.sql).toMatch(/ORDER BY \S+\.["`]name["`] ASC LIMIT/);
       const [descending] = await pageReadsOf(t, () => api.get('/customer?order=balance%20desc&pagesize=5').expect(200));
       expect(descending!.sql).toMatch(/ORDER BY \S+\.["`]balance["`] DESC( NULLS LAST)?, \S+\.["`]name["`] DESC LIMIT/);
-    },
-  );
+    });
+  }
 
   if (target.database === 'postgres') {
     it('has PostgreSQL read each page along an index, sorting no table (key order, a NOT NULL column descending, the balance index)', async () => {
