@@ -21,7 +21,7 @@ describe(`requests and responses are made with Express's prototypes [${target.na
 
   suiteApp(target, {}, (app) => {
     t = app;
-    express = t.app.getHttpAdapter().getInstance<Express>();
+    express = t.app.getHttpAdapter().getInstance() as Express;
     server = t.app.getHttpServer() as Server;
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       made.push({
