@@ -57,4 +57,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["nod
 # Longer than SHUTDOWN_GRACE_MS (10 s by default): `docker stop -t 15`, or stop_grace_period in compose.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "--heap-growing-percent=20", "dist/src/main.js"]
