@@ -54,7 +54,7 @@ describeEachTarget('write conflicts that outlast the retry budget', (target) => 
   // A short lock wait and budget, so the test waits a second rather than a minute (InnoDB counts whole seconds).
   // SQLite's lock wait is its busy timeout, DB_ACQUIRE_TIMEOUT_MS; on a server that is the connect timeout,
   // and 200 ms to open a connection is too little on a loaded machine (the boot failed so once in CI).
-  const lockWait = target.database === 'sqlite' ? { DB_ACQUIRE_TIMEOUT_MS: '200' } : {};
+  const lockWait: Record<string, string> = target.database === 'sqlite' ? { DB_ACQUIRE_TIMEOUT_MS: '200' } : {};
   suiteApp(
     target,
     { env: { DB_LOCK_TIMEOUT_MS: '200', WRITE_RETRY_BUDGET_MS: '600', ...lockWait, METRICS_ENABLED: 'true' } },
