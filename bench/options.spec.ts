@@ -26,6 +26,15 @@ describe('bench options', () => {
     expect(parseOptions(['--workloads', 'w0,W1']).workloads).toEqual(['W0', 'W1']);
   });
 
+  it("takes the other contender's Node.js flags, and nothing else, with --compare-flags", () => {
+    expect(parseOptions(['--compare-flags', ' --max-semi-space-size=4  --heap-growing-percent=20']).compareFlags).toEqual([
+      '--max-semi-space-size=4',
+      '--heap-growing-percent=20',
+    ]);
+    expect(parseOptions([]).compareFlags).toBeUndefined();
+    expect(() => parseOptions(['--compare-flags', '--max-semi-space-size=4 dist/src/main.js'])).toThrow(/Node.js flags only/);
+  });
+
   it('refuses what it does not know', () => {
     expect(() => parseOptions(['--workloads', 'W9'])).toThrow(/unknown workload/);
     expect(() => parseOptions(['--adapter', 'koa'])).toThrow(/express or fastify/);

@@ -23,6 +23,8 @@ export interface Options {
   profile: boolean;
   /** Another build's dist/src/main.js, run as an extra contender ("other/<adapter>") to compare two builds A/B. */
   compareBuild?: string;
+  /** Node.js flags for the other contender instead of the start script's (A/B of a start flag; alone, on this build). */
+  compareFlags?: string[];
   /** Measure nothing: write RESULTS.md again from the saved full runs (after a change to the report's format). */
   rewriteResults: boolean;
   /** Write bench/RESULTS.md: by default only a full run with every workload, adapter and part does. */
@@ -32,6 +34,7 @@ export interface Options {
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
   [--adapter express|fastify]... [--workloads W0,W1,...] [--duration s] [--rounds n] [--connections n]
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
+  [--compare-flags "--node-flag=value ..."]
   [--write-results | --no-write-results] [--rewrite-results]
 RESULTS.md for all three databases in one run: npm run bench -- --db sqlite --db mysql://root@127.0.0.1:3306 --db postgres://root@127.0.0.1:5432`;
 
@@ -41,6 +44,13 @@ function positive(name: string, text: string | undefined): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number\n${USAGE}`);
   return n;
+}
+
+function nodeFlags(text: string | undefined): string[] {
+  const flags = (text ?? '').split(/\s+/).filter((flag) => flag !== '');
+  if (flags.some((flag) => !flag.startsWith('--')))
+    throw new Error(`--compare-flags takes Node.js flags only ("--name[=value]")\n${USAGE}`);
+  return flags;
 }
 
 /** Full run by default; `--quick` shortens every run (one round of 2 s). Later flags override the mode's defaults. */
@@ -124,6 +134,9 @@ export function parseOptions(argv: string[]): Options {
         break;
       case '--compare-build':
         options.compareBuild = value();
+        break;
+      case '--compare-flags':
+        options.compareFlags = nodeFlags(value());
         break;
       case '--rewrite-results':
         options.rewriteResults = true;

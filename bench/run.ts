@@ -123,14 +123,15 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
       servers.push(server);
       contenders.push(await contender(`tessera/${adapter}`, server, servers));
     }
-    if (options.compareBuild) {
+    if (options.compareBuild || options.compareFlags) {
       for (const adapter of options.adapters) {
         const label = `other/${adapter}`;
         const server = await startTessera({
           databaseUrl: main.scratch.url,
           adapter,
           label,
-          mainScript: resolve(options.compareBuild),
+          mainScript: options.compareBuild && resolve(options.compareBuild),
+          nodeFlags: options.compareFlags,
           profile: options.profile,
         });
         servers.push(server);

@@ -33,6 +33,8 @@ export interface TesseraLaunch {
   profile?: boolean;
   /** Another build's main.js instead of this checkout's (comparing two builds). */
   mainScript?: string;
+  /** Node.js flags instead of the start script's (comparing a start flag). */
+  nodeFlags?: string[];
   /** Runs Tessera inside the event-loop probe wrapper and has it write to this file. */
   loopDelayFile?: string;
 }
@@ -63,7 +65,7 @@ export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   return {
     name,
     script: launch.loopDelayFile ? TESSERA_WITH_PROBE : (launch.mainScript ?? TESSERA_MAIN),
-    nodeArgs: [...startFlags(), ...profileArgs(launch.profile, name)],
+    nodeArgs: [...(launch.nodeFlags ?? startFlags()), ...profileArgs(launch.profile, name)],
     env: {
       DATABASE_URL: launch.databaseUrl,
       HTTP_ADAPTER: launch.adapter,
