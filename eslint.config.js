@@ -15,9 +15,11 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-/** Test code: unit specs beside their files, the end-to-end suites and their support, bench specs. */
-const TESTS = ['**/*.spec.ts', 'test/**'];
-/** JavaScript that runs under Node and that no tsconfig checks (tsc checks providers/ with checkJs). */
+/** Unit specs, beside the files they test (bench specs included). */
+const UNIT_SPECS = '**/*.spec.ts';
+/** Test code: unit specs, the end-to-end suites and their support. */
+const TESTS = [UNIT_SPECS, 'test/**'];
+/** The JavaScript tooling that runs under Node: the configs at the root and scripts/ (tsc checks them too, with checkJs). */
 const NODE_TOOLING = ['*.js', '*.cjs', '*.mjs', 'scripts/**'];
 /** architecture.md: no forwardRef; every module breaks its cycle instead. */
 const NO_FORWARD_REF = {
@@ -47,9 +49,9 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: {
       parserOptions: {
-        // Types from tsconfig.json (src, test, bench, providers, scripts, ormconfig.ts); the
-        // tooling files at the root, which no tsconfig includes, get a default project.
-        projectService: { allowDefaultProject: ['*.js', '*.cjs'] },
+        // Types from tsconfig.json, which includes every file linted here (the tooling files at
+        // the root too: one program for all, rather than a second default project for those).
+        projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -111,7 +113,7 @@ export default defineConfig(
   {
     name: 'tessera/one-way-to-the-database',
     files: ['src/**'],
-    ignores: ['src/database/**', 'src/*.ts', 'src/project/**', 'src/demo/**', TESTS[0]],
+    ignores: ['src/database/**', 'src/*.ts', 'src/project/**', 'src/demo/**', UNIT_SPECS],
     rules: {
       // Every statement goes through the Database facade (src/database/database.ts), which holds
       // SQLite's read/write gate: a service with a DataSource, a repository or a query runner of

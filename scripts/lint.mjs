@@ -8,6 +8,11 @@
  * others one after the other in the other. `--build` (what `npm test` runs first) puts the build at the head of the
  * second lane, so a clean checkout's compile costs no extra time either. Each check's output is printed whole when it
  * ends, never interleaved with another's.
+ *
+ * The type check is incremental and Prettier keeps a cache of the files it found formatted (by content), both under
+ * node_modules/.cache, so a second run re-checks only what changed; ESLint keeps none (its cache cannot see that a
+ * type-aware rule's answer changed because another file did) and runs with a larger young generation
+ * (--max-semi-space-size=32), which cuts its garbage collection by about a tenth.
  */
 import { spawn } from 'node:child_process';
 
