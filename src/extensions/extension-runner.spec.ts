@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { ApiError } from '../common/api-error.js';
 import { ErrorCode } from '../common/error-codes.js';
@@ -38,13 +39,43 @@ describe('ExtensionRunner', () => {
     let signal: AbortSignal | undefined;
     const error = await failure(
       runner().run({ name: 'function slow', timeoutMs: 20 }, (s) => {
-        signal = s;
+        signal = s();
         return new Promise(() => undefined);
       }),
     );
     expect(error.errorCode).toBe(ErrorCode.EXTENSION_TIMEOUT);
     expect(error.message).toBe('The function slow did not finish within 20 ms.');
     expect(signal?.aborted).toBe(true);
+  });
+
+  it('makes the signal only when the extension asks for it, aborted when asked after the time limit', async () => {
+    const made: AbortController[] = [];
+    const Real = globalThis.AbortController;
+    globalThis.AbortController = class extends Real {
+      constructor() {
+        super();
+        made.push(this);
+      }
+    };
+    try {
+      await runner().run({ name: 'function quick' }, () => 1);
+      expect(made).toHaveLength(0);
+
+      let late: (() => AbortSignal) | undefined;
+      const error = await failure(
+        runner().run({ name: 'function slow', timeoutMs: 20 }, (s) => {
+          late = s;
+          return new Promise(() => undefined);
+        }),
+      );
+      expect(error.errorCode).toBe(ErrorCode.EXTENSION_TIMEOUT);
+      expect(made).toHaveLength(0);
+      expect(late?.().aborted).toBe(true);
+      expect(late?.()).toBe(late?.());
+      expect(made).toHaveLength(1);
+    } finally {
+      globalThis.AbortController = Real;
+    }
   });
 
   it("never answers a bug's message: 500 / 5002 naming the extension, the stack in the log", async () => {

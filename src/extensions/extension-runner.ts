@@ -37,8 +37,12 @@ export class ExtensionRunner {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async run<T>(call: ExtensionCall, work: (signal: AbortSignal) => T | PromiseLike<T>): Promise<Awaited<T>> {
-    const abort = new AbortController();
+  /**
+   * `work` is given `signal`, which makes the run's AbortSignal when first called (an already aborted one after the
+   * time limit): most extensions never read it, and a controller per call costs more than a small extension does.
+   */
+  async run<T>(call: ExtensionCall, work: (signal: () => AbortSignal) => T | PromiseLike<T>): Promise<Awaited<T>> {
+    const abort = new LazyAbort();
     const limit = call.timeoutMs ?? this.config.api.extensionTimeoutMs;
     const settled = await settleWithin(limit, () => work(abort.signal));
     if (settled.status === 'ok') return settled.value;
@@ -72,5 +76,24 @@ export class ExtensionRunner {
     if (error instanceof ApiError || (typeof error === 'object' && error !== null && this.tesseras.has(error))) return error;
     this.logger.error({ requestId: call.requestId, extension: call.name, err: error }, 'extension failed');
     return new ApiError(ErrorCode.EXTENSION_FAILED, `The ${call.name} failed; the server log has the details.`);
+  }
+}
+
+/** An AbortController made on the first call of `signal`; `abort` before then makes it aborted from the start. */
+class LazyAbort {
+  private controller: AbortController | undefined;
+  private aborted = false;
+
+  readonly signal = (): AbortSignal => {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  };
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
   }
 }

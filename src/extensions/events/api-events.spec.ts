@@ -3,7 +3,7 @@ import type { Principal } from '../../common/principal.js';
 import { loadConfig } from '../../config/app-config.js';
 import { ExtensionRunner } from '../extension-runner.js';
 import { answerKeepsMetadata, freezeMetadata, metadataOf, withoutFields } from './answer-metadata.js';
-import type { ApiEventsDefinition } from './api-event-definition.js';
+import type { ApiEventsDefinition, JsonValue } from './api-event-definition.js';
 import { ApiEventsError, type ResourceNames } from './api-events-check.js';
 import { ApiEvents, type EventSite } from './api-events.js';
 
@@ -63,6 +63,44 @@ describe('ApiEvents', () => {
     const body = { name: 'x', status: 'ok', nested: [{ status: 'ok', '@metadata': { status: 'kept' } }] };
     const sent = await events.request(site('PUT'), body);
     expect(sent).toEqual({ name: 'X', nested: [{ '@metadata': { status: 'kept' } }] });
+  });
+
+  it('takes what a synchronous or an asynchronous event left, and gives an event that asks an AbortSignal', async () => {
+    const signals: boolean[] = [];
+    const events = new ApiEvents(
+      {
+        request: [
+          {
+            name: 'sync',
+            run: (r) => {
+              signals.push(r.signal instanceof AbortSignal && !r.signal.aborted);
+              (r.body as { n: number }).n += 1;
+            },
+          },
+          {
+            name: 'async',
+            run: async (r) => {
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              (r.body as { n: number }).n *= 10;
+            },
+          },
+        ],
+        response: [
+          {
+            name: 'later',
+            run: async (r) => {
+              await Promise.resolve();
+              (r.answer as Array<Record<string, JsonValue>>)[0]!.tag = 'late';
+            },
+          },
+        ],
+      },
+      names,
+      runner,
+    );
+    expect(await events.request(site('POST'), { n: 1 })).toEqual({ n: 20 });
+    expect(await events.response(site('GET'), [{ n: 1 }])).toEqual([{ n: 1, tag: 'late' }]);
+    expect(signals).toEqual([true]);
   });
 
   it('refuses an answer whose @metadata an event changed or made up', async () => {

@@ -1,4 +1,5 @@
 import type { Principal } from '../../common/principal.js';
+import { isThenable } from '../../common/settle-within.js';
 import type { ExtensionRunner } from '../extension-runner.js';
 import type {
   ApiEventsDefinition,
@@ -75,11 +76,17 @@ export class ApiEvents {
     for (const event of choice.request) {
       current = await this.runner.run(
         { name: `request event ${event.name}`, timeoutMs: event.timeoutMs, requestId: site.requestId },
-        async (signal) => {
-          const args = { ...request, signal, body: current === undefined ? undefined : (structuredClone(current) as JsonValue) };
+        (signal) => {
+          const args = {
+            ...request,
+            get signal() {
+              return signal();
+            },
+            body: current === undefined ? undefined : (structuredClone(current) as JsonValue),
+          };
           const hadBody = args.body !== undefined;
-          await event.definition.run(args);
-          return hadBody ? asJson(args.body, 'body') : undefined; // GET and DELETE have no body to give
+          const given = () => (hadBody ? asJson(args.body, 'body') : undefined); // GET and DELETE have no body to give
+          return afterRun(event.definition.run(args), given);
         },
       );
     }
@@ -97,19 +104,26 @@ export class ApiEvents {
     for (const event of events) {
       current = await this.runner.run(
         { name: `response event ${event.name}`, timeoutMs: event.timeoutMs, requestId: site.requestId },
-        async (signal) => {
-          const args = { ...request, signal, answer: freezeMetadata(structuredClone(current) as JsonValue) };
-          await event.definition.run(args);
-          const reshaped = asJson(args.answer, 'answer');
-          if (Array.isArray(answer) !== Array.isArray(reshaped) || reshaped === null || typeof reshaped !== 'object') {
-            throw new Error(
-              `A response event must answer ${Array.isArray(answer) ? 'an array' : 'an object'}, as the request's answer is.`,
-            );
-          }
-          if (!answerKeepsMetadata(reshaped, original)) {
-            throw new Error('A response event may not change @metadata (hrefs, checksums, next_batch): it changed one.');
-          }
-          return reshaped;
+        (signal) => {
+          const args = {
+            ...request,
+            get signal() {
+              return signal();
+            },
+            answer: freezeMetadata(structuredClone(current) as JsonValue),
+          };
+          return afterRun(event.definition.run(args), () => {
+            const reshaped = asJson(args.answer, 'answer');
+            if (Array.isArray(answer) !== Array.isArray(reshaped) || reshaped === null || typeof reshaped !== 'object') {
+              throw new Error(
+                `A response event must answer ${Array.isArray(answer) ? 'an array' : 'an object'}, as the request's answer is.`,
+              );
+            }
+            if (!answerKeepsMetadata(reshaped, original)) {
+              throw new Error('A response event may not change @metadata (hrefs, checksums, next_batch): it changed one.');
+            }
+            return reshaped;
+          });
         },
       );
     }
@@ -187,4 +201,12 @@ function asJson(value: unknown, what: string): JsonValue {
   const text = JSON.stringify(value) as string | undefined;
   if (text === undefined) throw new Error(`A request or response event gave a ${what} that is not JSON.`);
   return JSON.parse(text) as JsonValue;
+}
+
+/**
+ * `then` once the event's `run` has finished: at once when it answered synchronously (no promise, no timer: see
+ * `settleWithin`), after its promise when it returned one.
+ */
+function afterRun<T>(ran: void | PromiseLike<void>, then: () => T): T | Promise<T> {
+  return isThenable(ran) ? Promise.resolve(ran).then(() => then()) : then();
 }

@@ -93,14 +93,14 @@ export class FunctionCalls {
     );
     const call = { name: target.label, timeoutMs: target.definition.timeoutMs, requestId: request.requestId };
     if (demand.method === 'GET') {
-      const result = await this.runner.run(call, (signal) => this.invoke(request, parameters, signal));
+      const result = await this.runner.run(call, (signal) => this.invoke(request, parameters, signal()));
       return { result };
     }
     // The transaction's policy is the caller's, bound to the function's table (or any: it asks `to` for each resource).
     const access = request.access ?? this.security.access(principal, this.tables.resources[0]!);
     const { value, entries } = await this.runner.run(call, (signal) =>
       this.documents
-        .inTransaction(access, (transaction) => untilAborted(signal, this.invoke(request, parameters, signal, transaction)))
+        .inTransaction(access, (transaction) => untilAborted(signal(), this.invoke(request, parameters, signal(), transaction)))
         // The engine answers the database's refusal of a write (a duplicate key) as a refusal of its own: Tessera's, like the write.
         .catch((error: unknown) => {
           if (error instanceof ConstraintRefusal) return this.runner.passThrough(Promise.reject(error));
