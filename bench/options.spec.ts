@@ -26,13 +26,19 @@ describe('bench options', () => {
     expect(parseOptions(['--workloads', 'w0,W1']).workloads).toEqual(['W0', 'W1']);
   });
 
-  it("takes the other contender's Node.js flags, and nothing else, with --compare-flags", () => {
-    expect(parseOptions(['--compare-flags', ' --max-semi-space-size=4  --heap-growing-percent=20']).compareFlags).toEqual([
-      '--max-semi-space-size=4',
-      '--heap-growing-percent=20',
-    ]);
+  it("takes the other contender's environment words and Node.js flags, and nothing else, with --compare-flags", () => {
+    expect(parseOptions(['--compare-flags', ' --max-semi-space-size=4  --heap-growing-percent=20']).compareFlags).toEqual({
+      env: {},
+      flags: ['--max-semi-space-size=4', '--heap-growing-percent=20'],
+    });
+    expect(parseOptions(['--compare-flags', 'MALLOC_ARENA_MAX=8 --heap-growing-percent=20']).compareFlags).toEqual({
+      env: { MALLOC_ARENA_MAX: '8' },
+      flags: ['--heap-growing-percent=20'],
+    });
     expect(parseOptions([]).compareFlags).toBeUndefined();
-    expect(() => parseOptions(['--compare-flags', '--max-semi-space-size=4 dist/src/main.js'])).toThrow(/Node.js flags only/);
+    expect(() => parseOptions(['--compare-flags', '--max-semi-space-size=4 dist/src/main.js'])).toThrow(
+      /--compare-flags: .*dist\/src\/main.js/,
+    );
   });
 
   it('refuses what it does not know', () => {

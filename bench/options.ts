@@ -1,3 +1,4 @@
+import { startWords, type StartWords } from './start-words.js';
 import type { WorkloadId } from './workloads.js';
 
 export type AdapterName = 'express' | 'fastify';
@@ -23,8 +24,8 @@ export interface Options {
   profile: boolean;
   /** Another build's dist/src/main.js, run as an extra contender ("other/<adapter>") to compare two builds A/B. */
   compareBuild?: string;
-  /** Node.js flags for the other contender instead of the start script's (A/B of a start flag; alone, on this build). */
-  compareFlags?: string[];
+  /** Environment words and Node.js flags for the other contender instead of the start script's (A/B of a start setting; alone, on this build). */
+  compareFlags?: StartWords;
   /** Measure nothing: write RESULTS.md again from the saved full runs (after a change to the report's format). */
   rewriteResults: boolean;
   /** Write bench/RESULTS.md: by default only a full run with every workload, adapter and part does. */
@@ -34,7 +35,7 @@ export interface Options {
 export const USAGE = `npm run bench -- [--quick] [--db sqlite|mysql://user@host:3306[/name]|postgres://user@host:5432[/name]]...
   [--adapter express|fastify]... [--workloads W0,W1,...] [--duration s] [--rounds n] [--connections n]
   [--no-storm] [--no-scaling] [--scale-customers n] [--profile] [--compare-build other/dist/src/main.js]
-  [--compare-flags "--node-flag=value ..."]
+  [--compare-flags "[NAME=value ...] --node-flag=value ..."]
   [--write-results | --no-write-results] [--rewrite-results]
 RESULTS.md for all three databases in one run: npm run bench -- --db sqlite --db mysql://root@127.0.0.1:3306 --db postgres://root@127.0.0.1:5432`;
 
@@ -46,11 +47,12 @@ function positive(name: string, text: string | undefined): number {
   return n;
 }
 
-function nodeFlags(text: string | undefined): string[] {
-  const flags = (text ?? '').split(/\s+/).filter((flag) => flag !== '');
-  if (flags.some((flag) => !flag.startsWith('--')))
-    throw new Error(`--compare-flags takes Node.js flags only ("--name[=value]")\n${USAGE}`);
-  return flags;
+function compareStart(text: string | undefined): StartWords {
+  try {
+    return startWords((text ?? '').split(/\s+/).filter((word) => word !== ''));
+  } catch (error) {
+    throw new Error(`--compare-flags: ${(error as Error).message}\n${USAGE}`, { cause: error });
+  }
 }
 
 /** Full run by default; `--quick` shortens every run (one round of 2 s). Later flags override the mode's defaults. */
@@ -136,7 +138,7 @@ export function parseOptions(argv: string[]): Options {
         options.compareBuild = value();
         break;
       case '--compare-flags':
-        options.compareFlags = nodeFlags(value());
+        options.compareFlags = compareStart(value());
         break;
       case '--rewrite-results':
         options.rewriteResults = true;

@@ -131,7 +131,7 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
           adapter,
           label,
           mainScript: options.compareBuild && resolve(options.compareBuild),
-          nodeFlags: options.compareFlags,
+          start: options.compareFlags,
           profile: options.profile,
         });
         servers.push(server);

@@ -1,21 +1,46 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { expressBareSpec, rawSpec, startScriptFlags } from './servers.js';
+import { expressBareSpec, rawSpec, tesseraSpec } from './servers.js';
+import { startScriptWords, startWords } from './start-words.js';
 
-describe('startScriptFlags', () => {
-  it('takes the Node.js flags of the start script', () => {
-    expect(startScriptFlags('node --max-semi-space-size=4 dist/src/main.js')).toEqual(['--max-semi-space-size=4']);
-    expect(startScriptFlags('node dist/src/main.js')).toEqual([]);
+describe('startScriptWords', () => {
+  it('takes the environment words and Node.js flags of the start script', () => {
+    expect(startScriptWords('node --max-semi-space-size=4 dist/src/main.js')).toEqual({ env: {}, flags: ['--max-semi-space-size=4'] });
+    expect(startScriptWords('node dist/src/main.js')).toEqual({ env: {}, flags: [] });
+    expect(startScriptWords('MALLOC_ARENA_MAX=2 node --heap-growing-percent=20 dist/src/main.js')).toEqual({
+      env: { MALLOC_ARENA_MAX: '2' },
+      flags: ['--heap-growing-percent=20'],
+    });
   });
 
-  it("reads this checkout's start script", () => {
+  it("reads this checkout's start script; Tessera runs with what a start sets, the bench's own settings over them", () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-    expect(() => startScriptFlags(scripts.start)).not.toThrow();
+    const start = startScriptWords(scripts.start);
+    const spec = tesseraSpec({ databaseUrl: 'sqlite:/tmp/x.sqlite', adapter: 'fastify', start });
+    expect(spec.nodeArgs).toEqual(start.flags);
+    expect(spec.env).toMatchObject({ ...start.env, DATABASE_URL: 'sqlite:/tmp/x.sqlite', HTTP_ADAPTER: 'fastify' });
+    const other = tesseraSpec({
+      databaseUrl: 'sqlite:/tmp/x.sqlite',
+      adapter: 'fastify',
+      start: { env: { DATABASE_URL: 'no', X_Y: '1' }, flags: [] },
+    });
+    expect(other.nodeArgs).toEqual([]);
+    expect(other.env).toMatchObject({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', X_Y: '1' });
   });
 
   it('refuses a start script it cannot mirror, rather than measuring something else', () => {
-    expect(() => startScriptFlags('npm run build && node dist/src/main.js')).toThrow(/start script/);
-    expect(() => startScriptFlags('node dist/src/other.js')).toThrow(/start script/);
+    expect(() => startScriptWords('npm run build && node dist/src/main.js')).toThrow(/start script/);
+    expect(() => startScriptWords('node dist/src/other.js')).toThrow(/start script/);
+    expect(() => startScriptWords('node --a dist/src/main.js extra')).toThrow(/start script/);
+    expect(() => startScriptWords('MALLOC_ARENA_MAX=2 node lib.js dist/src/main.js')).toThrow(/start script/);
+  });
+});
+
+describe('startWords', () => {
+  it('takes environment words before the flags, and nothing else', () => {
+    expect(startWords(['A_B=1', 'C=', '--x=2'])).toEqual({ env: { A_B: '1', C: '' }, flags: ['--x=2'] });
+    expect(() => startWords(['--x', 'A=1'])).toThrow(/A=1/);
+    expect(() => startWords(['node'])).toThrow(/node/);
   });
 });
 

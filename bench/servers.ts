@@ -6,6 +6,7 @@ import type { AdapterName } from './options.js';
 import { HEARTBEAT_HEADERS_ENV } from './raw/answers.js';
 import { EXPRESS_BARE } from './results.js';
 import { ServerProcess, type ServerSpec } from './server-process.js';
+import { startScriptWords, type StartWords } from './start-words.js';
 import { API_BASE } from './workloads.js';
 
 /** The repository root (this file runs from dist/bench/). */
@@ -33,8 +34,8 @@ export interface TesseraLaunch {
   profile?: boolean;
   /** Another build's main.js instead of this checkout's (comparing two builds). */
   mainScript?: string;
-  /** Node.js flags instead of the start script's (comparing a start flag). */
-  nodeFlags?: string[];
+  /** Environment and Node.js flags instead of the start script's (comparing a start setting). */
+  start?: StartWords;
   /** Runs Tessera inside the event-loop probe wrapper and has it write to this file. */
   loopDelayFile?: string;
 }
@@ -44,29 +45,19 @@ function logFile(name: string): string {
   return join(LOG_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '_')}.log`);
 }
 
-/**
- * The Node.js flags of `npm start` (package.json: `node <flags> dist/src/main.js`): the bench
- * runs Tessera as users run it, so a flag in the start script is measured, and nothing else.
- */
-export function startScriptFlags(startScript: string): string[] {
-  const words = startScript.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/src/main.js' || words.slice(1, -1).some((w) => !w.startsWith('--'))) {
-    throw new Error(`package.json's start script is not "node [--flags] dist/src/main.js": ${startScript}`);
-  }
-  return words.slice(1, -1);
-}
-
-function startFlags(): string[] {
-  return startScriptFlags((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start);
+function startScript(): StartWords {
+  return startScriptWords((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start);
 }
 
 export function tesseraSpec(launch: TesseraLaunch): ServerSpec {
   const name = launch.label ?? `tessera/${launch.adapter}`;
+  const start = launch.start ?? startScript();
   return {
     name,
     script: launch.loopDelayFile ? TESSERA_WITH_PROBE : (launch.mainScript ?? TESSERA_MAIN),
-    nodeArgs: [...(launch.nodeFlags ?? startFlags()), ...profileArgs(launch.profile, name)],
+    nodeArgs: [...start.flags, ...profileArgs(launch.profile, name)],
     env: {
+      ...start.env,
       DATABASE_URL: launch.databaseUrl,
       HTTP_ADAPTER: launch.adapter,
       LOG_LEVEL: 'warn',
