@@ -68,3 +68,40 @@ export function heartbeatDifference(a: HeartbeatAnswer, b: HeartbeatAnswer): str
     ? undefined
     : `header(s) ${differing.map((n) => `${n}: ${a.headers[n] ?? '(none)'} and ${b.headers[n] ?? '(none)'}`).join('; ')}`;
 }
+
+type SummaryEntry = Record<string, unknown> & { '@metadata': { resource?: string; verb?: string } };
+
+const entryShape = (e: SummaryEntry): string => `${e['@metadata'].verb} ${e['@metadata'].resource}(${Object.keys(e).join(',')})`;
+const money = (x: unknown): string => (typeof x === 'number' ? x.toFixed(4) : String(x));
+
+/**
+ * Why raw-rules' answer to a line item's POST is not what Tessera's rules wrote, or undefined
+ * when it is. `first` is Tessera's transaction summary and `second` raw-rules', for the same
+ * line item posted to the same order right after: the same rows (resource, verb, columns, in
+ * order), each total moved on from Tessera's by the line item's amount, and the audit row
+ * holding the order as Tessera left it.
+ */
+export function ruleWritesDifference(first: unknown, second: unknown): string | undefined {
+  const rowsOf = (body: unknown): SummaryEntry[] => (body as { txsummary?: SummaryEntry[] } | undefined)?.txsummary ?? [];
+  const [a, b] = [rowsOf(first), rowsOf(second)];
+  const shapes = [a.map(entryShape).join('; '), b.map(entryShape).join('; ')];
+  if (shapes[0] !== shapes[1]) return `the rows written differ:\n  tessera: ${shapes[0]}\n  raw-rules: ${shapes[1]}`;
+  const find = (rows: SummaryEntry[], resource: string): SummaryEntry | undefined => rows.find((e) => e['@metadata'].resource === resource);
+  const amount = Number(find(b, 'lineitem')?.amount);
+  const moved = (resource: string, column: string): string | undefined => {
+    const [before, after] = [find(a, resource)?.[column], find(b, resource)?.[column]];
+    if (before === undefined && after === undefined) return undefined;
+    const expected = money(Number(before) + amount);
+    return money(after) === expected ? undefined : `${resource}.${column} is ${money(after)}, not ${money(before)} + ${money(amount)}`;
+  };
+  const problems = [
+    Number.isFinite(amount) ? undefined : 'no line item amount',
+    moved('main:purchaseorder', 'amount_total'),
+    moved('main:purchaseorder', 'amount_owed'),
+    moved('main:customer', 'balance'),
+    money(find(b, 'main:purchaseorder_audit')?.amount_total) === money(find(a, 'main:purchaseorder')?.amount_total)
+      ? undefined
+      : "the audit row does not hold the order's total before the insert",
+  ].filter(Boolean);
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}

@@ -210,6 +210,31 @@ describe('bench report', () => {
       expect(table).not.toContain(NOT_SERVED);
     });
 
+    it('sets Tessera beside raw-rules on the line-item workloads, in the W3 targets and in the table, on either adapter', () => {
+      const withRules: DatabaseResult = {
+        ...both,
+        servers: [...servers.slice(0, 3), 'raw-rules', 'raw'],
+        workloads: both.workloads.map((w) =>
+          w.id === 'W3'
+            ? { ...w, cells: { ...w.cells, 'raw-rules': summarize([run(500)]) } }
+            : { ...w, notes: { ...w.notes, 'raw-rules': NOT_SERVED } },
+        ),
+      };
+      const w3 = judgeTargets([withRules]).filter((v) => v.target.startsWith('W3'));
+      expect(w3.map((v) => [v.issue, v.value, v.note])).toEqual([
+        ['8', '40.0%', '80.0% of raw-rules (raw-rules: 50.0% of raw)'],
+        ['31', '40.0%', '80.0% of raw-rules (raw-rules: 50.0% of raw)'],
+      ]);
+      const table = formatMainTable(withRules);
+      expect(table).toMatch(/\| W3 POST one line item \| tessera\/express \| 200 .*\| 40\.0% of raw-rules \(raw-rules: 50\.0% of raw\) \|/);
+      expect(table).toMatch(/\| W3 POST one line item \| raw-rules \| 500 .*\| 50% \|/);
+      // raw-rules runs the line-item workloads only; express-bare is still the reference on W0 and W1.
+      expect(table).not.toContain('| W1 GET one customer by key | raw-rules');
+      expect(table).toContain('50.0% of express-bare');
+      // Without raw-rules in the run (an older saved run), the W3 target has no such note.
+      expect(judgeTargets([both]).find((v) => v.target.startsWith('W3 ≥ 35%'))?.note).toBeUndefined();
+    });
+
     it('prints the issue of every target in the targets table and in the report', () => {
       const verdicts = judgeTargets([both]);
       expect(formatTargets(verdicts)).toContain('| 31 | W1 ≥ 65% of raw (read, SQLite 3.50, tessera/fastify) | 70.0% | met |  |');

@@ -20,6 +20,9 @@ export interface DatabaseResult {
 /** Express 5 bare (bench/raw/express-bare.ts), beside Tessera on Express, on W0 and W1. */
 export const EXPRESS_BARE = 'express-bare';
 
+/** raw doing by hand what the demo's rules write for a line item (bench/raw/rule-writes.ts), on W3, W7 and W8. */
+export const RAW_RULES = 'raw-rules';
+
 /** The note of a server that does not serve a workload at all (express-bare serves W0 and W1 only): the report shows no line for it. */
 export const NOT_SERVED = 'not served';
 

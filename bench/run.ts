@@ -12,16 +12,16 @@ import { obtainTokens } from './auth-step.js';
 import { BENCH_DATA, generate, hotParents } from './dataset.js';
 import { parseOptions, USAGE, type AdapterName, type Options } from './options.js';
 import { prepareDatabase } from './prepare.js';
-import { heartbeatDifference, heartbeatOf, withoutOrigin } from './preflight.js';
+import { heartbeatDifference, heartbeatOf, ruleWritesDifference, withoutOrigin } from './preflight.js';
 import { formatReport, type ReportEntry } from './report.js';
 import type { DatabaseResult, RunInfo, WorkloadResult } from './results.js';
 import { ServerProcess } from './server-process.js';
-import { EXPRESS_BARE, expressBareSpec, OUT_DIR, rawSpec, ROOT, startTessera } from './servers.js';
+import { EXPRESS_BARE, expressBareSpec, OUT_DIR, RAW_RULES, rawRulesSpec, rawSpec, ROOT, startTessera } from './servers.js';
 import { runScaling } from './scaling.js';
 import { geometricMean } from './stats.js';
 import { runLoginStorm } from './storm.js';
 import { judgeTargets } from './targets.js';
-import { API_BASE, workload, type WorkloadContext } from './workloads.js';
+import { API_BASE, workload, type WorkloadContext, type WorkloadId } from './workloads.js';
 import { customerName } from './dataset.js';
 
 const started = Date.now();
@@ -98,6 +98,26 @@ async function answerMismatches(contenders: Contender[], raw: Contender): Promis
   return problems;
 }
 
+/** The line-item workloads: what raw-rules serves. */
+const LINE_ITEM_WORKLOADS: readonly WorkloadId[] = ['W3', 'W7', 'W8'];
+
+/**
+ * raw-rules must write what Tessera's rules write, or W3 beside it means nothing: the same line
+ * item, posted to one of the hot order (unpaid, so the customer's balance moves too) on Tessera
+ * and then on raw-rules, must give the same rows, raw-rules' totals moved on from Tessera's by
+ * the line item's amount. A problem when they differ.
+ */
+async function ruleWritesMismatch(tessera: Contender, rawRules: Contender): Promise<string | undefined> {
+  const body = JSON.stringify({ order_number: dataContext.hot.orders[0], product_number: 1, qty_ordered: 1 });
+  const post = async (c: Contender): Promise<unknown> => {
+    const headers = { 'content-type': 'application/json', ...(c.ctx.demoAuth ? { authorization: c.ctx.demoAuth } : {}) };
+    return (await fetch(`${c.server.url}${API_BASE}/lineitem`, { method: 'POST', headers, body })).json();
+  };
+  const first = await post(tessera);
+  const difference = ruleWritesDifference(first, await post(rawRules));
+  return difference && `${RAW_RULES} does not write what ${tessera.name}'s rules write: ${difference}`;
+}
+
 /** The adapter with the higher throughput across workloads (geometric mean of the per-workload ratios). */
 function fasterAdapter(workloads: WorkloadResult[], adapters: AdapterName[]): AdapterName {
   if (adapters.length === 1) return adapters[0]!;
@@ -155,6 +175,18 @@ async function benchDatabase(dbSpec: string, options: Options): Promise<Database
       const c = await contender(EXPRESS_BARE, bare, servers);
       c.serves = ['W0', 'W1'];
       contenders.push(c);
+    }
+    const lineItemWorkloads = LINE_ITEM_WORKLOADS.filter((id) => options.workloads.includes(id));
+    if (lineItemWorkloads.length > 0) {
+      // raw writing what the rules write, by hand: what W3, W7 and W8 cost without Tessera.
+      const rules = await ServerProcess.start(rawRulesSpec(reference));
+      servers.push(rules);
+      const c = await contender(RAW_RULES, rules, servers);
+      c.serves = lineItemWorkloads;
+      contenders.push(c);
+      const mismatch = await ruleWritesMismatch(contenders[0]!, c);
+      if (mismatch) throw new Error(mismatch);
+      log(`${RAW_RULES} writes the rows ${contenders[0]!.name}'s rules write for a line item, with the same totals`);
     }
     const raw = await ServerProcess.start(rawSpec(reference));
     servers.push(raw);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { expressBareSpec, rawSpec, tesseraSpec } from './servers.js';
+import { expressBareSpec, rawRulesSpec, rawSpec, tesseraSpec } from './servers.js';
 import { startScriptWords, startWords } from './start-words.js';
 
 describe('startScriptWords', () => {
@@ -44,11 +44,11 @@ describe('startWords', () => {
   });
 });
 
-describe('the reference servers (raw, express-bare)', () => {
+describe('the reference servers (raw, raw-rules, express-bare)', () => {
   const launch = { databaseUrl: 'sqlite:/tmp/x.sqlite', requireToken: true, heartbeatHeaders: { 'cache-control': 'no-store' } };
 
   it("run as child processes with raw's environment, Tessera's @heartbeat headers included", () => {
-    for (const spec of [rawSpec(launch), expressBareSpec(launch)]) {
+    for (const spec of [rawSpec(launch), rawRulesSpec(launch), expressBareSpec(launch)]) {
       expect(spec.env).toMatchObject({
         DATABASE_URL: 'sqlite:/tmp/x.sqlite',
         RAW_REQUIRE_TOKEN: '1',
@@ -68,6 +68,13 @@ describe('the reference servers (raw, express-bare)', () => {
       script: expect.stringMatching(/dist\/bench\/raw\/express-bare\.js$/),
     });
     expect(rawSpec(launch)).toMatchObject({ name: 'raw', script: expect.stringMatching(/dist\/bench\/raw\/server\.js$/) });
+    expect(rawSpec(launch).env).not.toHaveProperty('RAW_LINEITEM_RULES');
+    // raw-rules is raw's own server, told to write what the rules write for a line item.
+    expect(rawRulesSpec(launch)).toMatchObject({
+      name: 'raw-rules',
+      script: rawSpec(launch).script,
+      env: { RAW_LINEITEM_RULES: '1' },
+    });
     expect(rawSpec({ ...launch, loopDelayFile: '/tmp/loop.json' })).toMatchObject({
       name: 'raw+loop-probe',
       env: { BENCH_LOOP_DELAY_FILE: '/tmp/loop.json' },

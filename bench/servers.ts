@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdapterName } from './options.js';
-import { HEARTBEAT_HEADERS_ENV } from './raw/answers.js';
-import { EXPRESS_BARE } from './results.js';
+import { HEARTBEAT_HEADERS_ENV, RAW_LINEITEM_RULES_ENV } from './raw/answers.js';
+import { EXPRESS_BARE, RAW_RULES } from './results.js';
 import { ServerProcess, type ServerSpec } from './server-process.js';
 import { startScriptWords, type StartWords } from './start-words.js';
 import { API_BASE } from './workloads.js';
@@ -117,7 +117,22 @@ export function rawSpec(launch: ReferenceLaunch): ServerSpec {
   };
 }
 
-export { EXPRESS_BARE };
+/**
+ * raw as raw-rules: a line item's POST writes what the demo's rules write (line item, order,
+ * customer, audit row) by hand, so W3, W7 and W8 show what those writes cost without Tessera.
+ */
+export function rawRulesSpec(launch: Omit<ReferenceLaunch, 'loopDelayFile'>): ServerSpec {
+  return {
+    name: RAW_RULES,
+    script: RAW_SERVER,
+    nodeArgs: profileArgs(launch.profile, RAW_RULES),
+    env: { ...referenceEnv(launch), [RAW_LINEITEM_RULES_ENV]: '1' },
+    readyPath: `${API_BASE}/@heartbeat`,
+    logFile: logFile(RAW_RULES),
+  };
+}
+
+export { EXPRESS_BARE, RAW_RULES };
 
 /** Express 5 bare (bench/raw/express-bare.ts): W0 and W1 only, with raw's answers, a child process like raw. */
 export function expressBareSpec(launch: Omit<ReferenceLaunch, 'loopDelayFile'>): ServerSpec {

@@ -1,4 +1,4 @@
-import { EXPRESS_BARE, type DatabaseResult } from './results.js';
+import { EXPRESS_BARE, RAW_RULES, type DatabaseResult } from './results.js';
 import { ratioToRaw } from './summary.js';
 import type { WorkloadId } from './workloads.js';
 
@@ -53,7 +53,7 @@ function ratioTarget(
   const out: TargetVerdict[] = [];
   for (const result of results) {
     if (kinds && !kinds.includes(result.kind)) continue;
-    for (const id of ids) out.push(ratioVerdict(result, id, min, label, result.judged, '8'));
+    for (const id of ids) out.push(withReference(ratioVerdict(result, id, min, label, result.judged, '8'), result, id, result.judged));
   }
   return out;
 }
@@ -72,27 +72,33 @@ export const ISSUE_31_RATIOS: ReadonlyArray<{ server: string; id: WorkloadId; mi
 ];
 
 /**
- * Where Tessera on Express stands against Express 5 itself (express-bare, the same answers with
- * nothing but Express) on a workload both ran: "62.0% of express-bare (express-bare: 48.1% of
- * raw)". Undefined when express-bare did not run it validly.
+ * Where a Tessera server stands against the reference that does the same work with nothing of
+ * Tessera's on a workload both ran: Tessera on Express against Express 5 bare (W0, W1), any
+ * Tessera against raw-rules (W3, W7, W8: the rules' writes by hand), e.g. "62.0% of
+ * express-bare (express-bare: 48.1% of raw)". Undefined when there is no such reference or it
+ * did not run the workload validly.
  */
-export function expressBareNote(result: DatabaseResult, id: WorkloadId): string | undefined {
+export function referenceNote(result: DatabaseResult, id: WorkloadId, server: string): string | undefined {
+  const reference = server === 'tessera/express' && (id === 'W0' || id === 'W1') ? EXPRESS_BARE : RAW_RULES;
   const w = result.workloads.find((x) => x.id === id);
-  const tessera = w?.cells['tessera/express'];
-  const bare = w?.cells[EXPRESS_BARE];
-  if (!tessera?.valid || !bare?.valid) return undefined;
-  const bareToRaw = ratioToRaw(bare, w?.cells.raw);
-  return `${pct(tessera.rps / bare.rps)} of express-bare${Number.isFinite(bareToRaw) ? ` (express-bare: ${pct(bareToRaw)} of raw)` : ''}`;
+  const tessera = w?.cells[server];
+  const ref = w?.cells[reference];
+  if (!server.startsWith('tessera/') || !tessera?.valid || !ref?.valid) return undefined;
+  const refToRaw = ratioToRaw(ref, w?.cells.raw);
+  return `${pct(tessera.rps / ref.rps)} of ${reference}${Number.isFinite(refToRaw) ? ` (${reference}: ${pct(refToRaw)} of raw)` : ''}`;
+}
+
+/** A verdict with the reference's note added. */
+function withReference(verdict: TargetVerdict, result: DatabaseResult, id: WorkloadId, server: string): TargetVerdict {
+  const reference = referenceNote(result, id, server);
+  return reference ? { ...verdict, note: [verdict.note, reference].filter(Boolean).join('; ') } : verdict;
 }
 
 function issue31Targets(results: DatabaseResult[]): TargetVerdict[] {
   const out: TargetVerdict[] = [];
   for (const result of results) {
-    for (const t of ISSUE_31_RATIOS) {
-      const verdict = ratioVerdict(result, t.id, t.min, t.label, t.server, '31');
-      const bare = t.server === 'tessera/express' ? expressBareNote(result, t.id) : undefined;
-      out.push(bare ? { ...verdict, note: [verdict.note, bare].filter(Boolean).join('; ') } : verdict);
-    }
+    for (const t of ISSUE_31_RATIOS)
+      out.push(withReference(ratioVerdict(result, t.id, t.min, t.label, t.server, '31'), result, t.id, t.server));
   }
   return out;
 }

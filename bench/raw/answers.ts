@@ -13,6 +13,9 @@ export const BASE = '/rest/default/demo/v1';
 /** The environment variable that carries Tessera's @heartbeat headers to the reference servers (JSON, in Tessera's order). */
 export const HEARTBEAT_HEADERS_ENV = 'BENCH_HEARTBEAT_HEADERS';
 
+/** Set to 1, raw serves as raw-rules: a line item's POST writes what the demo's rules write for it. */
+export const RAW_LINEITEM_RULES_ENV = 'RAW_LINEITEM_RULES';
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,

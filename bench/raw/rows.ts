@@ -43,6 +43,24 @@ export const LINEITEM = table(
   ['product_price', 'amount'],
 );
 
+/** An order with every column, as a transaction summary shows it (W6's PURCHASEORDER is the page's columns). */
+export const ORDER_WRITTEN = table(
+  'purchaseorder',
+  'order_number',
+  ['order_number', 'customer_name', 'salesrep_id', 'amount_total', 'paid', 'amount_paid', 'amount_owed', 'notes'],
+  ['amount_total', 'amount_paid', 'amount_owed'],
+  ['paid'],
+);
+
+/** The audit row the demo's rules write when an order's total changes. */
+export const ORDER_AUDIT = table(
+  'purchaseorder_audit',
+  'audit_number',
+  ['audit_number', 'order_number', 'amount_total', 'paid', 'notes', 'customer_name', 'audit_time'],
+  ['amount_total'],
+  ['paid'],
+);
+
 /** Driver values to canonical ones: SQLite hands back doubles and 0/1, MySQL 0/1, PostgreSQL decimal text. */
 export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
   const row: RawRow = {};
@@ -101,12 +119,16 @@ function linksOf(t: Table, row: RawRow, base: string): Array<Record<string, stri
   return [];
 }
 
-/** An API object: `@metadata` first (with its links when it is not a txsummary entry), decimals rendered as JSON numbers. */
-export function toObject(t: Table, row: RawRow, base: string, verb?: string): Record<string, unknown> {
+/**
+ * An API object: `@metadata` first (with its links when it is not a txsummary entry), decimals
+ * rendered as JSON numbers. A txsummary entry names its resource as Tessera does: the table's
+ * name for the resource written to, `main:<table>` for a row the rules wrote (`resource`).
+ */
+export function toObject(t: Table, row: RawRow, base: string, verb?: string, resource = t.name): Record<string, unknown> {
   const href = `${base}/${t.name}/${encodeURIComponent(String(row[t.key]))}`;
   const out: Record<string, unknown> = {
     '@metadata': verb
-      ? { href, resource: t.name, verb, checksum: checksum(t, row) }
+      ? { href, resource, verb, checksum: checksum(t, row) }
       : { href, checksum: checksum(t, row), links: linksOf(t, row, base) },
   };
   for (const { name } of t.resource.columns) {

@@ -9,6 +9,7 @@ import { installLoopDelayProbe } from '../loop-delay-probe.js';
 import {
   BASE,
   HttpError,
+  RAW_LINEITEM_RULES_ENV,
   customerAnswer,
   errorAnswer,
   heartbeat,
@@ -17,13 +18,16 @@ import {
   principalOf,
   type Answer,
 } from './answers.js';
-import { CUSTOMER, LINEITEM, PURCHASEORDER, canonical, checksum, toObject, useChecksumSecret } from './rows.js';
+import { CUSTOMER, LINEITEM, ORDER_AUDIT, ORDER_WRITTEN, PURCHASEORDER, canonical, checksum, toObject, useChecksumSecret } from './rows.js';
+import type { RuleRefusal, RuleWrites } from './rule-writes.js';
 import { openRawStore } from './store.js';
 import { RawTokens } from './tokens.js';
 
 const env = process.env;
 const BODY_LIMIT = 1_048_576;
 const requireToken = env.RAW_REQUIRE_TOKEN !== '0';
+/** raw-rules: a line item's POST writes what the demo's rules write for it (see rule-writes.ts), not the line item alone. */
+const lineItemRules = env[RAW_LINEITEM_RULES_ENV] === '1';
 if (env.BENCH_LOOP_DELAY_FILE) installLoopDelayProbe(env.BENCH_LOOP_DELAY_FILE);
 if (!env.CHECKSUM_SECRET) throw new Error("the raw server needs CHECKSUM_SECRET, the same as Tessera's");
 await useChecksumSecret(env.CHECKSUM_SECRET);
@@ -148,6 +152,12 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { order_number: order, product_number: product, qty_ordered: qty } = body;
     if (![order, product, qty].every((v) => Number.isSafeInteger(v)))
       throw new HttpError(400, 4000, 'order_number, product_number and qty_ordered must be integers.');
+    if (lineItemRules) {
+      const auditTime = new Date();
+      const written = await store.insertLineItemThroughRules(order as number, product as number, qty as number, auditTime);
+      send(res, 201, { statusCode: 201, txsummary: ruleSummary(written, auditTime, base) });
+      return;
+    }
     const row = canonical(LINEITEM, await store.insertLineItem(order as number, product as number, qty as number));
     send(res, 201, { statusCode: 201, txsummary: [toObject(LINEITEM, row, base, 'INSERT')] });
     return;
@@ -171,6 +181,25 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
 
   throw new HttpError(404, 4040, 'The raw server does not serve this request.');
+}
+
+const REFUSALS: Record<RuleRefusal, HttpError> = {
+  'no-order': new HttpError(400, 4000, 'No order with that order_number.'),
+  'no-product': new HttpError(400, 4000, 'No product with that product_number.'),
+  'over-limit': new HttpError(422, 4220, "The customer's balance would exceed their credit limit."),
+};
+
+/** The transaction summary of a line item written through the rules, in Tessera's order: the line item, its order, its customer, the audit row. */
+function ruleSummary(written: RuleWrites | RuleRefusal, auditTime: Date, base: string): unknown[] {
+  if (typeof written === 'string') throw REFUSALS[written];
+  const { lineItem, orderBefore, order, customer, auditNumber } = written;
+  const audit = { ...orderBefore, audit_number: auditNumber, audit_time: auditTime.toISOString() };
+  return [
+    toObject(LINEITEM, canonical(LINEITEM, lineItem), base, 'INSERT'),
+    toObject(ORDER_WRITTEN, canonical(ORDER_WRITTEN, order), base, 'UPDATE', 'main:purchaseorder'),
+    ...(customer ? [toObject(CUSTOMER, canonical(CUSTOMER, customer), base, 'UPDATE', 'main:customer')] : []),
+    toObject(ORDER_AUDIT, canonical(ORDER_AUDIT, audit), base, 'INSERT', 'main:purchaseorder_audit'),
+  ];
 }
 
 const server = createServer((req, res) => {

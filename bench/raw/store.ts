@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { INSERT_LINE_ITEM, INSERT_LINE_ITEM_POSTGRES, LINE_ITEM, LINE_ITEM_RETURNING, numbered } from './line-item-sql.js';
+import { mysqlRuleWrites, postgresRuleWrites, sqliteRuleWrites, type InsertThroughRules } from './rule-writes.js';
 
 type Raw = Record<string, unknown>;
 
@@ -18,6 +20,8 @@ export interface RawStore {
   customersOver(min: string, limit: number, offset: number): Promise<Raw[]>;
   /** Inserts one line item, its price copied from the product and its amount derived in the same statement. */
   insertLineItem(order: number, product: number, qty: number): Promise<Raw>;
+  /** Inserts one line item and writes what the demo's rules write for it (raw-rules, see rule-writes.ts). */
+  insertLineItemThroughRules: InsertThroughRules;
   /** Locks the customer, lets `accept` check the current row, sets the credit limit, returns the new row. */
   updateCreditLimit(name: string, creditLimit: string, accept: (current: Raw) => boolean): Promise<Raw | UpdateRefusal>;
   /** A page of orders, optionally only one sales rep's (the role's row filter). */
@@ -28,10 +32,8 @@ export interface RawStore {
 const SQL = {
   customer: 'SELECT name, balance, credit_limit FROM customer WHERE name = ?',
   customersOver: 'SELECT name, balance, credit_limit FROM customer WHERE balance > ? ORDER BY balance DESC, name ASC LIMIT ? OFFSET ?',
-  insertLineItem:
-    'INSERT INTO lineitem (order_number, product_number, qty_ordered, product_price, amount) ' +
-    'SELECT ?, product_number, ?, price, price * ? FROM product WHERE product_number = ?',
-  lineItem: 'SELECT lineitem_id, order_number, product_number, qty_ordered, product_price, amount FROM lineitem WHERE lineitem_id = ?',
+  insertLineItem: INSERT_LINE_ITEM,
+  lineItem: LINE_ITEM,
   lockCustomer: 'SELECT name, balance, credit_limit FROM customer WHERE name = ? FOR UPDATE',
   setCreditLimit: 'UPDATE customer SET credit_limit = ? WHERE name = ?',
   orders:
@@ -52,9 +54,7 @@ function sqliteStore(path: string): RawStore {
   db.exec(SQL.createTokens);
   const customer = db.prepare(SQL.customer);
   const customersOver = db.prepare(SQL.customersOver);
-  const insertLineItem = db.prepare(
-    `${SQL.insertLineItem} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`,
-  );
+  const insertLineItem = db.prepare(SQL.insertLineItem + LINE_ITEM_RETURNING);
   const setCreditLimit = db.prepare(SQL.setCreditLimit);
   const orders = db.prepare(SQL.orders);
   const ordersOf = db.prepare(SQL.ordersOf);
@@ -71,6 +71,7 @@ function sqliteStore(path: string): RawStore {
     customer: async (name) => customer.get(name) as Raw | undefined,
     customersOver: async (min, limit, offset) => customersOver.all(min, limit, offset) as Raw[],
     insertLineItem: async (order, product, qty) => insertLineItem.get(order, qty, qty, product) as Raw,
+    insertLineItemThroughRules: sqliteRuleWrites(db),
     updateCreditLimit: async (name, creditLimit, accept) => update.immediate(name, creditLimit, accept),
     orders: async (salesrep, limit, offset) =>
       (salesrep === undefined ? orders.all(limit, offset) : ordersOf.all(salesrep, limit, offset)) as Raw[],
@@ -99,6 +100,7 @@ async function mysqlStore(url: string, poolSize: number): Promise<RawStore> {
       const [result] = await pool.execute(SQL.insertLineItem, [order, qty, qty, product]);
       return (await rows(SQL.lineItem, [(result as { insertId: number }).insertId]))[0]!;
     },
+    insertLineItemThroughRules: mysqlRuleWrites(pool),
     updateCreditLimit: async (name, creditLimit, accept) => {
       const connection = await pool.getConnection();
       try {
@@ -131,11 +133,6 @@ async function mysqlStore(url: string, poolSize: number): Promise<RawStore> {
   };
 }
 
-function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}
-
 async function postgresStore(url: string, poolSize: number): Promise<RawStore> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   await pool.query(SQL.createTokens);
@@ -145,15 +142,7 @@ async function postgresStore(url: string, poolSize: number): Promise<RawStore> {
   };
   const customer = named('customer', SQL.customer);
   const customersOver = named('customersOver', SQL.customersOver);
-  // PostgreSQL cannot infer the types of parameters in a SELECT list.
-  const insertLineItemSql = SQL.insertLineItem.replace(
-    'SELECT ?, product_number, ?, price, price * ?',
-    'SELECT ?::integer, product_number, ?::integer, price, price * ?::integer',
-  );
-  const insertLineItem = named(
-    'insertLineItem',
-    `${insertLineItemSql} RETURNING lineitem_id, order_number, product_number, qty_ordered, product_price, amount`,
-  );
+  const insertLineItem = named('insertLineItem', INSERT_LINE_ITEM_POSTGRES + LINE_ITEM_RETURNING);
   const orders = named('orders', SQL.orders);
   const ordersOf = named('ordersOf', SQL.ordersOf);
   const saveToken = named('saveToken', SQL.saveToken);
@@ -161,6 +150,7 @@ async function postgresStore(url: string, poolSize: number): Promise<RawStore> {
     customer: async (name) => (await customer([name]))[0],
     customersOver: (min, limit, offset) => customersOver([min, limit, offset]),
     insertLineItem: async (order, product, qty) => (await insertLineItem([order, qty, qty, product]))[0]!,
+    insertLineItemThroughRules: postgresRuleWrites(pool),
     updateCreditLimit: async (name, creditLimit, accept) => {
       const client = await pool.connect();
       try {
