@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { serverVersionOf } from './connection/server-flavour.js';
 
 /** The SQL dialect Tessera writes: MySQL and MariaDB share one. */
 export type Dialect = 'sqlite' | 'mysql' | 'postgres';
@@ -12,11 +13,13 @@ export function dialectOf(dataSource: DataSource): Dialect {
 
 /**
  * Whether `INSERT ... RETURNING` hands back the new row: on SQLite (3.35+), PostgreSQL and
- * MariaDB from 10.5, not on MySQL. The server's version is the one TypeORM read at connect.
+ * MariaDB from 10.5, not on MySQL. On a mysql:// data source the server's version text says
+ * which server it is: the one the service read when it connected (`readServerVersion`), else
+ * TypeORM's, whose bare digits never name MariaDB, so the insert then reads its row back.
  */
 export function insertReturnsRow(dataSource: DataSource): boolean {
   if (dialectOf(dataSource) !== 'mysql') return true;
-  const version = (dataSource.driver as { version?: string }).version ?? '';
+  const version = serverVersionOf(dataSource) ?? (dataSource.driver as { version?: string }).version ?? '';
   const mariadb = /MariaDB/i.test(version) ? /^(\d+)\.(\d+)/.exec(version) : null;
   return mariadb !== null && Number(mariadb[1]) * 1000 + Number(mariadb[2]) >= 10_005;
 }

@@ -8,6 +8,7 @@ import { schemaMismatchMessage, schemaProblems } from '../schema/schema-check.js
 import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 import { typeormLog } from './typeorm-log.js';
 import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
+import { readServerVersion } from './server-flavour.js';
 import { underBootLock } from '../locks/boot-lock.js';
 
 export { DatabaseBootError };
@@ -78,7 +79,10 @@ export async function openDataSource(database: AppConfig['database'], options: D
   await buildEntitiesFirst(database, dataSource);
   try {
     await dataSource.initialize();
+    // Which server a mysql:// URL reaches decides whether inserts can use RETURNING (see `insertReturnsRow`).
+    if (database.kind === 'mysql' || database.kind === 'mariadb') await readServerVersion(dataSource);
   } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
     throw new DatabaseBootError(connectFailureMessage(database, error, database.acquireTimeoutMs));
   }
   if (database.kind === 'mysql' || database.kind === 'mariadb') {

@@ -1,4 +1,5 @@
 import mysql from 'mysql2/promise';
+import type { DataSource } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 
 /**
@@ -25,4 +26,21 @@ export async function asTheServerIs<T extends DatabaseTarget>(database: T, conne
     return database;
   }
   return version.includes('MariaDB') ? { ...database, kind: 'mariadb' } : database;
+}
+
+const serverVersions = new WeakMap<DataSource, string>();
+
+/**
+ * Reads the server's version as the server words it (`10.11.19-MariaDB-0+deb12u1`) and keeps it
+ * with the data source (see `serverVersionOf`). TypeORM keeps only its leading digits, which
+ * cannot tell MariaDB from MySQL. MySQL and MariaDB only; run once, when the service connects.
+ */
+export async function readServerVersion(dataSource: DataSource): Promise<void> {
+  const rows = await dataSource.query<Array<{ version?: string }>>('SELECT VERSION() AS version');
+  serverVersions.set(dataSource, rows[0]?.version ?? '');
+}
+
+/** The version `readServerVersion` read for this data source; undefined when it did not run. */
+export function serverVersionOf(dataSource: DataSource): string | undefined {
+  return serverVersions.get(dataSource);
 }
