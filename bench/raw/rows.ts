@@ -61,6 +61,11 @@ export const ORDER_AUDIT = table(
   ['paid'],
 );
 
+/** A boolean as the drivers hand it back: SQLite and MySQL as 0/1 (or '1'), PostgreSQL as a boolean. */
+export function driverTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
 /** Driver values to canonical ones: SQLite hands back doubles and 0/1, MySQL 0/1, PostgreSQL decimal text. */
 export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
   const row: RawRow = {};
@@ -68,7 +73,7 @@ export function canonical(t: Table, raw: Record<string, unknown>): RawRow {
     const value = raw[name];
     if (value === null || value === undefined) row[name] = null;
     else if (t.decimals.has(name)) row[name] = typeof value === 'number' ? value.toFixed(4) : (value as string);
-    else if (t.booleans.has(name)) row[name] = value === true || value === 1 || value === '1';
+    else if (t.booleans.has(name)) row[name] = driverTrue(value);
     else row[name] = value as string | number;
   }
   return row;

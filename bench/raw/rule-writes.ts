@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type mysql from 'mysql2/promise';
 import type pg from 'pg';
+import { driverTrue } from './rows.js';
 import { INSERT_LINE_ITEM, INSERT_LINE_ITEM_POSTGRES, LINE_ITEM, LINE_ITEM_RETURNING, numbered } from './line-item-sql.js';
 
 type Raw = Record<string, unknown>;
@@ -43,8 +44,8 @@ const SQL = {
     'INSERT INTO purchaseorder_audit (order_number, amount_total, paid, notes, customer_name, audit_time) VALUES (?, ?, ?, ?, ?, ?)',
 };
 
-const isPaid = (order: Raw): boolean => order.paid === true || order.paid === 1 || order.paid === '1';
-const isOver = (customer: Raw): boolean => customer.over_limit === true || customer.over_limit === 1 || customer.over_limit === '1';
+const isPaid = (order: Raw): boolean => driverTrue(order.paid);
+const isOver = (customer: Raw): boolean => driverTrue(customer.over_limit);
 
 /**
  * SQLite: one connection and synchronous calls, so the transaction (BEGIN IMMEDIATE) cannot
