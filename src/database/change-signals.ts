@@ -1,7 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
+import { pgPackage } from './connection/driver-packages.js';
 
 /** How long a lost listening connection waits before connecting again. */
 const RECONNECT_MS = 1000;
@@ -80,7 +81,7 @@ export class ChangeSignals {
   private async openClient(): Promise<void> {
     // The pool's own settings (host, credentials, timeouts, TLS), for a connection outside it.
     const options = (this.dataSource.driver as unknown as { master: { options: pg.ClientConfig } }).master.options;
-    const client = new pg.Client(options);
+    const client = new (pgPackage().Client)(options);
     const onLost = (error?: Error) => {
       // Only an established listening connection; one that fails while connecting is the connecting caller's to report.
       if (this.client !== client) return;

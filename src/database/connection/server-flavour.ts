@@ -1,6 +1,6 @@
-import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
+import { mysqlPromisePackage } from './driver-packages.js';
 
 /**
  * The database settings with a mysql:// URL that points at a MariaDB server marked `mariadb`
@@ -15,7 +15,7 @@ export async function asTheServerIs<T extends DatabaseTarget>(database: T, conne
   if (database.kind !== 'mysql') return database;
   let version: string;
   try {
-    const connection = await mysql.createConnection({ uri: database.url, connectTimeout: connectTimeoutMs });
+    const connection = await mysqlPromisePackage().createConnection({ uri: database.url, connectTimeout: connectTimeoutMs });
     try {
       const [rows] = await connection.query('SELECT VERSION() AS version');
       version = (rows as Array<{ version?: string }>)[0]?.version ?? '';

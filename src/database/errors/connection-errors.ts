@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
+import { pgPackage } from '../connection/driver-packages.js';
 import { onEveryMysqlConnection, type MysqlPool } from '../connection/mysql-pool.js';
 
 /** Where a pooled connection's own errors go: a warning with the driver's code, never the URL. */
@@ -20,7 +21,7 @@ export function connectionErrorSink(logger: Logger | undefined): ConnectionError
  * is answered 503; the pool drops the client, whose `_queryable` is then false.
  */
 export function pgClientReportingErrors(sink: ConnectionErrorSink): typeof pg.Client {
-  return class ReportingClient extends pg.Client {
+  return class ReportingClient extends pgPackage().Client {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       this.on('error', sink);
