@@ -38,7 +38,9 @@ RUN apt-get update \
 # published port's reach), so links are built only for the Host names ALLOWED_HOSTS lists (or
 # PUBLIC_URL): `docker run -p 127.0.0.1:8080:8080` reached as localhost works as it is; set
 # PUBLIC_URL or ALLOWED_HOSTS to the name clients use.
+# MALLOC_ARENA_MAX: as `npm start` sets it (see the README's Benchmarks).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8080 \
     ALLOWED_HOSTS=localhost,127.0.0.1

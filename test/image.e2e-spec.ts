@@ -64,7 +64,12 @@ describe('the Dockerfile', () => {
     expect(instructionOf(runtime, 'USER')).toBe('node');
     expect(execForm(instructionOf(runtime, 'ENTRYPOINT'))).toEqual(['/usr/bin/tini', '--']);
     const pkg = JSON.parse(readFileSync(join(CHECKOUT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(execForm(instructionOf(runtime, 'CMD'))).toEqual(pkg.scripts.start!.split(' '));
+    // `npm start` is `[NAME=value ...] node [--flags] dist/src/main.js`: the image sets the same variables with ENV.
+    const start = pkg.scripts.start!.split(' ');
+    const node = start.indexOf('node');
+    expect(execForm(instructionOf(runtime, 'CMD'))).toEqual(start.slice(node));
+    const env = runtime.instructions.filter((i) => i.keyword === 'ENV').flatMap((i) => i.args.split(' '));
+    expect(env).toEqual(expect.arrayContaining(start.slice(0, node)));
     expect(HEALTHCHECK).toEqual(['node', 'scripts/healthcheck.mjs']);
     expect(instructionOf(runtime, 'HEALTHCHECK')).toMatch(/--timeout=\d+s/);
   });
