@@ -49,9 +49,12 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: {
       parserOptions: {
-        // Types from tsconfig.json, which includes every file linted here (the tooling files at
-        // the root too: one program for all, rather than a second default project for those).
-        projectService: true,
+        // Types from the tsconfig that owns each file, the first listed that includes it: bench/'s
+        // for the bench (its specs are the root's), console/'s for the browser code, and the root
+        // one for everything else (the tooling files at the root too). Listed rather than found by
+        // the project service, which took about a quarter longer over the repository (67 s
+        // against 51 s on two cores); a file none of them includes is an error, as it was.
+        project: ['./bench/tsconfig.json', './console/tsconfig.json', './tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },
