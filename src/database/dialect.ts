@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { serverVersionOf } from './connection/server-flavour.js';
+import { namesMariaDb, serverVersionOf } from './connection/server-flavour.js';
 
 /** The SQL dialect Tessera writes: MySQL and MariaDB share one. */
 export type Dialect = 'sqlite' | 'mysql' | 'postgres';
@@ -20,6 +20,6 @@ export function dialectOf(dataSource: DataSource): Dialect {
 export function insertReturnsRow(dataSource: DataSource): boolean {
   if (dialectOf(dataSource) !== 'mysql') return true;
   const version = serverVersionOf(dataSource) ?? (dataSource.driver as { version?: string }).version ?? '';
-  const mariadb = /MariaDB/i.test(version) ? /^(\d+)\.(\d+)/.exec(version) : null;
+  const mariadb = namesMariaDb(version) ? /^(\d+)\.(\d+)/.exec(version) : null;
   return mariadb !== null && Number(mariadb[1]) * 1000 + Number(mariadb[2]) >= 10_005;
 }

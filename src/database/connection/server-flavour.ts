@@ -2,6 +2,13 @@ import type { DataSource } from 'typeorm';
 import type { DatabaseTarget } from '../../config/database-url.js';
 import { mysqlPromisePackage } from './driver-packages.js';
 
+const VERSION_SQL = 'SELECT VERSION() AS version';
+
+/** Whether a mysql:// server's version text (`10.11.19-MariaDB-0+deb12u1`) is MariaDB's. */
+export function namesMariaDb(version: string): boolean {
+  return /MariaDB/i.test(version);
+}
+
 /**
  * The database settings with a mysql:// URL that points at a MariaDB server marked `mariadb`
  * (the migration CLI's and the schema reader's; the service itself runs either way).
@@ -17,7 +24,7 @@ export async function asTheServerIs<T extends DatabaseTarget>(database: T, conne
   try {
     const connection = await mysqlPromisePackage().createConnection({ uri: database.url, connectTimeout: connectTimeoutMs });
     try {
-      const [rows] = await connection.query('SELECT VERSION() AS version');
+      const [rows] = await connection.query(VERSION_SQL);
       version = (rows as Array<{ version?: string }>)[0]?.version ?? '';
     } finally {
       await connection.end();
@@ -25,7 +32,7 @@ export async function asTheServerIs<T extends DatabaseTarget>(database: T, conne
   } catch {
     return database;
   }
-  return version.includes('MariaDB') ? { ...database, kind: 'mariadb' } : database;
+  return namesMariaDb(version) ? { ...database, kind: 'mariadb' } : database;
 }
 
 const serverVersions = new WeakMap<DataSource, string>();
@@ -36,7 +43,7 @@ const serverVersions = new WeakMap<DataSource, string>();
  * cannot tell MariaDB from MySQL. MySQL and MariaDB only; run once, when the service connects.
  */
 export async function readServerVersion(dataSource: DataSource): Promise<void> {
-  const rows = await dataSource.query<Array<{ version?: string }>>('SELECT VERSION() AS version');
+  const rows = await dataSource.query<Array<{ version?: string }>>(VERSION_SQL);
   serverVersions.set(dataSource, rows[0]?.version ?? '');
 }
 
