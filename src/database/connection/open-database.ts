@@ -9,6 +9,7 @@ import { limitMysqlLockWait } from './mysql-lock-timeout.js';
 import { typeormLog } from './typeorm-log.js';
 import { onEveryMysqlConnection, type MysqlPool } from './mysql-pool.js';
 import { readServerVersion } from './server-flavour.js';
+import { bindSqliteNumbers } from './sqlite-parameters.js';
 import { underBootLock } from '../locks/boot-lock.js';
 
 export { DatabaseBootError };
@@ -76,6 +77,7 @@ export async function openDatabase(database: AppConfig['database'], schema: Sche
 export async function openDataSource(database: AppConfig['database'], options: DataSourceOptions, logger?: Logger): Promise<DataSource> {
   const sink = connectionErrorSink(logger);
   const dataSource = new DataSource(options);
+  if (database.kind === 'sqlite') bindSqliteNumbers(dataSource);
   await buildEntitiesFirst(database, dataSource);
   try {
     await dataSource.initialize();
