@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import { LoginThrottle } from '../src/login/login-throttle.js';
 import { PasswordHasher } from '../src/login/password-hasher.js';
 import { ManualClock } from './support/manual-clock.js';
 import { anotherInstance, describeEachTarget, suiteApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USER, type TestApp } from './support/test-app.js';
@@ -94,6 +95,29 @@ describeEachTarget('login throttle under concurrent guesses', (target) => {
     // None of them counted as a failure: the account still has its whole allowance.
     for (let i = 0; i < MAX_FAILURES; i++) await apiLogin(() => t.http(), 'readonly', 'typo', `198.18.7.${100 + i}`).expect(401);
     expect((await apiLogin(() => t.http(), 'readonly', 'Password1', '198.18.7.200')).status).toBe(429);
+    clock.advance(WINDOW_SECONDS + 1);
+  });
+
+  it(`lets concurrent logins of one account in as they came, those over the limit as soon as a slot is free`, async () => {
+    const throttle = t.app.get(LoginThrottle);
+    const reserve = throttle.reserve.bind(throttle);
+    let arrived = 0;
+    const admitted: number[] = [];
+    throttle.reserve = async (attempt) => {
+      const arrival = arrived++;
+      const reservation = await reserve(attempt);
+      admitted.push(arrival);
+      return reservation;
+    };
+    try {
+      const answers = await burst((i) => apiLogin(() => t.http(), 'readonly', 'Password1', `198.18.8.${i}`));
+      expect(statusCounts(answers)).toEqual({ 200: GUESSES });
+    } finally {
+      throttle.reserve = reserve;
+    }
+    // In the order they came: none passed by a later one (before, 40 to 105 of the 780 pairs were, by polling
+    // waiters and by newcomers taking a slot that had just come free).
+    expect(admitted).toEqual(Array.from({ length: GUESSES }, (_, i) => i));
     clock.advance(WINDOW_SECONDS + 1);
   });
 

@@ -14,6 +14,7 @@ import { Clock } from '../common/clock.js';
 import { ErrorCode } from '../common/error-codes.js';
 import { LOGGER } from '../observability/logger.js';
 import { PasswordHasher } from './password-hasher.js';
+import { TurnLines } from './turn-lines.js';
 
 /** Closed windows are swept at most this often, not on every login. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -65,7 +66,7 @@ export interface LoginReservation {
 }
 
 type Subjects = LoginReservation['subjects'];
-type Verdict = { kind: 'full'; retryAt: number } | { kind: 'busy'; key: string } | { kind: 'missing' } | { kind: 'open' };
+type Verdict = { kind: 'full'; retryAt: number } | { kind: 'busy' } | { kind: 'missing' } | { kind: 'open' };
 type CounterOutcome = 'failed' | 'succeeded' | 'gave-back';
 
 /** Thrown inside the admitting transaction when the address refuses, to roll the account's count back. */
@@ -97,8 +98,8 @@ export class LoginThrottle {
   private readonly limits: Record<LoginAttemptScope, number>;
   private readonly providerTimeoutMs: number;
   private readonly retryBudgetMs: number;
-  /** Logins of this process waiting for a turn, by `scope:subject`, first come first woken. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  /** Logins of this process waiting for a turn, one line per `scope:subject`. */
+  private readonly lines = new TurnLines(POLL_MS);
   /** Reservations of this process not finished yet, each with what stops it following its client. */
   private readonly open = new Map<LoginReservation, () => void>();
   /** Writes of this process to the throttle's tables under way: the shutdown waits for them. */
@@ -126,30 +127,38 @@ export class LoginThrottle {
     const subjects = { account: subjectOf(attempt.account), address: subjectOf(attempt.address) };
     const gone = attempt.clientGone;
     const giveUpAt = Date.now() + WAIT_LIMIT_MS;
-    for (;;) {
-      this.refuseIfUnwanted(gone);
-      const now = this.clock.now();
-      const reservation = await this.admit(subjects, now, gone);
-      await this.sweepNow(now);
-      if (reservation) {
-        if (!reservation.finished) return reservation;
-        // Given back as soon as it was taken: the client went, or the service is stopping.
-        continue;
+    // In line behind the logins of this process on the same account or address: first come, first served.
+    const ticket = this.lines.enter(SCOPES.map((scope) => keyOf(scope, subjects[scope])));
+    try {
+      for (;;) {
+        this.refuseIfUnwanted(gone);
+        if (!this.lines.atHead(ticket)) {
+          if (Date.now() >= giveUpAt) throw stillBusy();
+          await this.lines.wait(ticket, false, giveUpAt, gone);
+          continue;
+        }
+        const now = this.clock.now();
+        const reservation = await this.admit(subjects, now, gone);
+        await this.sweepNow(now);
+        if (reservation) {
+          if (!reservation.finished) return reservation;
+          // Given back as soon as it was taken: the client went, or the service is stopping.
+          continue;
+        }
+        const verdict = await this.verdict(subjects, now);
+        if (verdict.kind === 'missing') {
+          await this.createCounters(subjects, now);
+          continue;
+        }
+        // Whoever waits behind this one hears the same at once: leaving its lines wakes them.
+        if (verdict.kind === 'full') throw tooMany(verdict.retryAt, now);
+        // Held up by logins in progress: some may be leases a dead process left.
+        if (verdict.kind === 'busy' && (await this.reclaimNow(now)) > 0) continue;
+        if (Date.now() >= giveUpAt) throw stillBusy();
+        if (verdict.kind === 'busy') await this.lines.wait(ticket, true, giveUpAt, gone);
       }
-      const verdict = await this.verdict(subjects, now);
-      if (verdict.kind === 'missing') {
-        await this.createCounters(subjects, now);
-        continue;
-      }
-      if (verdict.kind === 'full') {
-        // Whoever waits behind this one would hear the same: pass the word on.
-        for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
-        throw tooMany(verdict.retryAt, now);
-      }
-      // Held up by logins in progress: some may be leases a dead process left.
-      if (verdict.kind === 'busy' && (await this.reclaimNow(now)) > 0) continue;
-      if (Date.now() >= giveUpAt) throw stillBusy();
-      if (verdict.kind === 'busy') await this.waitForTurn(verdict.key, giveUpAt, gone);
+    } finally {
+      this.lines.leave(ticket);
     }
   }
 
@@ -166,7 +175,7 @@ export class LoginThrottle {
         { account: outcome === 'abandoned' ? 'gave-back' : outcome, address: outcome === 'failed' ? 'failed' : 'gave-back' },
       );
     } finally {
-      for (const scope of SCOPES) this.wakeOne(keyOf(scope, subjects[scope]));
+      this.lines.wakeHeads(SCOPES.map((scope) => keyOf(scope, subjects[scope])));
     }
   }
 
@@ -183,7 +192,7 @@ export class LoginThrottle {
 
   private async giveBackAll(): Promise<void> {
     this.stopping = true;
-    for (const queue of this.waiting.values()) for (const wake of [...queue]) wake();
+    this.lines.wakeAll();
     // A reservation whose transaction is under way is in `open` once it commits.
     while (this.busy.size > 0) await Promise.all(this.busy);
     const held = [...this.open.keys()];
@@ -383,39 +392,16 @@ export class LoginThrottle {
     );
     if (rows.length < SCOPES.length) return { kind: 'missing' };
     let retryAt = 0;
-    let busy: string | undefined;
+    let busy = false;
     for (const row of rows) {
       const closesAt = row.windowStart + this.windowMs;
       if (closesAt <= now) continue;
       const limit = this.limits[row.scope];
       if (row.failures >= limit) retryAt = Math.max(retryAt, closesAt);
-      else if (row.failures + row.pending >= limit) busy ??= keyOf(row.scope, row.subject);
+      else if (row.failures + row.pending >= limit) busy = true;
     }
     if (retryAt > 0) return { kind: 'full', retryAt };
-    return busy === undefined ? { kind: 'open' } : { kind: 'busy', key: busy };
-  }
-
-  /** Until a login of this process on `key` finishes, POLL_MS passes, the wait's limit is reached, or the client goes. */
-  private waitForTurn(key: string, giveUpAt: number, gone: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve) => {
-      const queue = this.waiting.get(key) ?? [];
-      this.waiting.set(key, queue);
-      const wake = () => {
-        clearTimeout(timer);
-        gone?.removeEventListener('abort', wake);
-        const at = queue.indexOf(wake);
-        if (at >= 0) queue.splice(at, 1);
-        if (queue.length === 0 && this.waiting.get(key) === queue) this.waiting.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(wake, Math.max(1, Math.min(POLL_MS, giveUpAt - Date.now())));
-      gone?.addEventListener('abort', wake, { once: true });
-      queue.push(wake);
-    });
-  }
-
-  private wakeOne(key: string): void {
-    this.waiting.get(key)?.[0]?.();
+    return busy ? { kind: 'busy' } : { kind: 'open' };
   }
 
   /** Runs a write to the throttle's tables where the shutdown can wait for it. */
