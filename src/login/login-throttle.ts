@@ -20,7 +20,7 @@ import { TurnLines } from './turn-lines.js';
 const SWEEP_INTERVAL_MS = 60_000;
 /** Longest a login waits for the other logins of its account (or address) in progress to finish. */
 const WAIT_LIMIT_MS = 10_000;
-/** While waiting, how often it looks again: logins finishing on other instances wake nobody here. */
+/** How often the head of a line of waiting logins looks again: logins finishing on other instances wake nobody here. */
 const POLL_MS = 250;
 /**
  * A slot's lease lasts this many times the longest its password check can take (see
@@ -128,7 +128,7 @@ export class LoginThrottle {
     const gone = attempt.clientGone;
     const giveUpAt = Date.now() + WAIT_LIMIT_MS;
     // In line behind the logins of this process on the same account or address: first come, first served.
-    const ticket = this.lines.enter(SCOPES.map((scope) => keyOf(scope, subjects[scope])));
+    const ticket = this.lines.enter(lineKeys(subjects));
     try {
       for (;;) {
         this.refuseIfUnwanted(gone);
@@ -175,7 +175,7 @@ export class LoginThrottle {
         { account: outcome === 'abandoned' ? 'gave-back' : outcome, address: outcome === 'failed' ? 'failed' : 'gave-back' },
       );
     } finally {
-      this.lines.wakeHeads(SCOPES.map((scope) => keyOf(scope, subjects[scope])));
+      this.lines.wakeHeads(lineKeys(subjects));
     }
   }
 
@@ -296,7 +296,7 @@ export class LoginThrottle {
     });
   }
 
-  /** `reclaimExpired` at most once per POLL_MS in this process: many logins waiting their turn poll together. */
+  /** `reclaimExpired` at most once per POLL_MS in this process: the heads of several lines may poll together. */
   private async reclaimNow(now: number): Promise<number> {
     if (now - this.lastReclaim < POLL_MS) return 0;
     this.lastReclaim = now;
@@ -441,8 +441,9 @@ export class LoginThrottle {
 
 const counters = (manager: EntityManager) => manager.getRepository(LoginAttemptCounter);
 
-function keyOf(scope: LoginAttemptScope, subject: string): string {
-  return `${scope}:${subject}`;
+/** The lines a login stands in (see TurnLines), by `scope:subject`: its account's and its address's. */
+function lineKeys(subjects: Subjects): string[] {
+  return SCOPES.map((scope) => `${scope}:${subjects[scope]}`);
 }
 
 function tooMany(retryAt: number, now: number): ApiError {
